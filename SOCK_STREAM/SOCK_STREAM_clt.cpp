@@ -1,0 +1,14 @@
+// SOCK_STREAM_clt: round-trip latency over one TCP or SCTP one-to-one
+// connection. Glue only: everything else lives in common/.
+
+#include "runtime/client_main.hpp"
+#include "runtime/stream_client.hpp"
+
+int main(int argc, char** argv) {
+    const sctp_perf::program_info program{
+        "SOCK_STREAM_clt",
+        "measures round-trip latency of request/reply messaging over a SOCK_STREAM socket "
+        "(SCTP or TCP)",
+        "stream", true};
+    return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_stream_client);
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Exit codes and the error types that map onto them.
+//
+// Every program returns one of three codes so that scripts can tell a broken
+// command line from a broken network: 0 success, 1 runtime failure (the network,
+// the peer or the kernel said no), 2 usage error (the command line is wrong).
+
+#include <stdexcept>
+#include <string>
+
+namespace sctp_perf {
+
+inline constexpr int exit_success = 0;
+inline constexpr int exit_runtime_failure = 1;
+inline constexpr int exit_usage_error = 2;
+
+// The command line cannot be used; the message says which rule it broke.
+class usage_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// The peer did something the protocol does not allow (closed early, sent
+// garbage, went silent). It ends one connection, never the server.
+class peer_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,190 @@
+#include "options/client_options.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/program_options/value_semantic.hpp>
+
+#include "protocol/wire_protocol.hpp"
+
+namespace sctp_perf {
+namespace po = boost::program_options;
+
+namespace {
+
+struct raw_client_options {
+    raw_common_options common;
+    long long iterations = 1'000'000;
+    long long payload_power = -1;  // required
+    double histogram_min_us = 0.0;
+    double histogram_max_us = 10000.0;
+    long long max_outliers = 100;
+    long long bin_count = 1000;
+    long long client_port = 0;
+    std::string client_addresses;
+    long long server_port = 45453;
+    std::string server_hosts = "localhost";
+    std::string format = "ace";
+    std::string json_file;
+};
+
+void add_client_options(po::options_description& options, raw_client_options& raw,
+                        const program_info& program) {
+    const bool multi = program.service == "seqpack";
+    // clang-format off
+    options.add_options()
+        ("test-iterations,c", po::value(&raw.iterations)->default_value(raw.iterations),
+         "measured round trips, after 100 unrecorded primer round trips")
+        ("payload-size-power-of-2,s", po::value(&raw.payload_power),
+         "required: the request payload is 2^s bytes, s in 0..16")
+        ("histogram-min-bin,m", po::value(&raw.histogram_min_us)->default_value(0.0, "0"),
+         "lower edge of the histogram, microseconds")
+        ("histogram-max-bin,M", po::value(&raw.histogram_max_us)->default_value(10000.0, "10000"),
+         "upper edge of the histogram, microseconds")
+        ("histogram-num-outliers,x", po::value(&raw.max_outliers)->default_value(raw.max_outliers),
+         "how many out-of-range round trips to list (the most extreme are kept)")
+        ("histogram-bin-count,b", po::value(&raw.bin_count)->default_value(raw.bin_count),
+         "number of equal-width histogram bins")
+        ("client-port,C", po::value(&raw.client_port)->default_value(0, "assigned by the kernel"),
+         "local port to bind the client to")
+        ("client-connect-addr,i", po::value(&raw.client_addresses)->default_value("", "any interface"),
+         multi ? "local address(es) to bind, comma-separated (sctp_bindx)"
+               : "local address to bind the client to")
+        ("server-port,p", po::value(&raw.server_port)->default_value(raw.server_port),
+         "server port")
+        ("server-host,H", po::value(&raw.server_hosts)->default_value(raw.server_hosts),
+         multi ? "server address(es), comma-separated, for one multi-homed association "
+                 "(sctp_connectx)"
+               : "server host: a name or an IPv4/IPv6 literal")
+        ("format", po::value(&raw.format)->default_value(raw.format),
+         "report format on stdout: ace (the ACE histogram layout) or json")
+        ("json-file", po::value(&raw.json_file),
+         "also write the JSON report to this file");
+    // clang-format on
+    add_common_options(options, raw.common, program);
+}
+
+std::optional<report_format> parse_format(std::string text) {
+    for (auto& c : text) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (text == "ace") {
+        return report_format::ace;
+    }
+    if (text == "json") {
+        return report_format::json;
+    }
+    return std::nullopt;
+}
+
+client_options validate(const raw_client_options& raw, const po::variables_map& given,
+                        const program_info& program) {
+    std::vector<std::string> errors;
+    client_options result;
+    result.common = validate_common_options(raw.common, given, program, errors);
+
+    if (raw.iterations < 1 || raw.iterations > protocol::max_measured_iterations) {
+        errors.push_back(
+            fmt::format("-c/--test-iterations must be 1..{}", protocol::max_measured_iterations));
+    } else {
+        result.iterations = static_cast<std::uint32_t>(raw.iterations);
+    }
+    if (!given.count("payload-size-power-of-2")) {
+        errors.push_back(
+            "-s/--payload-size-power-of-2 is required: the payload is 2^s bytes, s in 0..16");
+    } else if (raw.payload_power < 0 || raw.payload_power > 16) {
+        errors.push_back("-s/--payload-size-power-of-2 must be 0..16 (1 to 65536 bytes)");
+    } else {
+        result.payload_power = static_cast<unsigned>(raw.payload_power);
+    }
+
+    result.histogram.min_us = raw.histogram_min_us;
+    result.histogram.max_us = raw.histogram_max_us;
+    if (!(raw.histogram_min_us >= 0.0)) {
+        errors.push_back("-m/--histogram-min-bin must be 0 or more microseconds");
+    }
+    if (!(raw.histogram_max_us > raw.histogram_min_us) || !std::isfinite(raw.histogram_max_us)) {
+        errors.push_back("-M/--histogram-max-bin must be finite and greater than -m");
+    }
+    if (raw.bin_count < 1 || raw.bin_count > 10'000'000) {
+        errors.push_back("-b/--histogram-bin-count must be 1..10000000");
+    } else {
+        result.histogram.bin_count = static_cast<std::size_t>(raw.bin_count);
+    }
+    if (raw.max_outliers < 0 || raw.max_outliers > 1'000'000) {
+        errors.push_back("-x/--histogram-num-outliers must be 0..1000000");
+    } else {
+        result.histogram.max_outliers = static_cast<std::size_t>(raw.max_outliers);
+    }
+
+    if (raw.server_port < 1 || raw.server_port > 65535) {
+        errors.push_back("-p/--server-port must be 1..65535");
+    } else {
+        result.server_port = static_cast<std::uint16_t>(raw.server_port);
+    }
+    if (raw.client_port < 0 || raw.client_port > 65535) {
+        errors.push_back("-C/--client-port must be 0..65535 (0: the kernel picks)");
+    } else {
+        result.client_port = static_cast<std::uint16_t>(raw.client_port);
+    }
+
+    const bool multi = program.service == "seqpack";
+    result.server_hosts = split_address_list(raw.server_hosts);
+    if (result.server_hosts.empty()) {
+        errors.push_back("-H/--server-host must name a host");
+    } else if (!multi && result.server_hosts.size() > 1) {
+        errors.push_back(
+            "-H/--server-host takes one host here; SOCK_SEQPACK_clt takes a comma-separated list");
+    }
+    result.client_addresses = split_address_list(raw.client_addresses);
+    if (!multi && result.client_addresses.size() > 1) {
+        errors.push_back(
+            "-i/--client-connect-addr takes one address here; SOCK_SEQPACK_clt takes a list");
+    }
+
+    if (const auto format = parse_format(raw.format)) {
+        result.format = *format;
+    } else {
+        errors.push_back("--format must be ace or json, not '" + raw.format + "'");
+    }
+    if (given.count("json-file") && raw.json_file.empty()) {
+        errors.push_back("--json-file needs a file name");
+    }
+    result.json_file = raw.json_file;
+
+    throw_if_invalid(errors);
+    return result;
+}
+
+}  // namespace
+
+std::vector<std::string> split_address_list(const std::string& list) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const auto comma = std::min(list.find(',', start), list.size());
+        if (comma > start) {
+            parts.push_back(list.substr(start, comma - start));
+        }
+        start = comma + 1;
+    }
+    return parts;
+}
+
+std::optional<client_options> parse_client_options(int argc, const char* const* argv,
+                                                   const program_info& program, std::ostream& out) {
+    raw_client_options raw;
+    po::options_description options("Options", 100, 50);
+    add_client_options(options, raw, program);
+    po::variables_map given;
+    const std::string epilogue =
+        "All times are microseconds of a full round trip (request out, reply back), never "
+        "halved.\nExit status: 0 success, 1 runtime failure, 2 usage error.\n"
+        "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
+    if (!parse_command_line(normalise_long_option_names(argc, argv), options, program, epilogue,
+                            given, out)) {
+        return std::nullopt;
+    }
+    return validate(raw, given, program);
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,42 @@
+#pragma once
+// Everything a client run is configured by.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options/common_options.hpp"
+#include "stats/binned_histogram.hpp"
+
+namespace sctp_perf {
+
+enum class report_format { ace, json };
+
+struct client_options {
+    common_options common;
+    std::uint32_t iterations = 1'000'000;  // measured iterations, primer not included
+    unsigned payload_power = 0;            // the payload is 2^payload_power bytes
+    bin_layout histogram;
+    // Server addresses: one for SOCK_STREAM; SOCK_SEQPACK may list several
+    // (comma-separated) for a multi-homed association.
+    std::vector<std::string> server_hosts{"localhost"};
+    std::uint16_t server_port = 45453;
+    std::vector<std::string> client_addresses;  // empty: any interface
+    std::uint16_t client_port = 0;              // 0: the kernel picks
+    report_format format = report_format::ace;
+    std::string json_file;  // also write the JSON report here (any format on stdout)
+
+    std::uint32_t payload_bytes() const noexcept { return std::uint32_t{1} << payload_power; }
+};
+
+// Parses and validates a client command line. Returns nullopt when --help or
+// --version was answered on `out`. Throws usage_error naming every broken rule.
+std::optional<client_options> parse_client_options(int argc, const char* const* argv,
+                                                   const program_info& program, std::ostream& out);
+
+// Splits "a,b,c" into its non-empty parts.
+std::vector<std::string> split_address_list(const std::string& list);
+
+}  // namespace sctp_perf

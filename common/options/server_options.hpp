@@ -1,0 +1,26 @@
+#pragma once
+// Everything a server is configured by.
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options/common_options.hpp"
+
+namespace sctp_perf {
+
+struct server_options {
+    common_options common;
+    std::uint16_t port = 45453;               // 0: the kernel picks a free port
+    std::vector<std::string> bind_addresses;  // empty: any; SOCK_SEQPACK may list several
+    unsigned max_clients = 64;                // concurrent tests; more are refused as busy
+};
+
+// Parses and validates a server command line. Returns nullopt when --help or
+// --version was answered on `out`. Throws usage_error naming every broken rule.
+std::optional<server_options> parse_server_options(int argc, const char* const* argv,
+                                                   const program_info& program, std::ostream& out);
+
+}  // namespace sctp_perf

@@ -1,0 +1,126 @@
+// The JSON report: every number of the ACE report plus the configuration and
+// the environment, in one document, so a script never parses the text layout.
+// Keys keep their documented order (ordered_json) so that diffs of two result
+// files line up.
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "protocol/wire_protocol.hpp"
+#include "report/run_report.hpp"
+#include "version.hpp"
+
+namespace sctp_perf {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json rto_json(const sctp_rto_values& v) {
+    return {{"initial_ms", v.initial_ms}, {"min_ms", v.min_ms}, {"max_ms", v.max_ms}};
+}
+
+json config_json(const run_report& r) {
+    const auto& o = r.options;
+    json config = {
+        {"service", r.program.service},
+        {"transport", std::string(name_of(o.common.transport))},
+        {"nagle", o.common.nagle},
+        {"payload_power_of_2", o.payload_power},
+        {"payload_bytes", o.payload_bytes()},
+        {"reply_bytes", protocol::reply_size},
+        {"iterations", o.iterations},
+        {"primer_iterations", protocol::primer_iterations},
+        {"server_host",
+         o.server_hosts.size() == 1 ? json(o.server_hosts.front()) : json(o.server_hosts)},
+        {"server_port", o.server_port},
+        {"client_port", o.client_port},
+        {"client_addresses", o.client_addresses},
+        {"io_timeout_s", static_cast<double>(o.common.io_timeout.count()) / 1000.0},
+        {"histogram",
+         {{"min_us", o.histogram.min_us},
+          {"max_us", o.histogram.max_us},
+          {"bin_count", o.histogram.bin_count},
+          {"max_outliers", o.histogram.max_outliers}}},
+    };
+    if (o.common.transport == transport_protocol::sctp) {
+        const auto& rto = o.common.sctp_rto;
+        const auto optional_ms = [](const std::optional<std::uint32_t>& v) {
+            return v ? json(*v) : json(nullptr);
+        };
+        config["sctp_rto_requested"] = {{"initial_ms", optional_ms(rto.initial_ms)},
+                                        {"min_ms", optional_ms(rto.min_ms)},
+                                        {"max_ms", optional_ms(rto.max_ms)}};
+    }
+    return config;
+}
+
+json environment_json(const run_report& r) {
+    const auto& env = r.environment;
+    json environment = {
+        {"hostname", env.hostname},
+        {"kernel", env.kernel},
+        {"cpu_count", env.cpu_count},
+        {"client_cpu_affinity", env.client_cpu_affinity},
+        {"local_addresses", r.local_addresses},
+        {"peer_addresses", r.peer_addresses},
+        {"started_at", env.started_at},
+    };
+    if (r.sctp_rto_socket) {
+        environment["sctp_rto_socket"] = rto_json(*r.sctp_rto_socket);
+    }
+    if (r.sctp_rto_system) {
+        environment["sctp_rto_system"] = rto_json(*r.sctp_rto_system);
+    }
+    return environment;
+}
+
+}  // namespace
+
+void write_json_report(std::ostream& out, const run_report& r) {
+    const latency_recorder& rec = *r.recorder;
+    const auto& summary = rec.summary();
+    const auto& bins = rec.bins();
+
+    json doc = {
+        {"tool", "sctp-perf"},
+        {"tool_version", version_string},
+        {"format_version", 1},
+        {"program", r.program.name},
+        {"units", "microseconds"},
+        {"config", config_json(r)},
+        {"environment", environment_json(r)},
+    };
+    const bool empty = summary.count() == 0;
+    doc["summary"] = {
+        {"num_points", summary.count()},
+        {"min_us", empty ? json(nullptr) : json(summary.min())},
+        {"max_us", empty ? json(nullptr) : json(summary.max())},
+        {"mean_us", empty ? json(nullptr) : json(summary.mean())},
+        {"variance_us2", summary.sample_variance()},
+        {"stddev_us", std::sqrt(summary.sample_variance())},
+        {"duration_s", r.duration_s},
+    };
+    json percentiles = json::object();
+    for (const auto& p : reported_percentiles) {
+        percentiles[p.label] =
+            empty ? json(nullptr)
+                  : json(rec.percentiles().percentile_ns(p.parts_per_million) / 1000.0);
+    }
+    percentiles["max"] = empty ? json(nullptr) : json(summary.max());
+    doc["percentiles"] = percentiles;
+
+    json bin_rows = json::array();
+    for (std::size_t i = 0; i < bins.layout().bin_count; ++i) {
+        bin_rows.push_back(
+            {{"low_us", bins.bin_low(i)}, {"high_us", bins.bin_high(i)}, {"count", bins.bin(i)}});
+    }
+    doc["histogram"] = {{"below", bins.below()}, {"above", bins.above()}, {"bins", bin_rows}};
+    json outliers = json::array();
+    for (const auto& o : bins.outliers()) {
+        outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
+    }
+    doc["outliers"] = outliers;
+    out << doc.dump(2) << '\n';
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,47 @@
+#pragma once
+// What a finished client run hands to the report writers: the configuration,
+// where and how it ran, and the recorded round trips. One writer per format,
+// each writing to any std::ostream.
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options/client_options.hpp"
+#include "stats/latency_recorder.hpp"
+#include "transport/sctp_tuning.hpp"
+
+namespace sctp_perf {
+
+// The machine a result was measured on, so a result file says how it was made.
+struct environment_info {
+    std::string hostname;
+    std::string kernel;               // "Linux 6.1.0-28-cloud-amd64 x86_64"
+    unsigned cpu_count = 0;           // online CPUs
+    std::string client_cpu_affinity;  // CPUs the client may run on, e.g. "0-1" or "1"
+    std::string started_at;           // UTC, ISO 8601
+};
+
+environment_info read_environment();
+
+struct run_report {
+    program_info program;
+    client_options options;
+    environment_info environment;
+    std::vector<std::string> local_addresses;
+    std::vector<std::string> peer_addresses;
+    std::optional<sctp_rto_values> sctp_rto_socket;  // read back from the socket (SCTP only)
+    std::optional<sctp_rto_values> sctp_rto_system;  // net.sctp.rto_* (SCTP only)
+    double duration_s = 0.0;                         // wall time of the measured iterations
+    const latency_recorder* recorder = nullptr;
+};
+
+// The layout of ACE's histogram report, with its flaws fixed, then percentiles
+// and a description of the run.
+void write_ace_report(std::ostream& out, const run_report& report);
+
+// One JSON document for scripts (see README.SCTP_PERF_TEST for its fields).
+void write_json_report(std::ostream& out, const run_report& report);
+
+}  // namespace sctp_perf

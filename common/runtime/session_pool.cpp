@@ -1,0 +1,67 @@
+#include "runtime/session_pool.hpp"
+
+#include <sys/socket.h>
+
+#include "runtime/round_trips.hpp"
+#include "runtime/server_log.hpp"
+
+namespace sctp_perf {
+
+void session_pool::serve(session& s) {
+    const auto outcome = serve_test(*s.channel);
+    if (outcome.completed) {
+        log_format("client {} finished {} iterations", s.client, outcome.iterations_done);
+    } else {
+        log_format("client {} closed after {} iterations: {}", s.client, outcome.iterations_done,
+                   outcome.reason);
+    }
+    {
+        const std::lock_guard lock(s.channel_mutex);
+        s.channel.reset();  // close now, not when the thread is reaped
+    }
+    s.done = true;
+}
+
+void session_pool::start(std::unique_ptr<message_channel> channel, std::string client) {
+    reap();
+    const std::lock_guard lock(mutex_);
+    if (sessions_.size() >= max_sessions_) {
+        const auto outcome = serve_test(*channel, /*refuse_as_busy=*/true);
+        log_format("client {} {}", client, outcome.reason);
+        return;
+    }
+    auto& s = sessions_.emplace_back();
+    s.channel = std::move(channel);
+    s.client = std::move(client);
+    s.thread = std::thread(&session_pool::serve, std::ref(s));
+}
+
+void session_pool::reap() {
+    const std::lock_guard lock(mutex_);
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+        if (it->done) {
+            it->thread.join();
+            it = sessions_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void session_pool::stop_all() {
+    const std::lock_guard lock(mutex_);
+    for (auto& s : sessions_) {
+        const std::lock_guard session_lock(s.channel_mutex);
+        if (s.channel) {
+            // Wakes a blocked receive with end-of-stream; the descriptor stays
+            // owned by the session until its thread lets go of it.
+            ::shutdown(s.channel->native_handle(), SHUT_RDWR);
+        }
+    }
+    for (auto& s : sessions_) {
+        s.thread.join();
+    }
+    sessions_.clear();
+}
+
+}  // namespace sctp_perf

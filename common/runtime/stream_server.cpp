@@ -1,0 +1,202 @@
+#include "runtime/stream_server.hpp"
+
+#include <boost/asio/basic_socket_acceptor.hpp>
+#include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <system_error>
+
+#include "errors.hpp"
+#include "runtime/server_log.hpp"
+#include "runtime/session_pool.hpp"
+#include "transport/sctp_tuning.hpp"
+#include "transport/socket_setup.hpp"
+
+namespace sctp_perf {
+namespace asio = boost::asio;
+using generic_stream = asio::generic::stream_protocol;
+
+namespace {
+
+// How often an idle server says it is still waiting, as ACE's did.
+constexpr auto idle_report_interval = std::chrono::seconds(5);
+
+struct listen_address {
+    asio::ip::tcp::endpoint endpoint;
+    std::string description;  // for the log: "INADDR_ANY", "IN6ADDR_ANY (IPv4 and IPv6)", ...
+};
+
+listen_address resolve_listen_address(const server_options& options, bool ipv6_usable) {
+    if (options.bind_addresses.empty()) {
+        if (ipv6_usable) {
+            return {{asio::ip::address_v6::any(), options.port}, "IN6ADDR_ANY (IPv6 and IPv4)"};
+        }
+        return {{asio::ip::address_v4::any(), options.port}, "INADDR_ANY (IPv4 only: no IPv6)"};
+    }
+    asio::io_context io;
+    asio::ip::tcp::resolver resolver(io);
+    boost::system::error_code ec;
+    const auto& host = options.bind_addresses.front();
+    auto results = resolver.resolve(
+        host, std::to_string(options.port),
+        asio::ip::resolver_base::passive | asio::ip::resolver_base::numeric_service, ec);
+    if (ec || results.empty()) {
+        throw usage_error("-a/--server-accept-addr: cannot resolve '" + host +
+                          "': " + ec.message());
+    }
+    return {results.begin()->endpoint(), host};
+}
+
+bool ipv6_sockets_work(transport_protocol transport) {
+    const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, ip_protocol_number(transport));
+    if (fd < 0) {
+        return errno != EAFNOSUPPORT;  // other errors (no SCTP) are reported by open_socket
+    }
+    ::close(fd);
+    return true;
+}
+
+class stream_server {
+  public:
+    explicit stream_server(const server_options& options)
+        : options_(options),
+          acceptor_(io_),
+          idle_timer_(io_),
+          signals_(io_, SIGINT, SIGTERM),
+          sessions_(options.max_clients) {}
+
+    int run() {
+        open_listener();
+        signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
+            if (!ec) {
+                log_format("stopping on signal {}", signal);
+                stop();
+            }
+        });
+        accept_next();
+        arm_idle_timer();
+        io_.run();
+        sessions_.stop_all();
+        return exit_success;
+    }
+
+  private:
+    void open_listener() {
+        const auto transport = options_.common.transport;
+        const auto where = resolve_listen_address(options_, ipv6_sockets_work(transport));
+        const int family = where.endpoint.address().is_v6() ? AF_INET6 : AF_INET;
+        const int protocol = ip_protocol_number(transport);
+        unique_fd fd = open_socket(family, SOCK_STREAM, transport);
+        const int on = 1;
+        const int off = 0;
+        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        if (family == AF_INET6 && options_.bind_addresses.empty()) {
+            ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        }
+        if (transport == transport_protocol::sctp) {
+            apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+        }
+        acceptor_.assign(generic_stream(family, protocol), fd.release());
+        boost::system::error_code ec;
+        acceptor_.bind(
+            generic_stream::endpoint(where.endpoint.data(), where.endpoint.size(), protocol), ec);
+        if (ec) {
+            throw std::system_error(
+                ec.value(), std::generic_category(),
+                "cannot bind to " + where.description + " port " + std::to_string(options_.port));
+        }
+        acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) {
+            throw std::system_error(ec.value(), std::generic_category(), "cannot listen");
+        }
+        const auto port = local_port_of(acceptor_.native_handle());
+        log_format("Accepting connections on port {} on interface {} using {}", port,
+                   where.description, ipproto_name_of(transport));
+        log_format("starting server at port {}", port);
+    }
+
+    void accept_next() {
+        acceptor_.async_accept(
+            [this](const boost::system::error_code& ec, generic_stream::socket socket) {
+                if (ec == asio::error::operation_aborted) {
+                    return;
+                }
+                if (ec) {
+                    // Out of descriptors or memory: say so, and try again shortly
+                    // rather than spin.
+                    log_format("accept failed: {}", ec.message());
+                    retry_timer_.emplace(io_, std::chrono::milliseconds(100));
+                    retry_timer_->async_wait([this](const boost::system::error_code& e) {
+                        if (!e) {
+                            accept_next();
+                        }
+                    });
+                    return;
+                }
+                arm_idle_timer();
+                hand_over(unique_fd(socket.release()));
+                accept_next();
+            });
+    }
+
+    void hand_over(unique_fd fd) {
+        const auto peer = peer_address_of(fd.get());
+        const auto colon = peer.rfind(':');
+        log_line("spawning server");
+        log_format("client {} connected from {}", peer.substr(0, colon), peer.substr(colon + 1));
+        try {
+            const auto transport = options_.common.transport;
+            set_blocking(fd.get());
+            set_nagle(fd.get(), transport, options_.common.nagle);
+            set_io_timeout(fd.get(), options_.common.io_timeout);
+            if (transport == transport_protocol::sctp) {
+                apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+            }
+        } catch (const std::system_error& e) {
+            log_format("client {}: {}; closing", peer, e.what());
+            return;
+        }
+        sessions_.start(std::make_unique<stream_channel>(std::move(fd)), peer);
+    }
+
+    void arm_idle_timer() {
+        idle_timer_.expires_after(idle_report_interval);
+        idle_timer_.async_wait([this](const boost::system::error_code& ec) {
+            if (ec) {
+                return;  // re-armed by an accept, or stopping
+            }
+            log_line("select timed out");
+            sessions_.reap();
+            arm_idle_timer();
+        });
+    }
+
+    void stop() {
+        boost::system::error_code ignored;
+        acceptor_.close(ignored);
+        idle_timer_.cancel();
+        if (retry_timer_) {
+            retry_timer_->cancel();
+        }
+        io_.stop();
+    }
+
+    const server_options& options_;
+    asio::io_context io_;
+    asio::basic_socket_acceptor<generic_stream> acceptor_;
+    asio::steady_timer idle_timer_;
+    std::optional<asio::steady_timer> retry_timer_;
+    asio::signal_set signals_;
+    session_pool sessions_;
+};
+
+}  // namespace
+
+int run_stream_server(const server_options& options) {
+    stream_server server(options);
+    return server.run();
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,74 @@
+#include "stats/binned_histogram.hpp"
+
+#include <algorithm>
+
+namespace sctp_perf {
+
+binned_histogram::binned_histogram(const bin_layout& layout)
+    : layout_(layout), range_us_(layout.max_us - layout.min_us), bins_(layout.bin_count, 0) {
+    kept_.reserve(layout.max_outliers);
+}
+
+double binned_histogram::bin_low(std::size_t index) const noexcept {
+    return layout_.min_us +
+           range_us_ * static_cast<double>(index) / static_cast<double>(layout_.bin_count);
+}
+
+double binned_histogram::bin_high(std::size_t index) const noexcept {
+    return bin_low(index + 1);
+}
+
+bool binned_histogram::record(double value_us, std::uint64_t iteration) noexcept {
+    ++total_;
+    if (value_us < layout_.min_us) {
+        ++below_;
+        keep_outlier(value_us, iteration);
+        return false;
+    }
+    if (value_us >= layout_.max_us) {
+        ++above_;
+        keep_outlier(value_us, iteration);
+        return false;
+    }
+    // Multiply before dividing, as the edges are defined: (v - min) * n / range.
+    auto index = static_cast<std::size_t>((value_us - layout_.min_us) *
+                                          static_cast<double>(layout_.bin_count) / range_us_);
+    // Rounding can put a value a hair below max_us at index bin_count.
+    index = std::min(index, layout_.bin_count - 1);
+    ++bins_[index];
+    return true;
+}
+
+double binned_histogram::distance_outside(double value_us) const noexcept {
+    return value_us < layout_.min_us ? layout_.min_us - value_us : value_us - layout_.max_us;
+}
+
+void binned_histogram::keep_outlier(double value_us, std::uint64_t iteration) noexcept {
+    if (layout_.max_outliers == 0) {
+        return;
+    }
+    const auto less_extreme_first = [this](const outlier& a, const outlier& b) {
+        return distance_outside(a.value_us) > distance_outside(b.value_us);
+    };
+    if (kept_.size() < layout_.max_outliers) {
+        kept_.push_back({value_us, iteration});
+        std::push_heap(kept_.begin(), kept_.end(), less_extreme_first);
+        return;
+    }
+    if (distance_outside(value_us) <= distance_outside(kept_.front().value_us)) {
+        return;  // ties keep the earlier sample
+    }
+    std::pop_heap(kept_.begin(), kept_.end(), less_extreme_first);
+    kept_.back() = {value_us, iteration};
+    std::push_heap(kept_.begin(), kept_.end(), less_extreme_first);
+}
+
+std::vector<outlier> binned_histogram::outliers() const {
+    std::vector<outlier> sorted = kept_;
+    std::sort(sorted.begin(), sorted.end(), [](const outlier& a, const outlier& b) {
+        return a.value_us != b.value_us ? a.value_us > b.value_us : a.iteration < b.iteration;
+    });
+    return sorted;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,67 @@
+#pragma once
+// The fixed-bin histogram of the ACE report.
+//
+// Concepts:
+//  - bin: one of `bin_count` equal slices of [min_us, max_us); bin i holds
+//    samples v with min + i*w <= v < min + (i+1)*w, w = (max - min) / bin_count.
+//  - below / above: samples v < min_us, and v >= max_us.
+//  - outlier: a sample outside [min_us, max_us). All are counted; the
+//    `max_outliers` farthest from the range are kept with their iteration
+//    number, so the report shows the worst round trips, not merely the first.
+//
+// A pure value: no I/O. Recording never fails and never allocates after
+// construction.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sctp_perf {
+
+struct bin_layout {
+    double min_us = 0.0;      // lower edge of the first bin, microseconds
+    double max_us = 10000.0;  // upper edge of the last bin (exclusive), microseconds
+    std::size_t bin_count = 1000;
+    std::size_t max_outliers = 100;  // how many out-of-range samples to keep
+};
+
+struct outlier {
+    double value_us;
+    std::uint64_t iteration;  // measured iteration number, counted from 0
+};
+
+class binned_histogram {
+  public:
+    // Requires min_us < max_us and bin_count >= 1 (validated by the options layer).
+    explicit binned_histogram(const bin_layout& layout);
+
+    // Returns true when the value fell into a bin, false for an outlier.
+    bool record(double value_us, std::uint64_t iteration) noexcept;
+
+    const bin_layout& layout() const noexcept { return layout_; }
+    std::uint64_t bin(std::size_t index) const noexcept { return bins_[index]; }
+    double bin_low(std::size_t index) const noexcept;
+    double bin_high(std::size_t index) const noexcept;
+    std::uint64_t below() const noexcept { return below_; }
+    std::uint64_t above() const noexcept { return above_; }
+    std::uint64_t total() const noexcept { return total_; }
+
+    // The kept outliers, largest value first.
+    std::vector<outlier> outliers() const;
+
+  private:
+    double distance_outside(double value_us) const noexcept;
+    void keep_outlier(double value_us, std::uint64_t iteration) noexcept;
+
+    bin_layout layout_;
+    double range_us_;
+    std::vector<std::uint64_t> bins_;
+    std::uint64_t below_ = 0;
+    std::uint64_t above_ = 0;
+    std::uint64_t total_ = 0;
+    // A min-heap on distance from the range: its top is the least extreme kept
+    // outlier, the one a more extreme newcomer replaces.
+    std::vector<outlier> kept_;
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,41 @@
+#pragma once
+// Socket options shared by every program, and the clear error for a kernel
+// without SCTP.
+
+#include <sys/socket.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "transport/transport_protocol.hpp"
+#include "transport/unique_fd.hpp"
+
+namespace sctp_perf {
+
+// Opens a socket of the given family and type for `transport`. Throws
+// std::system_error; where the kernel has no SCTP the message says so and
+// what to do about it.
+unique_fd open_socket(int family, int type, transport_protocol transport);
+
+// Nagle's algorithm is off unless asked for (TCP_NODELAY / SCTP_NODELAY set),
+// because a latency test that batches small requests measures the batching.
+void set_nagle(int fd, transport_protocol transport, bool enabled);
+
+// Puts the socket back into blocking mode: Asio leaves descriptors it used
+// asynchronously (connect, accept) non-blocking, and the timed data path
+// relies on blocking calls bounded by set_io_timeout.
+void set_blocking(int fd);
+
+// Bounds every later send and receive on `fd`: a call that makes no progress
+// for `timeout` fails with EAGAIN, which blocking_io reports as a timeout.
+void set_io_timeout(int fd, std::chrono::milliseconds timeout);
+
+// "127.0.0.1:45453" or "[::1]:45453"; IPv4-mapped IPv6 addresses print as IPv4.
+std::string format_address(const sockaddr* address, socklen_t length);
+std::string local_address_of(int fd);
+std::string peer_address_of(int fd);
+// The port a socket is bound to (the real one after binding port 0).
+std::uint16_t local_port_of(int fd);
+
+}  // namespace sctp_perf
