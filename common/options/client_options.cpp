@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options/value_semantic.hpp>
+#include <cmath>
 
 #include "protocol/wire_protocol.hpp"
 

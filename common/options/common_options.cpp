@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options/parsers.hpp>
+#include <boost/program_options/positional_options.hpp>
 #include <boost/program_options/value_semantic.hpp>
 #include <ostream>
 
@@ -118,15 +119,28 @@ bool parse_command_line(const std::vector<std::string>& args,
                         const po::options_description& options, const program_info& program,
                         const std::string& help_epilogue, po::variables_map& given,
                         std::ostream& out) {
+    // Stray words are collected under a hidden name so the error can quote them.
+    po::options_description hidden;
+    hidden.add_options()("unexpected-argument", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
+    po::positional_options_description stray;
+    stray.add("unexpected-argument", -1);
     try {
         // Long options must be spelled out in full: a guessed abbreviation
         // could silently pick the wrong option.
         const auto style =
             po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(options).style(style).run(), given);
+        po::store(po::command_line_parser(args).options(all).positional(stray).style(style).run(),
+                  given);
         po::notify(given);
     } catch (const po::error& e) {
         throw usage_error(e.what());
+    }
+    if (given.count("unexpected-argument")) {
+        const auto& words = given["unexpected-argument"].as<std::vector<std::string>>();
+        throw usage_error("unexpected argument '" + words.front() +
+                          "': every value belongs to an option (-x VALUE or --name VALUE)");
     }
     if (given.count("help")) {
         out << program.name << " - " << program.summary << "\n\n"

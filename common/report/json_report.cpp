@@ -4,6 +4,7 @@
 // files line up.
 
 #include <nlohmann/json.hpp>
+#include <cmath>
 #include <ostream>
 
 #include "protocol/wire_protocol.hpp"

@@ -63,10 +63,16 @@ double log_linear_histogram::percentile_ns(std::uint32_t parts_per_million) cons
     const std::uint64_t rest = count_ % million;
     const std::uint64_t rank = std::max<std::uint64_t>(
         1, whole * parts_per_million + (rest * parts_per_million + million - 1) / million);
+    if (rank >= count_) {
+        return static_cast<double>(max_ns_);  // the largest sample is known exactly
+    }
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < buckets_.size(); ++i) {
         seen += buckets_[i];
         if (seen >= rank) {
+            if (i == buckets_.size() - 1) {
+                return static_cast<double>(max_ns_);  // saturated: no finer knowledge
+            }
             const double middle =
                 static_cast<double>(bucket_low(i)) + static_cast<double>(bucket_width(i) - 1) / 2.0;
             return std::clamp(middle, static_cast<double>(min_ns_), static_cast<double>(max_ns_));

@@ -9,8 +9,9 @@
 // maximum), hence its relative error is at most 1/2048 (about 0.05 %).
 //
 // Memory is fixed (about 300 KiB) whatever the number of samples. Values of
-// 2^44 ns (about 4.9 hours) or more are counted in the last bucket; the exact
-// maximum is tracked separately, so `max` is never approximated.
+// 2^44 ns (about 4.9 hours) or more are counted in the last bucket, whose
+// percentiles are reported as the exact maximum; the maximum itself (p100) is
+// tracked separately and never approximated.
 
 #include <cstdint>
 #include <vector>

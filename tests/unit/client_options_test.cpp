@@ -1,0 +1,211 @@
+#include "options/client_options.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "errors.hpp"
+#include "option_test_support.hpp"
+
+using namespace sctp_perf;
+using sctp_perf::testing::command_line;
+
+namespace {
+
+client_options parse(std::vector<std::string> words,
+                     const program_info& program = sctp_perf::testing::stream_client) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    auto options = parse_client_options(cl.argc(), cl.argv(), program, out);
+    REQUIRE(options);
+    return *options;
+}
+
+std::string usage_message(std::vector<std::string> words,
+                          const program_info& program = sctp_perf::testing::stream_client) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    try {
+        parse_client_options(cl.argc(), cl.argv(), program, out);
+    } catch (const usage_error& e) {
+        return e.what();
+    }
+    FAIL("no usage error for that command line");
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("client options: defaults") {
+    const auto o = parse({"-s", "7"});
+    CHECK(o.iterations == 1'000'000);
+    CHECK(o.payload_power == 7);
+    CHECK(o.payload_bytes() == 128);
+    CHECK_FALSE(o.common.nagle);
+    CHECK(o.common.transport == transport_protocol::sctp);
+    CHECK(o.histogram.min_us == 0.0);
+    CHECK(o.histogram.max_us == 10000.0);
+    CHECK(o.histogram.max_outliers == 100);
+    CHECK(o.histogram.bin_count == 1000);
+    CHECK(o.client_port == 0);
+    CHECK(o.client_addresses.empty());
+    CHECK(o.server_port == 45453);
+    CHECK(o.server_hosts == std::vector<std::string>{"localhost"});
+    CHECK(o.format == report_format::ace);
+    CHECK(o.common.io_timeout == std::chrono::seconds(10));
+    CHECK_FALSE(o.common.sctp_rto.any());
+}
+
+TEST_CASE("client options: every short flag") {
+    const auto o =
+        parse({"-c", "5",  "-n",   "-t", "tcp",       "-m", "1.5",  "-M", "500", "-x", "7", "-b",
+               "20", "-C", "5000", "-i", "127.0.0.1", "-p", "6000", "-H", "::1", "-s", "16"});
+    CHECK(o.iterations == 5);
+    CHECK(o.common.nagle);
+    CHECK(o.common.transport == transport_protocol::tcp);
+    CHECK(o.histogram.min_us == 1.5);
+    CHECK(o.histogram.max_us == 500.0);
+    CHECK(o.histogram.max_outliers == 7);
+    CHECK(o.histogram.bin_count == 20);
+    CHECK(o.client_port == 5000);
+    CHECK(o.client_addresses == std::vector<std::string>{"127.0.0.1"});
+    CHECK(o.server_port == 6000);
+    CHECK(o.server_hosts == std::vector<std::string>{"::1"});
+    CHECK(o.payload_bytes() == 65536);
+}
+
+TEST_CASE("client options: long names with dashes, underscores and =") {
+    const auto dashes = parse({"--test-iterations",
+                               "9",
+                               "--payload-size-power-of-2",
+                               "3",
+                               "--test-enable-nagle",
+                               "--test-transport-protocol",
+                               "TCP",
+                               "--histogram-min-bin",
+                               "2",
+                               "--histogram-max-bin",
+                               "4",
+                               "--histogram-num-outliers",
+                               "1",
+                               "--histogram-bin-count",
+                               "2",
+                               "--client-port",
+                               "7",
+                               "--client-connect-addr",
+                               "127.0.0.1",
+                               "--server-port",
+                               "8",
+                               "--server-host",
+                               "127.0.0.2",
+                               "--format",
+                               "json",
+                               "--io-timeout",
+                               "2.5",
+                               "--json-file",
+                               "r.json"});
+    const auto underscores =
+        parse({"--test_iterations=9", "--payload_size_power_of_2=3", "--test_enable_nagle",
+               "--test_transport_protocol=tcp", "--histogram_min_bin=2", "--histogram_max_bin=4",
+               "--histogram_num_outliers=1", "--histogram_bin_count=2", "--client_port=7",
+               "--client_connect_addr=127.0.0.1", "--server_port=8", "--server_host=127.0.0.2",
+               "--format=json", "--io_timeout=2.5", "--json_file=r.json"});
+    for (const auto& o : {dashes, underscores}) {
+        CHECK(o.iterations == 9);
+        CHECK(o.payload_power == 3);
+        CHECK(o.common.nagle);
+        CHECK(o.common.transport == transport_protocol::tcp);
+        CHECK(o.histogram.min_us == 2.0);
+        CHECK(o.histogram.max_us == 4.0);
+        CHECK(o.histogram.max_outliers == 1);
+        CHECK(o.histogram.bin_count == 2);
+        CHECK(o.client_port == 7);
+        CHECK(o.client_addresses.front() == "127.0.0.1");
+        CHECK(o.server_port == 8);
+        CHECK(o.server_hosts.front() == "127.0.0.2");
+        CHECK(o.format == report_format::json);
+        CHECK(o.common.io_timeout == std::chrono::milliseconds(2500));
+        CHECK(o.json_file == "r.json");
+    }
+}
+
+TEST_CASE("client options: SCTP retransmission timers") {
+    const auto o = parse(
+        {"-s", "0", "--sctp-rto-initial", "20", "--sctp-rto-min", "20", "--sctp_rto_max", "40"});
+    CHECK(o.common.sctp_rto.initial_ms == 20u);
+    CHECK(o.common.sctp_rto.min_ms == 20u);
+    CHECK(o.common.sctp_rto.max_ms == 40u);
+}
+
+TEST_CASE("client options: each rule has its own sentence") {
+    using Catch::Matchers::Contains;
+    CHECK_THAT(usage_message({}), Contains("-s/--payload-size-power-of-2 is required"));
+    CHECK_THAT(usage_message({"-s", "17"}), Contains("must be 0..16"));
+    CHECK_THAT(usage_message({"-s", "-1"}), Contains("0..16"));
+    CHECK_THAT(usage_message({"-s", "1", "-c", "0"}), Contains("-c/--test-iterations must be"));
+    CHECK_THAT(usage_message({"-s", "1", "-c", "1000000001"}), Contains("--test-iterations"));
+    CHECK_THAT(usage_message({"-s", "1", "-m", "-1"}), Contains("-m/--histogram-min-bin"));
+    CHECK_THAT(usage_message({"-s", "1", "-m", "5", "-M", "5"}),
+               Contains("-M/--histogram-max-bin must be finite and greater than -m"));
+    CHECK_THAT(usage_message({"-s", "1", "-b", "0"}), Contains("-b/--histogram-bin-count"));
+    CHECK_THAT(usage_message({"-s", "1", "-x", "-3"}), Contains("-x/--histogram-num-outliers"));
+    CHECK_THAT(usage_message({"-s", "1", "-p", "0"}),
+               Contains("-p/--server-port must be 1..65535"));
+    CHECK_THAT(usage_message({"-s", "1", "-p", "65536"}), Contains("-p/--server-port"));
+    CHECK_THAT(usage_message({"-s", "1", "-C", "70000"}), Contains("-C/--client-port"));
+    CHECK_THAT(usage_message({"-s", "1", "-t", "udp"}), Contains("must be sctp or tcp, not 'udp'"));
+    CHECK_THAT(usage_message({"-s", "1", "--format", "xml"}),
+               Contains("--format must be ace or json"));
+    CHECK_THAT(usage_message({"-s", "1", "--io-timeout", "0"}), Contains("--io-timeout"));
+    CHECK_THAT(usage_message({"-s", "1", "-H", ","}),
+               Contains("-H/--server-host must name a host"));
+    CHECK_THAT(usage_message({"-s", "1", "-H", "a,b"}), Contains("takes one host here"));
+    CHECK_THAT(usage_message({"-s", "1", "-i", "a,b"}), Contains("takes one address here"));
+    CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "0"}),
+               Contains("--sctp-rto-min must be"));
+    CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "50", "--sctp-rto-max", "20"}),
+               Contains("must not exceed --sctp-rto-max"));
+    CHECK_THAT(usage_message({"-s", "1", "-t", "tcp", "--sctp-rto-min", "20"}),
+               Contains("apply to SCTP only"));
+}
+
+TEST_CASE("client options: all broken rules are reported together") {
+    const auto message = usage_message({"-s", "99", "-c", "0", "-b", "0"});
+    CHECK_THAT(message, Catch::Matchers::Contains("-s/--payload-size-power-of-2"));
+    CHECK_THAT(message, Catch::Matchers::Contains("-c/--test-iterations"));
+    CHECK_THAT(message, Catch::Matchers::Contains("-b/--histogram-bin-count"));
+}
+
+TEST_CASE("client options: malformed and unknown input is a usage error, not a wrap-around") {
+    using Catch::Matchers::Contains;
+    CHECK_THAT(usage_message({"-s", "abc"}), Contains("payload-size-power-of-2"));
+    CHECK_THAT(usage_message({"-s", "1", "-c", "99999999999999999999"}),
+               Contains("test-iterations"));
+    CHECK_THAT(usage_message({"-s", "1", "--no-such-option"}), Contains("no-such-option"));
+    CHECK_THAT(usage_message({"-s", "1", "--test-iter", "5"}), Contains("test-iter"));
+    CHECK_THAT(usage_message({"-s", "1", "extra"}), Contains("extra"));
+    CHECK_THAT(usage_message({"-s"}), Contains("payload-size-power-of-2"));
+}
+
+TEST_CASE("client options: SOCK_SEQPACK takes address lists and refuses -t") {
+    const auto o = parse({"-s", "1", "-H", "10.0.0.1,10.0.1.1", "-i", "10.0.0.2,10.0.1.2"},
+                         sctp_perf::testing::seqpack_client);
+    CHECK(o.server_hosts == std::vector<std::string>{"10.0.0.1", "10.0.1.1"});
+    CHECK(o.client_addresses == std::vector<std::string>{"10.0.0.2", "10.0.1.2"});
+    CHECK(o.common.transport == transport_protocol::sctp);
+    CHECK_THAT(usage_message({"-s", "1", "-t", "sctp"}, sctp_perf::testing::seqpack_client),
+               Catch::Matchers::Contains("always uses SCTP"));
+}
+
+TEST_CASE("client options: --help and --version answer and stop") {
+    const command_line help({"--help"});
+    std::ostringstream out;
+    CHECK_FALSE(
+        parse_client_options(help.argc(), help.argv(), sctp_perf::testing::stream_client, out));
+    CHECK_THAT(out.str(), Catch::Matchers::Contains("--payload-size-power-of-2"));
+    CHECK_THAT(out.str(), Catch::Matchers::Contains("microseconds"));
+    const command_line version({"--version"});
+    std::ostringstream version_out;
+    CHECK_FALSE(parse_client_options(version.argc(), version.argv(),
+                                     sctp_perf::testing::stream_client, version_out));
+    CHECK_THAT(version_out.str(), Catch::Matchers::Contains("sctp-perf"));
+}

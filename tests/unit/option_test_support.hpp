@@ -1,0 +1,31 @@
+#pragma once
+// Builds an argv from words, as a shell would hand it to main.
+
+#include <string>
+#include <vector>
+
+#include "options/common_options.hpp"
+
+namespace sctp_perf::testing {
+
+struct command_line {
+    explicit command_line(std::vector<std::string> words) : words_(std::move(words)) {
+        pointers_.push_back("prog");
+        for (const auto& w : words_) {
+            pointers_.push_back(w.c_str());
+        }
+    }
+    int argc() const { return static_cast<int>(pointers_.size()); }
+    const char* const* argv() const { return pointers_.data(); }
+
+  private:
+    std::vector<std::string> words_;
+    std::vector<const char*> pointers_;
+};
+
+inline const program_info stream_client{"SOCK_STREAM_clt", "test", "stream", true};
+inline const program_info seqpack_client{"SOCK_SEQPACK_clt", "test", "seqpack", false};
+inline const program_info stream_server{"SOCK_STREAM_srv", "test", "stream", true};
+inline const program_info seqpack_server{"SOCK_SEQPACK_srv", "test", "seqpack", false};
+
+}  // namespace sctp_perf::testing

@@ -1,0 +1,76 @@
+#include "options/server_options.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "errors.hpp"
+#include "option_test_support.hpp"
+
+using namespace sctp_perf;
+using sctp_perf::testing::command_line;
+
+namespace {
+
+server_options parse(std::vector<std::string> words,
+                     const program_info& program = sctp_perf::testing::stream_server) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    auto options = parse_server_options(cl.argc(), cl.argv(), program, out);
+    REQUIRE(options);
+    return *options;
+}
+
+std::string usage_message(std::vector<std::string> words,
+                          const program_info& program = sctp_perf::testing::stream_server) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    try {
+        parse_server_options(cl.argc(), cl.argv(), program, out);
+    } catch (const usage_error& e) {
+        return e.what();
+    }
+    FAIL("no usage error for that command line");
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("server options: defaults and every flag") {
+    const auto d = parse({});
+    CHECK(d.port == 45453);
+    CHECK(d.bind_addresses.empty());
+    CHECK_FALSE(d.common.nagle);
+    CHECK(d.common.transport == transport_protocol::sctp);
+    CHECK(d.max_clients == 64);
+
+    const auto o = parse({"-n", "-p", "0", "-a", "127.0.0.1", "-t", "tcp", "--max-clients", "3",
+                          "--io-timeout", "1"});
+    CHECK(o.common.nagle);
+    CHECK(o.port == 0);
+    CHECK(o.bind_addresses == std::vector<std::string>{"127.0.0.1"});
+    CHECK(o.common.transport == transport_protocol::tcp);
+    CHECK(o.max_clients == 3);
+    CHECK(o.common.io_timeout == std::chrono::seconds(1));
+
+    const auto u = parse({"--server_port=7", "--server_accept_addr=::1", "--test_enable_nagle"});
+    CHECK(u.port == 7);
+    CHECK(u.bind_addresses.front() == "::1");
+    CHECK(u.common.nagle);
+}
+
+TEST_CASE("server options: validation") {
+    using Catch::Matchers::Contains;
+    CHECK_THAT(usage_message({"-p", "-1"}), Contains("server-port"));
+    CHECK_THAT(usage_message({"-p", "65536"}), Contains("-p/--server-port must be 0..65535"));
+    CHECK_THAT(usage_message({"-a", "1.2.3.4,5.6.7.8"}), Contains("takes one address here"));
+    CHECK_THAT(usage_message({"-t", "quic"}), Contains("must be sctp or tcp"));
+    CHECK_THAT(usage_message({"--max-clients", "0"}), Contains("--max-clients must be"));
+    CHECK_THAT(usage_message({"-s", "3"}), Contains("unrecognised"));
+}
+
+TEST_CASE("server options: SOCK_SEQPACK binds a list and refuses -t") {
+    const auto o = parse({"-a", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_server);
+    CHECK(o.bind_addresses == std::vector<std::string>{"10.0.0.1", "10.0.1.1"});
+    CHECK_THAT(usage_message({"-t", "tcp"}, sctp_perf::testing::seqpack_server),
+               Catch::Matchers::Contains("always uses SCTP"));
+}
