@@ -1,0 +1,41 @@
+# vm-check-timeout: 90
+# One SEQPACK server, two clients at the same time: the server keeps the two
+# associations apart, and both clients get every reply they wait for.
+# shellcheck shell=sh source=../lib.sh
+. /sctp-perf/lib.sh
+
+count=500
+need_modules
+need_program SOCK_SEQPACK_srv
+need_program SOCK_SEQPACK_clt
+
+start_server "${CHECK_WORK}/srv.log" - SOCK_SEQPACK_srv -p 0
+log "server on port ${SERVER_PORT}; two clients, ${count} iterations each"
+start_client "${CHECK_WORK}/a.json" - SOCK_SEQPACK_clt -H 127.0.0.1 -p "${SERVER_PORT}" \
+    -s 10 -c "${count}" --format json --io-timeout 10
+pid_a="${CLIENT_PID}"
+start_client "${CHECK_WORK}/b.json" - SOCK_SEQPACK_clt -H 127.0.0.1 -p "${SERVER_PORT}" \
+    -s 4 -c "${count}" --format json --io-timeout 10
+pid_b="${CLIENT_PID}"
+# Sample the server's associations while the clients run: two at once is
+# the proof that the runs overlapped rather than queued.
+most_at_once=0
+ticks=0
+while { kill -0 "${pid_a}" || kill -0 "${pid_b}"; } 2>/dev/null && [ "${ticks}" -lt 600 ]; do
+    now="$(count_assocs "${SERVER_PORT}")"
+    [ "${now}" -gt "${most_at_once}" ] && most_at_once="${now}"
+    sleep 0.1
+    ticks=$((ticks + 1))
+done
+status_a=0
+wait_bounded "${pid_a}" 1 || status_a=$?
+status_b=0
+wait_bounded "${pid_b}" 1 || status_b=$?
+check_run "${CHECK_WORK}/a.json" "${status_a}" "${count}" "client a (1024 bytes)"
+check_run "${CHECK_WORK}/b.json" "${status_b}" "${count}" "client b (16 bytes)"
+log "client a, 1024 bytes: $(describe_run "${CHECK_WORK}/a.json")"
+log "client b, 16 bytes:   $(describe_run "${CHECK_WORK}/b.json")"
+log "server associations open at once: ${most_at_once}"
+server_alive "${SERVER_PID}" "${CHECK_WORK}/srv.log"
+[ "${most_at_once}" -ge 2 ] || fail "the two clients never had associations open at the same time"
+pass "both clients completed ${count} round trips concurrently"

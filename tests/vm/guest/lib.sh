@@ -1,0 +1,255 @@
+# Shared helpers for the guest checks (sourced by busybox sh).
+#
+# The runner (init) sets CHECK_NAME, CHECK_WORK (a scratch directory),
+# RESULT_FILE, PID_FILE and NETNS_FILE. A check ends with pass, fail or
+# skip, which leave a one-line reason in RESULT_FILE and exit with 0, 1 or
+# 77. Every background process and namespace a check makes is recorded, so
+# the EXIT trap here - or the runner, if the check was killed - removes it.
+# shellcheck shell=sh
+
+SCTPPERF_BIN=/sctp-perf/bin
+
+# iproute2's ip and tc, not busybox's (which know neither netns nor netem).
+# Debian's static busybox runs its own applet for a bare "ip" even when
+# another ip comes first in PATH, so these are always called by full path.
+IP=/sctp-perf/sbin/ip
+TC=/sctp-perf/sbin/tc
+ip() { "${IP}" "$@"; }
+tc() { "${TC}" "$@"; }
+
+# How long a server may take to print its port. Generous: under TCG a
+# program's first start (loading libstdc++ and friends) can take a second.
+SERVER_START_TIMEOUT_S=20
+
+log() {
+    echo "  [${CHECK_NAME}] $*"
+}
+
+_finish() {
+    echo "$2" >"${RESULT_FILE}"
+    exit "$1"
+}
+pass() { _finish 0 "$*"; }
+fail() { _finish 1 "$*"; }
+skip() { _finish 77 "$*"; }
+
+cleanup() {
+    while read -r pid; do
+        stop_pid "${pid}"
+    done <"${PID_FILE}"
+    while read -r ns; do
+        ip netns delete "${ns}" 2>/dev/null
+    done <"${NETNS_FILE}"
+    : >"${PID_FILE}"
+    : >"${NETNS_FILE}"
+}
+trap cleanup EXIT
+
+# Seconds since boot with hundredths; the guest clock is emulated, but
+# elapsed-time bounds measured with it still mean something.
+now_s() {
+    cut -d' ' -f1 /proc/uptime
+}
+
+# Floating-point comparisons, which sh's $(( )) cannot do.
+float_lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+float_ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+float_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
+
+# Stops a process: TERM first (the servers exit cleanly on it), KILL if it
+# is still there a second later.
+stop_pid() {
+    kill -TERM "$1" 2>/dev/null || return 0
+    _stop_i=0
+    while kill -0 "$1" 2>/dev/null && [ "${_stop_i}" -lt 10 ]; do
+        sleep 0.1
+        _stop_i=$((_stop_i + 1))
+    done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    return 0
+}
+
+need_modules() {
+    [ "${SCTPPERF_MODULES_OK:-0}" = 1 ] || fail "a kernel module failed to load (see insmod errors above)"
+}
+
+# Fails the check when a program that is always built is missing.
+require_program() {
+    [ -x "${SCTPPERF_BIN}/$1" ] || fail "$1 is not in the bin dir; build the project first"
+}
+
+# Skips the check when a program is not in the image (not built yet).
+need_program() {
+    [ -x "${SCTPPERF_BIN}/$1" ] || skip "$1 is not in the bin dir (not built)"
+}
+
+# Skips the check when a program's --help does not mention an option, so a
+# check written against a documented option waits for it instead of failing.
+need_option() {
+    "${SCTPPERF_BIN}/$1" --help 2>&1 | grep -q -e "$2" ||
+        skip "$1 has no $2 option yet"
+}
+
+# Network namespace with its loopback up, removed again on exit.
+make_netns() {
+    ip netns add "$1" || fail "ip netns add $1 failed"
+    echo "$1" >>"${NETNS_FILE}"
+    ip -n "$1" link set lo up
+}
+
+# veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a veth pair between two
+# namespaces, both ends addressed and up.
+veth_link() {
+    ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" ||
+        fail "cannot create veth pair $2/$5"
+    ip -n "$1" addr add "$3" dev "$2"
+    ip -n "$4" addr add "$6" dev "$5"
+    ip -n "$1" link set "$2" up
+    ip -n "$4" link set "$5" up
+}
+
+# start_server LOG NS PROGRAM ARGS...
+# Starts a server in the background (in namespace NS, or here when NS is "-") with its stderr in LOG and waits, at
+# most SERVER_START_TIMEOUT_S, for its "starting server at port P" line.
+# Sets SERVER_PID and SERVER_PORT; fails the check if the server dies or
+# stays silent.
+start_server() {
+    _log="$1"
+    _ns="$2"
+    _prog="$3"
+    shift 3
+    # Started directly, never through a shell function: "func &" forks a
+    # subshell, and $! would then name the subshell instead of the server.
+    # "ip netns exec" execs the program itself, so $! is the program's PID.
+    if [ "${_ns}" = "-" ]; then
+        "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_log}.out" 2>"${_log}" &
+    else
+        "${IP}" netns exec "${_ns}" "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_log}.out" 2>"${_log}" &
+    fi
+    SERVER_PID=$!
+    echo "${SERVER_PID}" >>"${PID_FILE}"
+    SERVER_PORT=""
+    _deadline=$((SERVER_START_TIMEOUT_S * 10))
+    _i=0
+    while [ "${_i}" -lt "${_deadline}" ]; do
+        SERVER_PORT="$(sed -n 's/.*starting server at port \([0-9][0-9]*\).*/\1/p' "${_log}" | head -n 1)"
+        [ -n "${SERVER_PORT}" ] && break
+        if ! kill -0 "${SERVER_PID}" 2>/dev/null; then
+            sed 's/^/    server: /' "${_log}"
+            fail "${_prog} $* exited before it reported a port"
+        fi
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    if [ -z "${SERVER_PORT}" ]; then
+        sed 's/^/    server: /' "${_log}"
+        fail "${_prog} printed no 'starting server at port' line within ${SERVER_START_TIMEOUT_S} s"
+    fi
+}
+
+# server_alive PID LOG: fails the check if the server has gone.
+server_alive() {
+    if ! kill -0 "$1" 2>/dev/null; then
+        sed 's/^/    server: /' "$2"
+        fail "the server exited during the check"
+    fi
+}
+
+# run_client OUT LIMIT_S NS PROGRAM ARGS...
+# Runs a client in the foreground (in namespace NS, or here when NS is "-"),
+# bounded by LIMIT_S seconds; stdout goes to OUT and stderr to OUT.err.
+# Returns the client's exit status (137 when the bound killed it).
+run_client() {
+    _out="$1"
+    _limit="$2"
+    _ns="$3"
+    _prog="$4"
+    shift 4
+    if [ "${_ns}" = "-" ]; then
+        timeout -s KILL "${_limit}" \
+            "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_out}" 2>"${_out}.err"
+    else
+        timeout -s KILL "${_limit}" \
+            "${IP}" netns exec "${_ns}" "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_out}" 2>"${_out}.err"
+    fi
+}
+
+# start_client OUT NS PROGRAM ARGS...: a client in the background; sets
+# CLIENT_PID. The caller bounds it with wait_bounded.
+start_client() {
+    _out="$1"
+    _ns="$2"
+    _prog="$3"
+    shift 3
+    if [ "${_ns}" = "-" ]; then
+        "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_out}" 2>"${_out}.err" &
+    else
+        "${IP}" netns exec "${_ns}" "${SCTPPERF_BIN}/${_prog}" "$@" </dev/null >"${_out}" 2>"${_out}.err" &
+    fi
+    CLIENT_PID=$!
+    echo "${CLIENT_PID}" >>"${PID_FILE}"
+}
+
+# wait_bounded PID LIMIT_S: waits for a background process for at most
+# LIMIT_S seconds; returns its exit status, or 124 after killing it.
+wait_bounded() {
+    _ticks=$(($2 * 10))
+    _i=0
+    while kill -0 "$1" 2>/dev/null; do
+        if [ "${_i}" -ge "${_ticks}" ]; then
+            kill -KILL "$1" 2>/dev/null
+            wait "$1" 2>/dev/null
+            return 124
+        fi
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    wait "$1"
+}
+
+# json_num FILE SECTION KEY: the number at SECTION.KEY of a client's JSON
+# report, e.g. json_num r.json summary num_points. Works on one-line and
+# pretty-printed JSON alike because the whole document is joined first;
+# "summary" and "percentiles" hold flat objects, so [^}]* spans them.
+json_num() {
+    _key="$(echo "$3" | sed 's/\./\\./g')"
+    tr -d '\n' <"$1" |
+        sed -n "s/.*\"$2\"[[:space:]]*:[[:space:]]*{\([^}]*\)}.*/\1/p" |
+        sed -n "s/.*\"${_key}\"[[:space:]]*:[[:space:]]*\([-+0-9.eE]*\).*/\1/p"
+}
+
+# json_object FILE SECTION: a flat object of a client's report on one line.
+json_object() {
+    tr -d '\n' <"$1" | sed -n "s/.*\"$2\"[[:space:]]*:[[:space:]]*{\([^}]*\)}.*/{\1}/p" | tr -s ' '
+}
+
+# A client report in one line: the figures the check judges.
+describe_run() {
+    printf 'n=%s min=%s p50=%s p99=%s max=%s (us) duration=%s s\n' \
+        "$(json_num "$1" summary num_points)" "$(json_num "$1" summary min_us)" \
+        "$(json_num "$1" percentiles p50)" "$(json_num "$1" percentiles p99)" \
+        "$(json_num "$1" summary max_us)" "$(json_num "$1" summary duration_s)"
+}
+
+# check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its
+# report counts exactly COUNT samples; prints the client's stderr if not.
+check_run() {
+    if [ "$2" -ne 0 ]; then
+        sed 's/^/    client: /' "$1.err"
+        [ "$2" -eq 124 ] || [ "$2" -eq 137 ] && fail "$4: client killed at its time bound"
+        fail "$4: client exited with status $2"
+    fi
+    _n="$(json_num "$1" summary num_points)"
+    if [ "${_n}" != "$3" ]; then
+        sed 's/^/    client: /' "$1.err"
+        head -c 2000 "$1" | sed 's/^/    report: /'
+        fail "$4: summary.num_points is '${_n}', expected $3"
+    fi
+}
+
+# Associations the kernel holds with local port PORT in this namespace
+# (/proc/net/sctp/assocs, LPORT in column 12).
+count_assocs() {
+    awk -v p="$1" 'NR > 1 && $12 == p { n++ } END { print n + 0 }' /proc/net/sctp/assocs
+}

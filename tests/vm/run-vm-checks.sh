@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# Runs the real-kernel SCTP checks in a small QEMU virtual machine.
+#
+# Why a VM: the host that builds and tests sctp-perf may have no SCTP in its
+# kernel (socket(..., IPPROTO_SCTP) fails with EPROTONOSUPPORT), and network
+# namespaces, veth pairs and netem need privileges and modules a build host
+# should not have to grant. Debian's cloud kernel has all of them as modules,
+# boots in seconds under plain TCG emulation, and needs no disk image: the
+# whole guest is an initramfs built here from busybox, iproute2, the kernel's
+# modules, the programs under test and the guest scripts in guest/.
+#
+# Exit status: 0 every check passed or was skipped, 1 a check failed, the
+# guest never printed its summary, or the VM could not be prepared; 2 usage.
+#
+# Timing inside the VM is emulated: the checks prove behaviour (failover
+# happens, netem delay shows up, a short RTO bounds a stall); their figures
+# are not latency results.
+
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+readonly script_dir
+readonly guest_src="${script_dir}/guest"
+
+# Every line the guest prints for the host starts with this tag, so kernel
+# messages and check chatter can never be mistaken for a result.
+readonly tag="SCTPPERF"
+
+# The programs the checks run; the ones not in the bin dir are left out of
+# the image and the checks that need them report SKIP.
+readonly programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv
+                   sctp_garbage_peer)
+
+# Kernel modules the checks need; their dependencies are found from each
+# module's own .modinfo "depends=" field, because the Debian package ships no
+# modules.dep (depmod writes it at install time, which we skip on purpose).
+readonly wanted_modules=(sctp veth sch_netem)
+
+usage() {
+    cat <<EOF
+Usage: $(basename "$0") --bin-dir DIR [options]
+
+Boots a QEMU (TCG) virtual machine with Debian's cloud kernel and runs the
+sctp-perf programs from DIR against a real SCTP stack inside it.
+
+Options:
+  --bin-dir DIR        directory holding SOCK_STREAM_clt, SOCK_STREAM_srv, ...
+                       (required; programs that are missing make their checks SKIP)
+  --cache-dir DIR      where the kernel package is kept between runs
+                       (default: \$SCTP_PERF_VM_CACHE or
+                        \${XDG_CACHE_HOME:-\$HOME/.cache}/sctp-perf/vm)
+  --kernel-package PKG Debian kernel package to boot (default: the one that
+                       linux-image-cloud-amd64 depends on)
+  --checks LIST        comma-separated check names to run (default: all)
+  --vm-timeout SECONDS bound on the whole VM run (default: 290)
+  --work-dir DIR       build the initramfs and keep the serial log here
+                       (default: a temporary directory, removed afterwards)
+  --no-install         never call apt-get; fail if a host tool is missing
+  -h, --help           show this help
+EOF
+}
+
+die() {
+    echo "run-vm-checks: $*" >&2
+    exit 1
+}
+
+bin_dir=""
+cache_dir="${SCTP_PERF_VM_CACHE:-${XDG_CACHE_HOME:-${HOME}/.cache}/sctp-perf/vm}"
+kernel_package=""
+checks=""
+vm_timeout_s=290
+work_dir=""
+allow_install=1
+
+while (($#)); do
+    case "$1" in
+        --bin-dir) bin_dir="${2:?--bin-dir needs a directory}"; shift 2 ;;
+        --cache-dir) cache_dir="${2:?--cache-dir needs a directory}"; shift 2 ;;
+        --kernel-package) kernel_package="${2:?--kernel-package needs a name}"; shift 2 ;;
+        --checks) checks="${2:?--checks needs a list}"; shift 2 ;;
+        --vm-timeout) vm_timeout_s="${2:?--vm-timeout needs seconds}"; shift 2 ;;
+        --work-dir) work_dir="${2:?--work-dir needs a directory}"; shift 2 ;;
+        --no-install) allow_install=0; shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; exit 2 ;;
+    esac
+done
+
+[[ -n "${bin_dir}" ]] || { usage >&2; exit 2; }
+[[ -d "${bin_dir}" ]] || { echo "run-vm-checks: bin dir ${bin_dir} does not exist" >&2; exit 2; }
+[[ "${vm_timeout_s}" =~ ^[0-9]+$ ]] || { echo "run-vm-checks: --vm-timeout takes whole seconds" >&2; exit 2; }
+[[ -z "${checks}" || "${checks}" =~ ^[a-z0-9_,]+$ ]] ||
+    { echo "run-vm-checks: --checks takes names like stream_sctp_all_sizes,sctp_available" >&2; exit 2; }
+bin_dir="$(cd "${bin_dir}" && pwd)"
+
+# --- host tools ----------------------------------------------------------
+
+# iproute2 lives in /usr/sbin, which a non-root PATH (CTest's, say) may lack.
+find_tool() {
+    local name="$1" dir
+    for dir in ${PATH//:/ } /usr/sbin /sbin /usr/bin /bin; do
+        if [[ -x "${dir}/${name}" ]]; then
+            echo "${dir}/${name}"
+            return 0
+        fi
+    done
+    return 1
+}
+
+is_static() {
+    # ldd says "not a dynamic executable" (or "statically linked") for static files.
+    ! ldd "$1" 2>&1 | grep -q '=>\|ld-linux'
+}
+
+ensure_host_tools() {
+    local missing=()
+    find_tool qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+    find_tool cpio >/dev/null || missing+=(cpio)
+    find_tool ip >/dev/null && find_tool tc >/dev/null || missing+=(iproute2)
+    find_tool xz >/dev/null || missing+=(xz-utils)
+    find_tool dpkg-deb >/dev/null || missing+=(dpkg)
+    # The guest has no C library of its own, so busybox must be the static build.
+    if [[ ! -x /bin/busybox ]] || ! is_static /bin/busybox; then
+        missing+=(busybox-static)
+    fi
+    ((${#missing[@]})) || return 0
+
+    if ((allow_install == 0)) || [[ "$(id -u)" != 0 ]]; then
+        die "missing host packages: ${missing[*]} (install them with apt-get install --no-install-recommends ${missing[*]})"
+    fi
+    echo "run-vm-checks: installing ${missing[*]}" >&2
+    # An out-of-date package list makes apt-get install fail on a fresh
+    # machine; refreshing it first is cheap compared with the VM run.
+    apt-get update -qq >&2 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+        die "apt-get install ${missing[*]} failed"
+}
+
+# --- kernel --------------------------------------------------------------
+
+resolve_kernel_package() {
+    local pkg
+    pkg="$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+        awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')"
+    if [[ -z "${pkg}" && "$(id -u)" == 0 && ${allow_install} == 1 ]]; then
+        apt-get update -qq >&2 || true
+        pkg="$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+            awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')"
+    fi
+    echo "${pkg}"
+}
+
+# Leaves the kernel's files in ${cache_dir}/${package}/ and sets kernel_root
+# to that directory. The package is unpacked, never installed: this must not
+# touch the host's /boot or /lib/modules.
+ensure_kernel() {
+    mkdir -p "${cache_dir}"
+    if [[ -z "${kernel_package}" ]]; then
+        kernel_package="$(resolve_kernel_package)"
+        if [[ -z "${kernel_package}" ]]; then
+            # No package list to ask (offline, or not root): fall back on
+            # whatever kernel an earlier run left in the cache.
+            kernel_package="$(cat "${cache_dir}/current" 2>/dev/null || true)"
+        fi
+        [[ -n "${kernel_package}" ]] ||
+            die "cannot tell which kernel to use: apt-cache knows no linux-image-cloud-amd64 and ${cache_dir} is empty"
+    fi
+    kernel_root="${cache_dir}/${kernel_package}"
+    if [[ ! -f "${kernel_root}/.unpacked" ]]; then
+        local download
+        download="$(mktemp -d "${cache_dir}/download.XXXXXX")"
+        # apt-get download as root warns when its sandbox user cannot write
+        # the target directory; giving the directory to everyone avoids that.
+        chmod 0777 "${download}"
+        echo "run-vm-checks: downloading ${kernel_package} into ${cache_dir}" >&2
+        (cd "${download}" && apt-get download -qq "${kernel_package}" >&2) ||
+            { rm -rf "${download}"; die "apt-get download ${kernel_package} failed"; }
+        rm -rf "${kernel_root}"
+        mkdir -p "${kernel_root}"
+        dpkg-deb -x "${download}"/*.deb "${kernel_root}" ||
+            { rm -rf "${download}" "${kernel_root}"; die "cannot unpack ${kernel_package}"; }
+        rm -rf "${download}"
+        touch "${kernel_root}/.unpacked"
+    fi
+    echo "${kernel_package}" >"${cache_dir}/current"
+    kernel_image="$(find "${kernel_root}/boot" -maxdepth 1 -name 'vmlinuz-*' | head -n 1)"
+    [[ -n "${kernel_image}" ]] || die "no vmlinuz in ${kernel_root}/boot"
+    kernel_version="${kernel_image##*/vmlinuz-}"
+    modules_root="${kernel_root}/lib/modules/${kernel_version}"
+    [[ -d "${modules_root}" ]] || die "no modules for ${kernel_version} in ${kernel_root}"
+}
+
+# --- initramfs -----------------------------------------------------------
+
+# Copies a file to the same absolute path under the image root, following
+# symbolic links so the image holds the real bytes.
+copy_into_image() {
+    local file="$1"
+    mkdir -p "${image_root}$(dirname "${file}")"
+    cp -L "${file}" "${image_root}${file}"
+}
+
+# Copies every shared library an executable needs, and the dynamic loader,
+# to the paths ldd reports; glibc's loader searches /lib/x86_64-linux-gnu and
+# /usr/lib/x86_64-linux-gnu without any ld.so.cache.
+copy_libraries() {
+    local exe="$1" lib
+    while read -r lib; do
+        [[ -n "${lib}" ]] && copy_into_image "${lib}"
+    done < <(ldd "${exe}" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
+}
+
+module_file() {
+    # Module names use "_" where file names may use "-".
+    local name="$1" pattern
+    pattern="${name//[-_]/[-_]}"
+    find "${modules_root}/kernel" -regextype posix-extended \
+        -regex ".*/${pattern}\.ko(\.xz|\.zst|\.gz)?" | head -n 1
+}
+
+# Writes an uncompressed copy of module $1 to $2 (busybox insmod reads plain .ko only).
+decompress_module() {
+    local src="$1" dst="$2"
+    case "${src}" in
+        *.ko.xz) xz -dc "${src}" >"${dst}" ;;
+        *.ko.zst) zstd -qdc "${src}" >"${dst}" ;;
+        *.ko.gz) gzip -dc "${src}" >"${dst}" ;;
+        *) cp "${src}" "${dst}" ;;
+    esac
+}
+
+# Depth-first walk so every module comes after the ones it depends on.
+declare -A module_seen=()
+module_order=()
+add_module() {
+    local name="${1//-/_}" src dst deps dep
+    [[ -z "${module_seen[${name}]:-}" ]] || return 0
+    module_seen[${name}]=1
+    src="$(module_file "${name}")"
+    [[ -n "${src}" ]] || die "kernel ${kernel_version} has no module ${name}"
+    dst="${image_root}/sctp-perf/modules/${name}.ko"
+    decompress_module "${src}" "${dst}"
+    deps="$(tr '\0' '\n' <"${dst}" | sed -n 's/^depends=//p' | head -n 1)"
+    for dep in ${deps//,/ }; do
+        add_module "${dep}"
+    done
+    module_order+=("${name}")
+}
+
+build_initramfs() {
+    image_root="${work_dir}/root"
+    rm -rf "${image_root}"
+    mkdir -p "${image_root}"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,run,tmp,etc,root} \
+        "${image_root}/sctp-perf"/{bin,sbin,modules,checks}
+
+    # busybox and its applets, except ip and tc: busybox's versions know
+    # neither "ip netns" nor netem, so iproute2's own binaries stand in.
+    cp /bin/busybox "${image_root}/bin/busybox"
+    local applet
+    while read -r applet; do
+        case "${applet##*/}" in
+            busybox | ip | tc) continue ;;
+        esac
+        ln -sf /bin/busybox "${image_root}/${applet}"
+    done < <(/bin/busybox --list-full)
+    local tool path
+    for tool in ip tc; do
+        path="$(find_tool "${tool}")"
+        cp -L "${path}" "${image_root}/sctp-perf/sbin/${tool}"
+        copy_libraries "${path}"
+    done
+
+    local program included=()
+    for program in "${programs[@]}"; do
+        if [[ -x "${bin_dir}/${program}" ]]; then
+            cp -L "${bin_dir}/${program}" "${image_root}/sctp-perf/bin/"
+            copy_libraries "${bin_dir}/${program}"
+            included+=("${program}")
+        fi
+    done
+    echo "run-vm-checks: programs in the image: ${included[*]:-none}" >&2
+
+    local module
+    for module in "${wanted_modules[@]}"; do
+        add_module "${module}"
+    done
+    printf '%s\n' "${module_order[@]}" >"${image_root}/sctp-perf/modules/load-order"
+
+    cp "${guest_src}/init" "${image_root}/init"
+    cp "${guest_src}/lib.sh" "${image_root}/sctp-perf/lib.sh"
+    cp "${guest_src}"/checks/*.sh "${image_root}/sctp-perf/checks/"
+    chmod 0755 "${image_root}/init"
+
+    # glibc resolves "localhost" from /etc/hosts with no nsswitch.conf.
+    printf '127.0.0.1 localhost\n::1 localhost\n' >"${image_root}/etc/hosts"
+    echo "sctp-perf-vm" >"${image_root}/etc/hostname"
+    echo "root:x:0:0:root:/root:/bin/sh" >"${image_root}/etc/passwd"
+
+    # Uncompressed: the kernel unpacks it faster under emulation than it
+    # would inflate a gzip stream, and nothing here is short of memory.
+    (cd "${image_root}" && find . -print0 | LC_ALL=C sort -z |
+        cpio --null --create --format=newc --quiet) >"${work_dir}/initramfs.cpio"
+}
+
+# --- the VM run ----------------------------------------------------------
+
+qemu_pid=""
+cleanup() {
+    if [[ -n "${qemu_pid}" ]] && kill -0 "${qemu_pid}" 2>/dev/null; then
+        kill -TERM "${qemu_pid}" 2>/dev/null || true
+        sleep 1
+        kill -KILL "${qemu_pid}" 2>/dev/null || true
+    fi
+    if [[ -n "${temp_work_dir:-}" ]]; then
+        rm -rf "${temp_work_dir}"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+run_vm() {
+    local cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init"
+    [[ -z "${checks}" ]] || cmdline+=" sctpperf.checks=${checks}"
+    serial_log="${work_dir}/serial.log"
+    : >"${serial_log}"
+    local started=${SECONDS}
+    # The guest powers itself off when done; -no-reboot turns a guest panic
+    # (init dying) into a QEMU exit too, and timeout bounds anything else.
+    # Its stdin is /dev/null so no terminal keystroke reaches the monitor.
+    timeout --kill-after=10 "${vm_timeout_s}" \
+        "$(find_tool qemu-system-x86_64)" \
+        -accel tcg -smp 2 -m 1024 \
+        -nographic -nic none -no-reboot \
+        -kernel "${kernel_image}" -initrd "${work_dir}/initramfs.cpio" \
+        -append "${cmdline}" \
+        </dev/null >"${serial_log}" 2>&1 &
+    qemu_pid=$!
+    local status=0
+    wait "${qemu_pid}" || status=$?
+    qemu_pid=""
+    vm_elapsed_s=$((SECONDS - started))
+    if ((status == 124 || status == 137)); then
+        echo "run-vm-checks: the VM did not finish within ${vm_timeout_s} s and was stopped" >&2
+    elif ((status != 0)); then
+        echo "run-vm-checks: qemu exited with status ${status}" >&2
+    fi
+}
+
+# Serial lines end in CR LF and the firmware sprinkles terminal escapes
+# (ESC c, ESC [ ... letter) in front of the first guest line; both go before
+# the results are judged from the tagged lines only.
+report() {
+    local clean="${work_dir}/serial.txt"
+    tr -d '\r' <"${serial_log}" | sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[A-Za-z]//g' >"${clean}"
+
+    # The guest's own output (checks and their figures) from init onwards,
+    # without the kernel's boot messages.
+    sed -n "/^${tag}-GUEST-START/,\$p" "${clean}"
+
+    local summary failed
+    summary="$(grep -E "^${tag}-SUMMARY " "${clean}" | tail -n 1 || true)"
+    failed="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ FAIL" "${clean}" || true)"
+    local passed skipped
+    passed="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ PASS" "${clean}" || true)"
+    skipped="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ SKIP" "${clean}" || true)"
+
+    local ok=1
+    if [[ -z "${summary}" ]]; then
+        echo "run-vm-checks: the guest printed no summary line (crash, hang or timeout)" >&2
+        ok=0
+    elif [[ "${summary}" == *" total=0" ]]; then
+        echo "run-vm-checks: no check ran (is --checks naming real checks?)" >&2
+        ok=0
+    elif [[ "${summary}" != *" failed=0 "* ]] || ((failed > 0)); then
+        ok=0
+    fi
+    echo "run-vm-checks: VM run took ${vm_elapsed_s} s (kernel ${kernel_version}, TCG)"
+    echo "sctp-vm: ${passed} passed, ${failed} failed, ${skipped} skipped"
+    if ((ok == 0)); then
+        echo "run-vm-checks: FAILED; the whole serial console output follows" >&2
+        echo "----- serial console -----" >&2
+        cat "${clean}" >&2
+        echo "----- end of serial console -----" >&2
+        return 1
+    fi
+    return 0
+}
+
+main() {
+    ensure_host_tools
+    ensure_kernel
+    if [[ -z "${work_dir}" ]]; then
+        temp_work_dir="$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-vm.XXXXXX")"
+        work_dir="${temp_work_dir}"
+    else
+        mkdir -p "${work_dir}"
+        work_dir="$(cd "${work_dir}" && pwd)"
+    fi
+    build_initramfs
+    run_vm
+    report
+}
+
+main
