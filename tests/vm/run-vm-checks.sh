@@ -45,7 +45,8 @@ sctp-perf programs from DIR against a real SCTP stack inside it.
 
 Options:
   --bin-dir DIR        directory holding SOCK_STREAM_clt, SOCK_STREAM_srv, ...
-                       (required; programs that are missing make their checks SKIP)
+                       (required; the SOCK_STREAM programs must be there, missing
+                        SOCK_SEQPACK programs make their checks SKIP)
   --cache-dir DIR      where the kernel package is kept between runs
                        (default: \$SCTP_PERF_VM_CACHE or
                         \${XDG_CACHE_HOME:-\$HOME/.cache}/sctp-perf/vm)
@@ -168,22 +169,36 @@ ensure_kernel() {
     fi
     kernel_root="${cache_dir}/${kernel_package}"
     if [[ ! -f "${kernel_root}/.unpacked" ]]; then
-        local download
-        download="$(mktemp -d "${cache_dir}/download.XXXXXX")"
+        # Download and unpack beside the cache entry, then rename it into
+        # place: two runs sharing the cache then never see a half-unpacked
+        # kernel, and the loser of a race simply discards its copy.
+        local staging
+        staging="$(mktemp -d "${cache_dir}/.staging.XXXXXX")"
         # apt-get download as root warns when its sandbox user cannot write
         # the target directory; giving the directory to everyone avoids that.
-        chmod 0777 "${download}"
+        chmod 0777 "${staging}"
         echo "run-vm-checks: downloading ${kernel_package} into ${cache_dir}" >&2
-        (cd "${download}" && apt-get download -qq "${kernel_package}" >&2) ||
-            { rm -rf "${download}"; die "apt-get download ${kernel_package} failed"; }
-        rm -rf "${kernel_root}"
-        mkdir -p "${kernel_root}"
-        dpkg-deb -x "${download}"/*.deb "${kernel_root}" ||
-            { rm -rf "${download}" "${kernel_root}"; die "cannot unpack ${kernel_package}"; }
-        rm -rf "${download}"
-        touch "${kernel_root}/.unpacked"
+        if ! (cd "${staging}" && apt-get download -qq "${kernel_package}" >&2); then
+            rm -rf "${staging}"
+            die "apt-get download ${kernel_package} failed"
+        fi
+        if ! dpkg-deb -x "${staging}"/*.deb "${staging}/tree"; then
+            rm -rf "${staging}"
+            die "cannot unpack ${kernel_package}"
+        fi
+        touch "${staging}/tree/.unpacked"
+        if [[ ! -f "${kernel_root}/.unpacked" ]]; then
+            rm -rf "${kernel_root}"
+            mv -T "${staging}/tree" "${kernel_root}" 2>/dev/null || true
+        fi
+        rm -rf "${staging}"
+        [[ -f "${kernel_root}/.unpacked" ]] || die "cannot place ${kernel_package} in ${cache_dir}"
     fi
-    echo "${kernel_package}" >"${cache_dir}/current"
+    local current
+    current="$(mktemp "${cache_dir}/.current.XXXXXX")"
+    echo "${kernel_package}" >"${current}"
+    chmod 0644 "${current}"
+    mv -f "${current}" "${cache_dir}/current"
     kernel_image="$(find "${kernel_root}/boot" -maxdepth 1 -name 'vmlinuz-*' | head -n 1)"
     [[ -n "${kernel_image}" ]] || die "no vmlinuz in ${kernel_root}/boot"
     kernel_version="${kernel_image##*/vmlinuz-}"
@@ -322,6 +337,10 @@ trap 'exit 1' INT TERM
 run_vm() {
     local cmdline="console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init"
     [[ -z "${checks}" ]] || cmdline+=" sctpperf.checks=${checks}"
+    # The guest stops starting checks 20 s before the host would stop it,
+    # so a hanging check still leaves a summary and the other results.
+    local budget_s=$((vm_timeout_s > 40 ? vm_timeout_s - 20 : vm_timeout_s / 2))
+    cmdline+=" sctpperf.budget=${budget_s}"
     serial_log="${work_dir}/serial.log"
     : >"${serial_log}"
     local started=${SECONDS}
