@@ -6,7 +6,7 @@
 using sctp_perf::bin_layout;
 using sctp_perf::binned_histogram;
 
-TEST_CASE("binned_histogram: bins are [low, high) and edges land in the upper bin") {
+TEST_CASE("binned_histogram: a bin holds its low edge and not its high edge") {
     // 0..100 in 10 bins of width 10.
     binned_histogram h(bin_layout{0.0, 100.0, 10, 5});
     CHECK(h.record(0.0, 0));

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Usage errors exit 2 with a sentence naming the rule; --help and --version exit 0.
+source "$(dirname "$0")/lib.sh"
+
+expect_usage_error() {
+    local pattern=$1
+    shift
+    run_capture 2 "$@"
+    grep -q -- "$pattern" <<<"$ERR" || fail "'$*': stderr lacks '$pattern': $ERR"
+    grep -q -- "--help" <<<"$ERR" || fail "'$*': no pointer to --help"
+    pass "$* -> exit 2"
+}
+
+clt="$BIN_DIR/SOCK_STREAM_clt"
+srv="$BIN_DIR/SOCK_STREAM_srv"
+expect_usage_error "payload-size-power-of-2 is required" "$clt"
+expect_usage_error "must be 0..16" "$clt" -s 17
+expect_usage_error "must be sctp or tcp" "$clt" -s 1 -t udp
+expect_usage_error "unrecognised option '--bogus'" "$clt" -s 1 --bogus
+expect_usage_error "test-iterations" "$clt" -s 1 -c 0
+expect_usage_error "test-iterations" "$clt" -s 1 -c notanumber
+expect_usage_error "unexpected argument 'stray'" "$clt" -s 1 stray
+expect_usage_error "greater than -m" "$clt" -s 1 -m 10 -M 5
+expect_usage_error "apply to SCTP only" "$clt" -s 1 -t tcp --sctp-rto-min 20
+expect_usage_error "--format must be ace or json" "$clt" -s 1 --format yaml
+expect_usage_error "-p/--server-port must be 0..65535" "$srv" -p 70000
+expect_usage_error "must be sctp or tcp" "$srv" -t udp
+expect_usage_error "takes one address here" "$srv" -a 127.0.0.1,127.0.0.2
+
+run_capture 0 "$clt" --help
+grep -q -- "--payload-size-power-of-2" <<<"$OUT" || fail "client --help lacks options"
+grep -q "microseconds" <<<"$OUT" || fail "client --help states no unit"
+run_capture 0 "$srv" -h
+grep -q -- "--server-accept-addr" <<<"$OUT" || fail "server --help lacks options"
+run_capture 0 "$clt" --version
+grep -q "sctp-perf" <<<"$OUT" || fail "--version"
+pass "--help and --version"

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Runtime failures exit 1 with one clear line: no server, a peer that is not an
+# sctp-perf server, a silent peer, a busy server.
+source "$(dirname "$0")/lib.sh"
+
+clt="$BIN_DIR/SOCK_STREAM_clt"
+
+# A port nobody listens on: start a server on a free port, then stop it.
+start_server SOCK_STREAM_srv -t tcp
+closed_port=$SERVER_PORT
+kill -TERM "$SERVER_PID"
+wait "$SERVER_PID" || fail "server did not exit 0 on SIGTERM"
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$closed_port" -s 1 -c 10
+grep -q "cannot connect to 127.0.0.1:$closed_port (Connection refused): is SOCK_STREAM_srv running?" \
+    <<<"$ERR" || fail "no-server message: $ERR"
+[ "$(wc -l <<<"$ERR")" = 1 ] || fail "expected one line on stderr: $ERR"
+pass "no server: exit 1, one line"
+
+# fake_server MODE: a loopback listener that is not an sctp-perf server.
+# MODE http answers the header with text; MODE silent never answers.
+fake_server() {
+    perl -MIO::Socket::INET -e '
+        my $l = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 5,
+                                      ReuseAddr => 1) or die $!;
+        $| = 1; print $l->sockport, "\n";
+        alarm 30;
+        while (my $c = $l->accept) {
+            sysread $c, my $buf, 16;
+            if ($ARGV[0] eq "http") { print $c "HTTP/1.0 400 Bad Request\r\n\r\n"; close $c }
+            else { push @keep, $c }
+        }' "$1" >"$WORK_DIR/fake.port" &
+    STARTED_PIDS+=("$!")
+    for _ in $(seq 100); do
+        FAKE_PORT=$(cat "$WORK_DIR/fake.port")
+        [ -n "$FAKE_PORT" ] && return 0
+        sleep 0.05
+    done
+    fail "fake server did not start"
+}
+
+fake_server http
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$FAKE_PORT" -s 1 -c 10
+grep -q "not an sctp-perf server" <<<"$ERR" || fail "foreign peer message: $ERR"
+pass "foreign server: exit 1"
+
+fake_server silent
+start=$(date +%s)
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$FAKE_PORT" -s 1 -c 10 --io-timeout 1
+elapsed=$(($(date +%s) - start))
+grep -q "timed out" <<<"$ERR" || fail "silent peer message: $ERR"
+[ "$elapsed" -le 5 ] || fail "--io-timeout 1 took $elapsed s"
+pass "silent server: exit 1 after the I/O timeout (${elapsed} s)"
+
+# A server at its client limit says so instead of leaving the client waiting.
+start_server SOCK_STREAM_srv -t tcp --max-clients 1
+exec 3<>"/dev/tcp/127.0.0.1/$SERVER_PORT"  # holds the only slot, silently
+wait_for_log "connected from"
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 1 -c 10
+grep -q "refused the test: server is serving its maximum number of clients" <<<"$ERR" ||
+    fail "busy message: $ERR"
+exec 3>&-
+pass "busy server: exit 1 with the reason"

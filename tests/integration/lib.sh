@@ -1,0 +1,106 @@
+# Shared helpers for the tests that run the real programs against each other.
+# Each test script sources this file with the programs' directory as $1. Every
+# wait is bounded, and whatever a test starts is stopped when it exits.
+
+set -euo pipefail
+
+BIN_DIR=${1:?usage: $0 BIN_DIR}
+WORK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-test.XXXXXX")
+STARTED_PIDS=()
+
+cleanup() {
+    local pid
+    for pid in "${STARTED_PIDS[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${STARTED_PIDS[@]}"; do
+        # Give each a moment to stop cleanly, then make sure.
+        for _ in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    rm -rf "$WORK_DIR"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+pass() {
+    echo "ok: $*"
+}
+
+# Exit status 77 tells CTest the test was skipped (SKIP_RETURN_CODE).
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+
+# start_server NAME ARGS...: starts BIN_DIR/NAME with ARGS and -p 0, waits up
+# to 5 s for it to log its port, and sets SERVER_PID, SERVER_PORT, SERVER_LOG.
+start_server() {
+    local name=$1
+    shift
+    SERVER_LOG="$WORK_DIR/$name.$RANDOM.log"
+    "$BIN_DIR/$name" -p 0 "$@" 2>"$SERVER_LOG" &
+    SERVER_PID=$!
+    STARTED_PIDS+=("$SERVER_PID")
+    SERVER_PORT=
+    for _ in $(seq 100); do
+        SERVER_PORT=$(sed -n 's/.*starting server at port \([0-9][0-9]*\).*/\1/p' "$SERVER_LOG")
+        [ -n "$SERVER_PORT" ] && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    cat "$SERVER_LOG" >&2
+    fail "$name did not report its port within 5 s"
+}
+
+# wait_for_log PATTERN [SECONDS]: waits up to SECONDS (default 5) for the
+# server log to match PATTERN.
+wait_for_log() {
+    for _ in $(seq $((${2:-5} * 20))); do
+        grep -q -- "$1" "$SERVER_LOG" && return 0
+        sleep 0.05
+    done
+    cat "$SERVER_LOG" >&2
+    fail "server log never showed: $1"
+}
+
+# run_capture EXPECTED_STATUS CMD...: runs CMD (bounded to 60 s), keeps its
+# stdout in $OUT and stderr in $ERR, and fails unless it exits EXPECTED_STATUS.
+run_capture() {
+    local expected=$1
+    shift
+    local status=0
+    timeout 60 "$@" >"$WORK_DIR/out" 2>"$WORK_DIR/err" || status=$?
+    OUT=$(cat "$WORK_DIR/out")
+    ERR=$(cat "$WORK_DIR/err")
+    if [ "$status" -ne "$expected" ]; then
+        echo "--- stdout:" >&2
+        echo "$OUT" | head -40 >&2
+        echo "--- stderr:" >&2
+        echo "$ERR" >&2
+        fail "'$*' exited $status, expected $expected"
+    fi
+}
+
+# json_field FILE PATH: prints one value of a JSON document, e.g.
+# json_field out.json summary.num_points (Perl's core JSON::PP: no extra package).
+json_field() {
+    perl -MJSON::PP -e '
+        local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
+        my $v = JSON::PP->new->decode(<$f>);
+        $v = ref $v eq "ARRAY" ? $v->[$_] : $v->{$_} for split /\./, $ARGV[1];
+        print defined $v ? $v : "null";
+    ' "$1" "$2"
+}
+
+# kernel_has_sctp: true when this kernel can open an SCTP socket.
+kernel_has_sctp() {
+    perl -MSocket -e 'socket(my $s, AF_INET, SOCK_STREAM, 132) or exit 1'
+}

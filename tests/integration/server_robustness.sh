@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Garbage, refused headers, early disconnects and silent clients each end their
+# own connection with a logged reason; the server keeps serving proper clients,
+# and stops cleanly on SIGTERM even with a client connected.
+source "$(dirname "$0")/lib.sh"
+
+start_server SOCK_STREAM_srv -t tcp --io-timeout 4
+port=$SERVER_PORT
+
+# send_bytes PRINTF_FORMAT: connects, sends the bytes, reads what comes back
+# for at most 3 s, and closes.
+send_bytes() {
+    exec 3<>"/dev/tcp/127.0.0.1/$port"
+    # shellcheck disable=SC2059
+    printf "$1" >&3
+    timeout 3 head -c 8 <&3 >/dev/null || true
+    exec 3>&-
+}
+
+# A silent client first: it must not hold up anyone below.
+exec 4<>"/dev/tcp/127.0.0.1/$port"
+
+send_bytes 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'
+wait_for_log "refused: not an sctp-perf test header"
+pass "garbage refused"
+
+send_bytes 'SPRF\x00\x02\x00\x00\x00\x00\x00\x80\x00\x00\x04\x4c'
+wait_for_log "refused: unsupported protocol version"
+send_bytes 'SPRF\x00\x01\x00\x00\x00\x01\x00\x01\x00\x00\x00\x0a'
+wait_for_log "refused: payload size outside 1..65536 bytes"
+send_bytes 'SPRF\x00\x01\x00\x00\x00\x00\x00\x80\xff\xff\xff\xff'
+wait_for_log "refused: iteration count outside"
+send_bytes 'SPRF\x00\x01\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00'
+pass "wrong version, oversized payload and absurd counts refused"
+
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'SPRF\x00' >&3
+exec 3>&-
+wait_for_log "after 5 of 16 bytes"
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+exec 3>&-
+pass "truncated header and immediate disconnect"
+
+# A proper header, one round trip, then the client vanishes mid-test.
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'SPRF\x00\x01\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8' >&3
+timeout 3 head -c 8 <&3 >/dev/null
+printf 'ping' >&3
+timeout 3 head -c 2 <&3 >/dev/null
+exec 3>&-
+wait_for_log "closed after 1 iterations: the peer closed the connection"
+pass "client vanished mid-test"
+
+# Meanwhile a proper client is served at once, the silent one notwithstanding.
+run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$port" -s 5 -c 1000 --format json
+echo "$OUT" >"$WORK_DIR/run.json"
+[ "$(json_field "$WORK_DIR/run.json" summary.num_points)" = 1000 ] || fail "proper client"
+pass "proper client served after all of the above"
+
+wait_for_log "receive timed out: the peer went silent" 10
+exec 4>&-
+pass "silent client timed out by the server's --io-timeout"
+
+# SIGTERM with a client connected mid-test: the server exits 0 promptly.
+exec 5<>"/dev/tcp/127.0.0.1/$port"
+printf 'SPRF\x00\x01\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8' >&5
+timeout 3 head -c 8 <&5 >/dev/null
+kill -TERM "$SERVER_PID"
+status=0
+timeout 5 tail --pid="$SERVER_PID" -f /dev/null || fail "server did not stop within 5 s"
+wait "$SERVER_PID" || status=$?
+exec 5>&-
+[ "$status" = 0 ] || fail "server exited $status on SIGTERM"
+kill -0 "$SERVER_PID" 2>/dev/null && fail "server still running"
+pass "SIGTERM stops the server with a client connected"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The client and server measure round trips over TCP on loopback, for payloads
+# from 1 byte to 64 KiB, and report exactly the requested number of points.
+source "$(dirname "$0")/lib.sh"
+
+start_server SOCK_STREAM_srv -t tcp
+for power in 0 1 7 12 16; do
+    run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s "$power" \
+        -c 2000 --format json
+    echo "$OUT" >"$WORK_DIR/run.json"
+    [ "$(json_field "$WORK_DIR/run.json" summary.num_points)" = 2000 ] ||
+        fail "payload 2^$power: num_points is not 2000"
+    [ "$(json_field "$WORK_DIR/run.json" config.payload_bytes)" = $((1 << power)) ] ||
+        fail "payload 2^$power: wrong payload_bytes"
+    # Every percentile lies between the minimum and the maximum, in order.
+    perl -MJSON::PP -e '
+        local $/; my $d = JSON::PP->new->decode(<STDIN>);
+        my ($s, $p) = ($d->{summary}, $d->{percentiles});
+        my @v = ($s->{min_us}, @$p{qw(p50 p90 p99 p99.9 p99.99 max)});
+        for my $i (1 .. $#v) { die "percentiles out of order: @v\n" if $v[$i] < $v[$i-1] }
+        die "max differs\n" if $p->{max} != $s->{max_us};
+        die "no time measured\n" unless $s->{min_us} > 0;
+    ' <"$WORK_DIR/run.json" || fail "payload 2^$power: inconsistent statistics"
+    pass "payload 2^$power: 2000 round trips"
+done
+
+# The ACE layout: the title, the message size, the table and the new sections.
+run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H localhost -p "$SERVER_PORT" -s 7 -c 500 -b 10 \
+    -M 100
+grep -q $'^\t\t\t\tHistogram ACE Unmarshalled Msg Synchronous Latency Test$' <<<"$OUT" ||
+    fail "ace title missing"
+grep -q $'^\t\t\t\t\t(Message Size 128, Message Type octet)$' <<<"$OUT" || fail "message size"
+grep -q '^num_points: 500$' <<<"$OUT" || fail "num_points"
+grep -q '^num_bins: 10 0 100$' <<<"$OUT" || fail "num_bins"
+[ "$(grep -c ' :  ' <<<"$OUT")" = 12 ] || fail "expected 10 bins plus below and above rows"
+grep -q '^percentiles:$' <<<"$OUT" || fail "percentiles section"
+grep -q 'transport: tcp over SOCK_STREAM, Nagle off' <<<"$OUT" || fail "run description"
+pass "ace report layout"
+
+# The JSON report can be written to a file next to the ACE text, with Nagle on.
+run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -p "$SERVER_PORT" -s 3 -c 300 -n \
+    --json-file "$WORK_DIR/side.json"
+grep -q '^num_points: 300$' <<<"$OUT" || fail "ace text on stdout with --json-file"
+[ "$(json_field "$WORK_DIR/side.json" summary.num_points)" = 300 ] || fail "--json-file content"
+[ "$(json_field "$WORK_DIR/side.json" config.nagle)" = 1 ] || fail "nagle recorded"
+pass "--json-file and -n"
+
+wait_for_log "Test for 2100 iterations"
+wait_for_log "finished 400 iterations"
+pass "server logged the tests"
