@@ -1,0 +1,980 @@
+#!/usr/bin/env perl
+# Sweep the payload size over powers of two with the sctp-perf client and collect
+# every run into a table, a JSON file and a plot.
+#
+# The script orchestrates and collects only: every number it writes comes from the
+# client's JSON report. It is a modulino: run as a program it calls main(); loaded
+# with `require` (as the tests do) it only defines the functions.
+package SctpPerf::RunSpectrum;
+
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use Cwd ();
+use Errno ();
+use File::Basename qw(basename dirname);
+use File::Path qw(make_path);
+use File::Spec;
+use File::Temp ();
+use Getopt::Long ();
+use JSON::PP ();
+use POSIX qw(:sys_wait_h);
+use Pod::Usage qw(pod2usage);
+use Time::HiRes ();
+
+our $VERSION = '1.0.0';
+
+my $SCRIPT_FILE = File::Spec->rel2abs(__FILE__);
+my $SCRIPT_NAME = 'run_spectrum.pl';
+
+use constant {
+    MAX_POWER_LIMIT     => 16,    # the client's limit: 2^16 = 64 KiB payloads
+    SERVER_PORT_WAIT_S  => 10,    # for the server's "starting server at port P" line
+    CHILD_STOP_GRACE_S  => 5,     # between SIGTERM and SIGKILL
+    GNUPLOT_TIMEOUT_S   => 60,
+    STDERR_TAIL_LINES   => 40,    # of a failed program's output shown
+    DATA_FORMAT_VERSION => 1,     # of spectrum.json
+};
+
+# The CSV columns, in order; spectrum.json uses the same names for its rows.
+our @CSV_COLUMNS = qw(payload_bytes iterations min_us mean_us p50_us p90_us p99_us
+                      p99_9_us max_us stddev_us outliers);
+
+# Where each column comes from in the client's JSON report. `outliers` is the one
+# derived column: samples outside the histogram range, histogram.below + histogram.above.
+my %COLUMN_SOURCE = (
+    payload_bytes => [qw(config payload_bytes)],
+    iterations    => [qw(config iterations)],
+    min_us        => [qw(summary min_us)],
+    mean_us       => [qw(summary mean_us)],
+    p50_us        => [qw(percentiles p50)],
+    p90_us        => [qw(percentiles p90)],
+    p99_us        => [qw(percentiles p99)],
+    p99_9_us      => [qw(percentiles p99.9)],
+    max_us        => [qw(summary max_us)],
+    stddev_us     => [qw(summary stddev_us)],
+);
+
+# Fixed output names: a directory holds the results of its latest sweep.
+my %OUTPUT_NAME = (
+    csv     => 'spectrum.csv',
+    json    => 'spectrum.json',
+    gnuplot => 'spectrum.gp',
+    png     => 'spectrum.png',
+);
+
+# ---------------------------------------------------------------------------
+# Errors: a usage error exits with 2, a runtime failure with 1, an interrupt
+# re-raises its signal once the children are stopped.
+
+sub usage_error($message)   { return bless { status => 2, message => $message }, 'SctpPerf::RunSpectrum::Error' }
+sub runtime_error($message) { return bless { status => 1, message => $message }, 'SctpPerf::RunSpectrum::Error' }
+sub interrupted($signal)    { return bless { signal => $signal }, 'SctpPerf::RunSpectrum::Interrupted' }
+
+sub note($message) {
+    $message =~ s/\n+\z//;
+    print STDERR "$SCRIPT_NAME: $message\n";
+    return;
+}
+
+sub bytes_text($bytes) { return $bytes == 1 ? '1 byte' : "$bytes bytes" }
+
+# ---------------------------------------------------------------------------
+# Options
+
+# Parses the command line (without the program name). Returns a hash of the raw
+# option values plus `client_args`, the words after `--`. Dies with a usage error.
+sub parse_arguments(@args) {
+    my @client_args;
+    for my $i (0 .. $#args) {
+        next unless $args[$i] eq '--';
+        @client_args = @args[ $i + 1 .. $#args ];
+        @args        = @args[ 0 .. $i - 1 ];
+        last;
+    }
+
+    my %opt = (
+        service      => 'stream',
+        protocol     => 'sctp',
+        min_power    => 0,
+        max_power    => MAX_POWER_LIMIT,
+        plot         => 1,
+        keep_going   => 0,
+        start_server => 0,
+    );
+    my @problems;
+    my $parser = Getopt::Long::Parser->new(config => [qw(no_auto_abbrev no_getopt_compat)]);
+    my $parsed = do {
+        local $SIG{__WARN__} = sub ($w) { chomp $w; push @problems, $w };
+        $parser->getoptionsfromarray(
+            \@args,
+            'service=s'                   => \$opt{service},
+            'protocol=s'                  => \$opt{protocol},
+            'config-file|config_file=s'   => \$opt{config_file},
+            'min-power|min_power=s'       => \$opt{min_power},
+            'max-power|max_power=s'       => \$opt{max_power},
+            'iterations=s'                => \$opt{iterations},
+            'host=s'                      => \$opt{host},
+            'port=s'                      => \$opt{port},
+            'output-dir|output_dir=s'     => \$opt{output_dir},
+            'start-server|start_server!'  => \$opt{start_server},
+            'plot!'                       => \$opt{plot},
+            'keep-going|keep_going!'      => \$opt{keep_going},
+            'bin-dir|bin_dir=s'           => \$opt{bin_dir},
+            'help|h|?'                    => \$opt{help},
+            'manual|man'                  => \$opt{manual},
+        );
+    };
+    die usage_error(join '; ', map { lcfirst } @problems) if !$parsed || @problems;
+    die usage_error("unexpected argument '$args[0]' (options for the client go after '--')") if @args;
+    $opt{client_args} = \@client_args;
+    return \%opt;
+}
+
+# Checks the parsed options, one sentence per rule, and normalises the enumerated
+# values (they are case-insensitive; paths and host names are left as given).
+# Reads the config file. Returns the settings the sweep runs with.
+sub validate_options($opt) {
+    my %s = %$opt;
+
+    $s{service} = lc $s{service};
+    $s{service} = 'seqpack' if $s{service} eq 'seqpacket';
+    die usage_error("--service must be 'stream' or 'seqpack', not '$opt->{service}'")
+        unless $s{service} =~ /\A(?:stream|seqpack)\z/;
+
+    $s{protocol} = lc $s{protocol};
+    die usage_error("--protocol must be 'tcp' or 'sctp', not '$opt->{protocol}'")
+        unless $s{protocol} =~ /\A(?:tcp|sctp)\z/;
+    die usage_error('--service seqpack runs over SCTP only; drop --protocol tcp or use --service stream')
+        if $s{service} eq 'seqpack' && $s{protocol} eq 'tcp';
+
+    for my $name (qw(min_power max_power)) {
+        (my $flag = "--$name") =~ tr/_/-/;
+        die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_LIMIT}, not '$s{$name}'")
+            unless $s{$name} =~ /\A\+?[0-9]+\z/ && $s{$name} <= MAX_POWER_LIMIT;
+        $s{$name} += 0;
+    }
+    die usage_error("--min-power ($s{min_power}) must not be larger than --max-power ($s{max_power})")
+        if $s{min_power} > $s{max_power};
+
+    if (defined $s{iterations}) {
+        die usage_error("--iterations must be a whole number of at least 1, not '$s{iterations}'")
+            unless $s{iterations} =~ /\A\+?[0-9]+\z/ && $s{iterations} >= 1;
+        $s{iterations} += 0;
+    }
+    if (defined $s{port}) {
+        die usage_error("--port must be a whole number from 1 to 65535, not '$s{port}'")
+            unless $s{port} =~ /\A\+?[0-9]+\z/ && $s{port} >= 1 && $s{port} <= 65535;
+        $s{port} += 0;
+    }
+    die usage_error('--host must not be empty') if defined $s{host} && $s{host} eq '';
+    die usage_error('--output-dir must not be empty') if defined $s{output_dir} && $s{output_dir} eq '';
+    $s{output_dir} //= File::Spec->curdir;
+    die usage_error("--output-dir '$s{output_dir}' exists and is not a directory")
+        if -e $s{output_dir} && !-d _;
+    die usage_error("--bin-dir '$s{bin_dir}' is not a directory")
+        if defined $s{bin_dir} && !-d $s{bin_dir};
+
+    $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
+    check_client_args(\%s, 'in --config-file', $s{config_args});
+    check_client_args(\%s, "after '--'", $s{client_args});
+    return \%s;
+}
+
+# Options the script sets on the client itself (short and long names as the client
+# spells them): given again, they would clash with the script's own value or break
+# what it reads back. Returns why $name may not be given, or nothing.
+sub client_option_conflict($s, $name) {
+    my $is = sub (@names) { return grep { $_ eq $name } @names };
+    return 'the script sets the payload size; use --min-power and --max-power'
+        if $is->(qw(-s --payload-size-power-of-2));
+    return "the script reads the ACE report from the client's stdout and the JSON report from --json-file"
+        if $is->(qw(--format --json-file));
+    return 'the script sets the iterations from --iterations'
+        if defined $s->{iterations} && $is->(qw(-c --test-iterations));
+    return 'the script sets the transport; use --protocol'
+        if $s->{service} eq 'stream' && $is->(qw(-t --test-transport-protocol));
+    return 'the script sets the server host; use --host'
+        if (defined $s->{host} || $s->{start_server}) && $is->(qw(-H --server-host));
+    return 'the script sets the server port; use --port'
+        if (defined $s->{port} || $s->{start_server}) && $is->(qw(-p --server-port));
+    return;
+}
+
+sub check_client_args($s, $where, $args) {
+    for my $word (@$args) {
+        my $name;
+        if    ($word =~ /\A(--[A-Za-z0-9][\w-]*)/) { ($name = $1) =~ tr/_/-/ }
+        elsif ($word =~ /\A(-[A-Za-z])/)           { $name = $1 }
+        next unless defined $name;
+        my $why = client_option_conflict($s, $name);
+        die usage_error("client option '$word' $where cannot be used: $why") if defined $why;
+    }
+    return;
+}
+
+# The config file format of the original script: the first double-quoted string on a
+# line that is not commented out holds client options, split at white space (no shell
+# quoting). A `#` before the string comments it out. Returns the list of words; dies
+# with a usage error when the file holds no such string.
+sub parse_config_text($text, $name) {
+    for my $line (split /\n/, $text) {
+        next unless $line =~ /\A[^"#]*"([^"]*)"/;
+        return [ split ' ', $1 ];
+    }
+    die usage_error("config file '$name' holds no double-quoted string of client options (e.g. \"-c 1000\")");
+}
+
+sub read_config_file($path) {
+    open my $fh, '<', $path or die usage_error("cannot read config file '$path': $!");
+    my $text = do { local $/; <$fh> };
+    close $fh;
+    return parse_config_text($text, $path);
+}
+
+# ---------------------------------------------------------------------------
+# Programs
+
+sub program_names($service) {
+    my $prefix = $service eq 'seqpack' ? 'SOCK_SEQPACK' : 'SOCK_STREAM';
+    return ("${prefix}_clt", "${prefix}_srv");
+}
+
+sub default_bin_dirs() {
+    my $script_dir = dirname(Cwd::realpath($SCRIPT_FILE) // $SCRIPT_FILE);
+    my @path = grep { length } File::Spec->path;
+    return (File::Spec->catdir($script_dir, 'build', 'bin'), File::Spec->catdir($script_dir, 'bin'),
+            $script_dir, @path);
+}
+
+# The first directory holding every program in @$names, so a client and server come
+# from the same build. Returns the directory or undef.
+sub find_bin_dir($names, $dirs) {
+    for my $dir (@$dirs) {
+        return $dir unless grep { my $p = File::Spec->catfile($dir, $_); !(-f $p && -x _) } @$names;
+    }
+    return;
+}
+
+sub find_in_path($name) {
+    for my $dir (grep { length } File::Spec->path) {
+        my $p = File::Spec->catfile($dir, $name);
+        return $p if -f $p && -x _;
+    }
+    return;
+}
+
+# The client's command line for one size. JSON goes to $json_path, the ACE report to stdout.
+sub client_command($s, $client, $power, $json_path) {
+    my @cmd = ($client, '-s', $power, '--json-file', $json_path);
+    push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
+    push @cmd, '-c', $s->{iterations} if defined $s->{iterations};
+    push @cmd, '-H', $s->{host} if defined $s->{host};
+    push @cmd, '-p', $s->{port} if defined $s->{port};
+    return (@cmd, @{ $s->{config_args} }, @{ $s->{client_args} });
+}
+
+# The server's command line for --start-server. It binds to loopback unless --host
+# was given, and mirrors the client's -n: Nagle is set on each end's own socket, so a
+# test of Nagle needs it on both.
+sub server_command($s, $server) {
+    my @cmd = ($server, '-p', $s->{port} // 0);
+    push @cmd, '-a', '127.0.0.1' unless defined $s->{host};
+    push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
+    push @cmd, '-n' if grep { /\A(?:-n|--test[-_]enable[-_]nagle)\z/ } @{ $s->{config_args} }, @{ $s->{client_args} };
+    return @cmd;
+}
+
+# ---------------------------------------------------------------------------
+# Child processes: every child the script starts is recorded here so an error or an
+# interrupt can stop it.
+
+my %children;    # pid => program name
+
+sub spawn($cmd, %io) {
+    my $pid = fork // die runtime_error("cannot fork to run $cmd->[0]: $!");
+    if ($pid == 0) {
+        $SIG{$_} = 'DEFAULT' for qw(INT TERM HUP);
+        chdir $io{dir} or POSIX::_exit(127) if defined $io{dir};
+        open STDIN, '<', File::Spec->devnull or POSIX::_exit(127);
+        open STDOUT, '>', $io{stdout} or POSIX::_exit(127);
+        if   (defined $io{stderr}) { open STDERR, '>', $io{stderr} or POSIX::_exit(127) }
+        else                       { open STDERR, '>&', \*STDOUT or POSIX::_exit(127) }
+        exec { $cmd->[0] } @$cmd or do {
+            print STDERR "cannot run $cmd->[0]: $!\n";
+            POSIX::_exit(127);
+        };
+    }
+    $children{$pid} = basename($cmd->[0]);
+    return $pid;
+}
+
+# Waits for a child; with $timeout_s, gives up after that many seconds and returns
+# undef. Returns the wait status.
+sub wait_child($pid, $timeout_s = undef) {
+    if (!defined $timeout_s) {
+        my $got;
+        do { $got = waitpid $pid, 0 } while $got == -1 && $!{EINTR};
+        delete $children{$pid};
+        return $got == $pid ? $? : -1;
+    }
+    my $deadline = Time::HiRes::time() + $timeout_s;
+    while (1) {
+        my $got = waitpid $pid, WNOHANG;
+        if ($got == $pid || $got == -1) { delete $children{$pid}; return $got == $pid ? $? : -1 }
+        return if Time::HiRes::time() >= $deadline;
+        Time::HiRes::sleep(0.02);
+    }
+}
+
+# SIGTERM, then SIGKILL if the child has not gone after a grace period.
+sub stop_child($pid) {
+    return unless exists $children{$pid};
+    kill 'TERM', $pid;
+    my $status = wait_child($pid, CHILD_STOP_GRACE_S);
+    return $status if defined $status;
+    note("$children{$pid} (pid $pid) ignored SIGTERM for ${\ CHILD_STOP_GRACE_S} s; killing it");
+    kill 'KILL', $pid;
+    return wait_child($pid);
+}
+
+sub stop_all_children() {
+    stop_child($_) for sort { $a <=> $b } keys %children;
+    return;
+}
+
+sub describe_status($status) {
+    return 'could not be waited for' if $status == -1;
+    return 'was killed by signal ' . ($status & 127) if $status & 127;
+    return 'exited with status ' . ($status >> 8);
+}
+
+sub read_text($path) {
+    open my $fh, '<', $path or return '';
+    local $/;
+    my $text = <$fh> // '';
+    close $fh;
+    return $text;
+}
+
+sub tail_lines($text, $count = STDERR_TAIL_LINES) {
+    my @lines = split /\n/, $text;
+    my $cut = @lines > $count ? "  [... " . (@lines - $count) . " earlier lines left out]\n" : '';
+    @lines = @lines[ -$count .. -1 ] if @lines > $count;
+    return @lines ? $cut . join('', map { "  | $_\n" } @lines) : "  (nothing)\n";
+}
+
+# ---------------------------------------------------------------------------
+# Server for --start-server
+
+# The port from the server's log line `(pid|tid) starting server at port P`, or undef.
+sub parse_server_port($log_text) {
+    return $log_text =~ /^\([^)]*\)\s*starting server at port ([1-9][0-9]*)\s*$/m ? $1 + 0 : undef;
+}
+
+sub start_server($s, $server, $work_dir) {
+    my @cmd = server_command($s, $server);
+    my $log = File::Spec->catfile($work_dir, 'server.log');
+    my $pid = spawn(\@cmd, stdout => $log);
+    my $deadline = Time::HiRes::time() + SERVER_PORT_WAIT_S;
+    while (1) {
+        my $port = parse_server_port(read_text($log));
+        if (defined $port) {
+            note("started " . basename($server) . " (pid $pid) on port $port");
+            return { pid => $pid, port => $port, log => $log, name => basename($server) };
+        }
+        my $status = wait_child($pid, 0);
+        die runtime_error(basename($server) . " " . describe_status($status)
+                          . " before reporting its port; its log:\n" . tail_lines(read_text($log)))
+            if defined $status;
+        if (Time::HiRes::time() >= $deadline) {
+            stop_child($pid);
+            die runtime_error(basename($server) . " did not report its port within ${\ SERVER_PORT_WAIT_S} s"
+                              . " (expected a line 'starting server at port P'); its log:\n"
+                              . tail_lines(read_text($log)));
+        }
+        Time::HiRes::sleep(0.02);
+    }
+}
+
+sub stop_server($server) {
+    my $status = wait_child($server->{pid}, 0);
+    if (defined $status) {
+        note("$server->{name} had stopped by itself during the sweep: it " . describe_status($status)
+             . "; its log:\n" . tail_lines(read_text($server->{log})));
+        return;
+    }
+    stop_child($server->{pid});
+    return;
+}
+
+# ---------------------------------------------------------------------------
+# Reports and output files
+
+# Numbers are decoded exactly (Math::BigFloat for fractions), so what the script
+# writes carries the client's digits, not a re-rounded double.
+sub json_codec() { return JSON::PP->new->utf8->canonical->pretty->allow_bignum }
+
+sub is_json_number($value) {
+    return ref($value) =~ /\AMath::Big(?:Int|Float)\z/ if ref $value;
+    return $value =~ /\A-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\z/;
+}
+
+# Looks up a path of keys in a decoded JSON report; dies naming the path if absent.
+sub report_value($report, @keys) {
+    my $node = $report;
+    for my $key (@keys) {
+        die "its JSON report has no '" . join('.', @keys) . "'\n"
+            unless ref $node eq 'HASH' && exists $node->{$key};
+        $node = $node->{$key};
+    }
+    die "its JSON report's '" . join('.', @keys) . "' is not a number\n"
+        unless !defined $node || is_json_number($node);
+    return $node;
+}
+
+# One CSV/JSON row from one client report. Values are copied, never recomputed; null
+# (a statistic the client could not compute, e.g. stddev of one sample) stays null.
+sub row_from_report($report) {
+    my %row = map { $_ => report_value($report, @{ $COLUMN_SOURCE{$_} }) }
+              grep { $COLUMN_SOURCE{$_} } @CSV_COLUMNS;
+    my $below = report_value($report, qw(histogram below));
+    my $above = report_value($report, qw(histogram above));
+    die "its JSON report has no histogram counts\n" unless defined $below && defined $above;
+    $row{outliers} = $below + $above;
+    return \%row;
+}
+
+sub read_report($json_path, $power) {
+    die "it wrote no JSON report to $json_path (does this client support --json-file?)\n"
+        unless -s $json_path;
+    my $report = eval { json_codec()->decode(read_text($json_path)) };
+    die "its JSON report is not valid JSON: $@" unless defined $report;
+    die "its JSON report is not an object\n" unless ref $report eq 'HASH';
+    my $power_seen = report_value($report, qw(config payload_power_of_2));
+    die "its JSON report is for payload power $power_seen, not $power\n"
+        unless defined $power_seen && $power_seen == $power;
+    return $report;
+}
+
+sub csv_field($value) {
+    return '' unless defined $value;
+    my $copy = $value;    # stringify a copy, so the JSON writer still sees a plain number
+    return "$copy";
+}
+
+sub csv_text($rows) {
+    my $text = join(',', @CSV_COLUMNS) . "\n";
+    $text .= join(',', map { csv_field($_) } @{$_}{@CSV_COLUMNS}) . "\n" for @$rows;
+    return $text;
+}
+
+sub json_text($document) {
+    return json_codec()->encode($document);
+}
+
+# spectrum.json: the sweep's configuration, the rows as in the CSV, every run's full
+# client report and the sizes that failed.
+sub sweep_document(%a) {
+    return {
+        tool           => 'sctp-perf',
+        program        => $SCRIPT_NAME,
+        tool_version   => $VERSION,
+        format_version => DATA_FORMAT_VERSION,
+        units          => 'microseconds',
+        sweep          => $a{sweep},
+        columns        => [@CSV_COLUMNS],
+        rows           => $a{rows},
+        runs           => $a{runs},
+        failed         => $a{failed},
+    };
+}
+
+# Writes through a temporary file and a rename, so a reader never sees half a file.
+sub write_file_atomically($path, $text) {
+    my ($fh, $tmp) = File::Temp::tempfile('.' . basename($path) . '.XXXXXX', DIR => dirname($path));
+    chmod 0666 & ~umask, $tmp;    # tempfile makes it private; results are ordinary files
+    print {$fh} $text or die runtime_error("cannot write $tmp: $!");
+    close $fh or die runtime_error("cannot write $tmp: $!");
+    rename $tmp, $path or do { unlink $tmp; die runtime_error("cannot rename $tmp to $path: $!") };
+    return;
+}
+
+sub size_label($bytes) {
+    return $bytes % 1024 == 0 ? ($bytes / 1024) . 'K' : "$bytes";
+}
+
+sub gnuplot_string($text) {
+    (my $quoted = $text) =~ s/'/''/g;
+    return "'$quoted'";
+}
+
+# A gnuplot script that reads spectrum.csv and writes spectrum.png from the directory
+# it is run in. %a: title, payload_bytes (list for the x tics).
+sub gnuplot_script(%a) {
+    my @sizes = @{ $a{payload_bytes} };
+    my $xtics = join ', ', map { gnuplot_string(size_label($_)) . " $_" } @sizes;
+    my $title = gnuplot_string($a{title});
+    my ($csv, $png) = map { gnuplot_string($_) } @OUTPUT_NAME{qw(csv png)};
+    return <<"GP";
+# Written by $SCRIPT_NAME. Restyle freely and redraw with: gnuplot $OUTPUT_NAME{gnuplot}
+# (run it in the directory that holds $OUTPUT_NAME{csv}).
+# Both axes are logarithmic: x in powers of two (payload bytes), y in powers of ten
+# (round-trip latency in microseconds).
+data_file = $csv
+image_file = $png
+
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size 1000,650 noenhanced font ',10'
+} else {
+    set terminal png size 1000,650 noenhanced
+}
+set output image_file
+set datafile separator comma
+set title $title noenhanced
+set xlabel 'payload size (bytes, log2 scale)'
+set ylabel 'round-trip latency (microseconds, log10 scale)'
+set logscale x 2
+set logscale y 10
+# Half a power of two of room on either side, so the end points are not on the frame.
+set xrange [$sizes[0] / sqrt(2) : $sizes[-1] * sqrt(2)]
+set xtics ($xtics)
+set grid xtics ytics mytics
+set key outside right top vertical
+set style data linespoints
+
+plot data_file using 'payload_bytes':'min_us' title 'min' pointtype 7, \\
+     ''        using 'payload_bytes':'p50_us' title 'p50 (median)' pointtype 5, \\
+     ''        using 'payload_bytes':'p99_us' title 'p99' pointtype 9, \\
+     ''        using 'payload_bytes':'max_us' title 'max' pointtype 11
+GP
+}
+
+sub plot_title($sweep, $rows, $runs) {
+    my $config = @$runs ? $runs->[0]{report}{config} : {};
+    my $transport = uc($config->{transport} // $sweep->{transport});
+    my $service   = $config->{service} // $sweep->{service};
+    my $host      = $config->{server_host} // $sweep->{server_host} // 'the default host';
+    my $iters     = $rows->[0]{iterations} // $sweep->{iterations};
+    return "sctp-perf round-trip latency: $transport $service to $host, "
+         . (defined $iters ? "$iters iterations per size" : 'client default iterations');
+}
+
+# Runs gnuplot on the kept script. Returns 1 if the image was drawn, 0 if gnuplot
+# is not installed; dies if gnuplot fails.
+sub draw_plot($output_dir, $work_dir) {
+    my $gnuplot = find_in_path('gnuplot');
+    if (!defined $gnuplot) {
+        note("gnuplot not found in PATH, so no $OUTPUT_NAME{png}; the data files are written. "
+             . "Install gnuplot-nox and run 'gnuplot $OUTPUT_NAME{gnuplot}' in $output_dir to draw it");
+        return 0;
+    }
+    my $log = File::Spec->catfile($work_dir, 'gnuplot.log');
+    my $pid = spawn([ $gnuplot, $OUTPUT_NAME{gnuplot} ], stdout => $log, dir => $output_dir);
+    my $status = wait_child($pid, GNUPLOT_TIMEOUT_S);
+    if (!defined $status) {
+        stop_child($pid);
+        die runtime_error("gnuplot did not finish within ${\ GNUPLOT_TIMEOUT_S} s");
+    }
+    my $png = File::Spec->catfile($output_dir, $OUTPUT_NAME{png});
+    die runtime_error("gnuplot " . describe_status($status) . " drawing $png; its output:\n" . tail_lines(read_text($log)))
+        if $status != 0 || !-s $png;
+    return 1;
+}
+
+# ---------------------------------------------------------------------------
+# The sweep
+
+sub timestamp(@time) {
+    return POSIX::strftime('%Y%m%dT%H%M%S', @time ? @time : localtime);
+}
+
+sub iso_utc() { return POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime) }
+
+sub run_sweep($s, $programs, $work_dir) {
+    my $out = $s->{output_dir};
+    my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
+    unlink values %path;    # what is left in the directory afterwards belongs to this sweep
+    my $spectrum_name = timestamp() . '.spectrum';
+    my $spectrum_path = File::Spec->catfile($out, $spectrum_name);
+
+    my $server;
+    if ($s->{start_server}) {
+        $server = start_server($s, $programs->{server}, $work_dir);
+        $s->{port} = $server->{port};
+        $s->{host} //= '127.0.0.1';
+    }
+
+    my %sweep = (
+        service        => $s->{service},
+        transport      => $s->{protocol},
+        server_host    => $s->{host},
+        server_port    => $s->{port},
+        started_server => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        min_power      => $s->{min_power},
+        max_power      => $s->{max_power},
+        iterations     => $s->{iterations},
+        config_file    => $s->{config_file},
+        config_options => $s->{config_args},
+        client_options => $s->{client_args},
+        client_program => $programs->{client},
+        keep_going     => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+        spectrum_file  => $spectrum_name,
+        started_at     => iso_utc(),
+    );
+    my (@rows, @runs, @failed);
+    my $write_data = sub {
+        $sweep{finished_at} = iso_utc();
+        write_file_atomically($path{csv}, csv_text(\@rows));
+        write_file_atomically($path{json}, json_text(sweep_document(
+            sweep => \%sweep, rows => \@rows, runs => \@runs, failed => \@failed)));
+    };
+
+    my $client_name = basename($programs->{client});
+    my $count = $s->{max_power} - $s->{min_power} + 1;
+    my $stop_status;
+    for my $power ($s->{min_power} .. $s->{max_power}) {
+        my $bytes = 2**$power;
+        my $label = "payload 2^$power (" . bytes_text($bytes) . ")";
+        my %file = map { $_ => File::Spec->catfile($work_dir, "client-$power.$_") } qw(json out err);
+        my @cmd = client_command($s, $programs->{client}, $power, $file{json});
+        my $pid = spawn(\@cmd, stdout => $file{out}, stderr => $file{err});
+        my $status = wait_child($pid);
+
+        my ($report, $row);
+        my $ok = eval {
+            die describe_status($status) . "\n" if $status != 0;
+            $report = read_report($file{json}, $power);
+            $row    = row_from_report($report);
+            1;
+        };
+        if (!$ok) {
+            chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '') . $@);
+            my $message = "$label failed: $reason; its stderr:\n" . tail_lines(read_text($file{err}));
+            if ($server && defined(my $gone = wait_child($server->{pid}, 0))) {
+                $message .= "$server->{name} " . describe_status($gone) . "; its log:\n"
+                          . tail_lines(read_text($server->{log}));
+                $server = undef;
+            }
+            note($message);
+            push @failed, { payload_power_of_2 => $power, payload_bytes => $bytes,
+                            command => \@cmd, reason => $reason };
+            if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
+                note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
+                $stop_status = 2;
+                last;
+            }
+            if (!$s->{keep_going}) { $stop_status = 1; last }
+            next;
+        }
+        open my $spectrum, '>>', $spectrum_path or die runtime_error("cannot append to $spectrum_path: $!");
+        print {$spectrum} read_text($file{out});
+        close $spectrum or die runtime_error("cannot write $spectrum_path: $!");
+        push @rows, $row;
+        push @runs, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd, report => $report };
+        $write_data->();
+        note(sprintf '[%d/%d] %6d bytes: p50 %s us, max %s us', $power - $s->{min_power} + 1, $count, $bytes,
+             map { defined $_ ? sprintf('%.1f', $_) : 'n/a' } @{$row}{qw(p50_us max_us)});
+    }
+
+    stop_server($server) if $server;
+    $write_data->();
+    if (@rows) {
+        write_file_atomically($path{gnuplot}, gnuplot_script(
+            title => plot_title(\%sweep, \@rows, \@runs), payload_bytes => [ map { $_->{payload_bytes} } @rows ]));
+        if ($s->{plot}) { draw_plot($out, $work_dir) }
+    }
+
+    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
+                         $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
+    if (@failed) {
+        note('failed sizes: ' . join(', ', map { "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')' } @failed));
+        return $stop_status // 1;
+    }
+    return 0;
+}
+
+sub run(@argv) {
+    my $opt = parse_arguments(@argv);
+    if ($opt->{help} || $opt->{manual}) {
+        pod2usage(-input => $SCRIPT_FILE, -verbose => $opt->{manual} ? 2 : 1, -exitval => 'NOEXIT',
+                  -output => \*STDOUT, -noperldoc => 1);
+        return 0;
+    }
+    my $s = validate_options($opt);
+
+    my ($client_name, $server_name) = program_names($s->{service});
+    my @needed = ($client_name, $s->{start_server} ? $server_name : ());
+    my @dirs = defined $s->{bin_dir} ? ($s->{bin_dir}) : default_bin_dirs();
+    my $bin_dir = find_bin_dir(\@needed, \@dirs)
+        // die runtime_error(join(' and ', @needed) . ' not found in ' . join(', ', @dirs)
+                             . '; build the programs or point --bin-dir at them');
+    my %programs = (client => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $client_name)),
+                    server => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $server_name)));
+
+    make_path($s->{output_dir}, { error => \my $mkdir_errors });
+    die runtime_error("cannot create --output-dir '$s->{output_dir}': "
+                      . join('; ', map { values %$_ } @$mkdir_errors))
+        unless -d $s->{output_dir};
+
+    my $work_dir = File::Temp->newdir('run_spectrum-XXXXXX', TMPDIR => 1);
+    local @SIG{qw(INT TERM HUP)} = map { my $sig = $_; sub { die interrupted($sig) } } qw(INT TERM HUP);
+    my $status = eval { run_sweep($s, \%programs, $work_dir->dirname) };
+    my $error = $@;
+    # On success no child is left; after an error or interrupt, stop them, and let a
+    # second Ctrl-C not cut that short.
+    local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+    stop_all_children();
+    die $error unless defined $status;
+    return $status;
+}
+
+sub main(@argv) {
+    my $status = eval { run(@argv) };
+    return $status if defined $status;
+    my $error = $@;
+    if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
+        note("interrupted by SIG$error->{signal}; stopped the programs it had started");
+        $SIG{ $error->{signal} } = 'DEFAULT';
+        kill $error->{signal}, $$;    # die of the same signal, so callers see the interrupt
+        return 1;
+    }
+    if (ref $error eq 'SctpPerf::RunSpectrum::Error') {
+        note(($error->{status} == 2 ? 'error: ' : '') . $error->{message});
+        note("try '$SCRIPT_NAME --help' for the options") if $error->{status} == 2;
+        return $error->{status};
+    }
+    chomp $error;
+    note("internal error: $error");
+    return 1;
+}
+
+exit main(@ARGV) unless caller;
+
+1;
+
+__END__
+
+=head1 NAME
+
+run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powers of two
+
+=head1 SYNOPSIS
+
+  run_spectrum.pl [--service stream|seqpack] [--protocol tcp|sctp]
+                  [--min-power N] [--max-power N] [--iterations N]
+                  [--host HOST] [--port PORT] [--start-server]
+                  [--config-file FILE] [--output-dir DIR] [--bin-dir DIR]
+                  [--[no-]plot] [--keep-going] [-- CLIENT-OPTIONS...]
+  run_spectrum.pl --help | --manual
+
+=head1 OPTIONS
+
+Option values are case-insensitive (C<--protocol TCP> works); file paths and host
+names are used as given.
+
+=over 4
+
+=item B<--service> stream|seqpack
+
+Which pair of programs to run: C<SOCK_STREAM_clt>/C<SOCK_STREAM_srv> (default) or
+C<SOCK_SEQPACK_clt>/C<SOCK_SEQPACK_srv>. C<seqpacket> is accepted for C<seqpack>.
+
+=item B<--protocol> tcp|sctp
+
+Transport of the stream programs, passed to them as C<-t>. Default C<sctp>, as in the
+programs. The seqpack programs always use SCTP, so C<--service seqpack --protocol tcp>
+is an error.
+
+=item B<--min-power> N, B<--max-power> N
+
+The sweep runs payloads of 2^N bytes for every N from min to max. Default 0 and 16
+(1 byte to 64 KiB); both must lie in 0..16 and min must not exceed max.
+
+=item B<--iterations> N
+
+Timed iterations per size, passed to the client as C<-c N>. Without it the client's
+own default (or a C<-c> in the config file) applies.
+
+=item B<--host> HOST, B<--port> PORT
+
+Where the server runs, passed to the client as C<-H> and C<-p>. Without them the
+client's defaults apply. With B<--start-server>, B<--host> defaults to 127.0.0.1 and
+B<--port> defaults to a free port chosen by the server.
+
+=item B<--start-server>
+
+Start the matching server before the sweep and stop it afterwards (SIGTERM, then
+SIGKILL if it has not exited within 5 s), also when a run fails or the script is
+interrupted. The server is started with C<-p 0> (or C<-p PORT>); the script reads the
+real port from its log line C<(pid|tid) starting server at port P>, waiting at most
+10 s. Without B<--host> the server is bound to 127.0.0.1 (C<-a 127.0.0.1>); with it,
+the server listens on all addresses. A C<-n> (or C<--test-enable-nagle>) among the
+client options is given to the server too, so both ends use the same Nagle setting.
+Without B<--start-server>, the server must already be running, as with the original
+script. Other server options need a server started by hand.
+
+=item B<--config-file> FILE (also B<--config_file>)
+
+Read client options from FILE in the format of the original script: the first
+double-quoted string on a line that is not commented out holds the options, e.g.
+C<"-c 1000">. A C<#> before the string comments it out. The string is split at white
+space; no shell quoting applies. Unlike the original, no config file is read unless
+this option is given.
+
+=item B<--output-dir> DIR
+
+Where the results go; created if missing. Default: the current directory.
+
+=item B<--bin-dir> DIR
+
+Where to find the programs. Default: the first of F<build/bin> and F<bin> under the
+script's directory, the script's directory itself, then every directory in PATH, that
+holds the programs needed (with B<--start-server>, client and server must be in the
+same directory).
+
+=item B<--plot>, B<--no-plot>
+
+Draw F<spectrum.png> with gnuplot (default) or not. The gnuplot script is written
+either way.
+
+=item B<--keep-going>
+
+Go on with the next size when a run fails, instead of stopping. The failed sizes are
+listed at the end and the exit status is 1.
+
+=item B<--> CLIENT-OPTIONS...
+
+Everything after C<--> is passed to the client unchanged, after the options from the
+config file. Options the script sets itself are refused there and in the config file
+(short or long names): C<-s>, C<--format> and C<--json-file> always; C<-t> for the
+stream client; C<-c> with B<--iterations>; C<-H> and C<-p> with B<--host>, B<--port>
+or B<--start-server>.
+
+=item B<--help>, B<--manual>
+
+Print the synopsis and options, or this whole manual, and exit.
+
+=back
+
+=head1 DESCRIPTION
+
+For every payload power of two from B<--min-power> to B<--max-power>, the script runs
+the client once:
+
+  SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] [-H HOST] [-p PORT] \
+                  CONFIG-FILE-OPTIONS CLIENT-OPTIONS
+
+(C<SOCK_SEQPACK_clt> takes no C<-t>). The client prints its ACE-format report on
+standard output and writes its JSON report to the C<--json-file>; the script keeps
+both. The next size starts as soon as the previous client has exited; there is no
+pause between runs.
+
+The script computes no statistics: every number in its output is copied from the
+client's JSON report. The one derived column, C<outliers>, is the sum of the report's
+C<histogram.below> and C<histogram.above> counts.
+
+A run fails when the client exits with a non-zero status, is killed, or writes no
+usable JSON report. The script names the size and shows the client's standard error,
+then stops, or with B<--keep-going> goes on with the next size. If the client exits
+with status 2 (it rejected its options) the sweep stops even with B<--keep-going>,
+since every size would fail the same way. The data files and the plot are written for
+the sizes that succeeded.
+
+One progress line per size goes to standard error, with the payload size, the median
+(p50) and the maximum round-trip time.
+
+Differences from the original ACE script: it sweeps 1 byte to 64 KiB for both
+transports by default, does not sleep 5 s between runs, reads no config file unless
+asked, keeps the case of paths and host names, parses the results and draws the plot.
+
+=head1 OUTPUT
+
+All files go to B<--output-dir>. The four F<spectrum.*> files of an earlier sweep in
+the same directory are removed when a sweep starts, so the directory never mixes two
+sweeps.
+
+=over 4
+
+=item F<YYYYMMDDTHHMMSS.spectrum>
+
+The ACE-format report of every successful run, appended as the runs finish, as the
+original script did. The name is the local start time, e.g. F<20261122T054000.spectrum>.
+
+=item F<spectrum.csv>
+
+A header row, then one row per successful size, in increasing size. Columns:
+C<payload_bytes>, C<iterations> (timed iterations asked of the client), C<min_us>,
+C<mean_us>, C<p50_us>, C<p90_us>, C<p99_us>, C<p99_9_us>, C<max_us>, C<stddev_us>
+(all round-trip times in microseconds), and C<outliers>: the number of samples outside
+the histogram's range (below its minimum plus at or above its maximum), which the
+client counts but does not place in a bin. A statistic the client could not compute
+(e.g. the standard deviation of a single sample) is left empty.
+
+=item F<spectrum.json>
+
+C<sweep>: the sweep's configuration (service, transport, host, port, powers,
+iterations, config-file and client options, client program, times); C<columns> and
+C<rows>: the CSV's content, with null for an empty field; C<runs>: for every
+successful size, its client command line and the client's full JSON report; C<failed>:
+for every failed size, its command line and the reason. The CSV and JSON files are
+rewritten after every size, so an interrupted sweep leaves the runs it finished.
+
+=item F<spectrum.gp>
+
+The gnuplot script that draws the plot from F<spectrum.csv>. Edit it to restyle the
+plot and redraw with C<gnuplot spectrum.gp> in the output directory.
+
+=item F<spectrum.png>
+
+Round-trip latency against payload size, with lines for min, p50, p99 and max. Both
+axes are logarithmic: the x axis in powers of two (bytes), the y axis in powers of ten
+(microseconds), so that the minimum and a maximum hundreds of times larger both stay
+readable. The title gives the transport, service, server host and iterations per size.
+If gnuplot is not installed, the script says so on standard error and writes every
+other file; the exit status is unaffected.
+
+=back
+
+=head1 EXAMPLES
+
+A quick TCP sweep against a server the script starts itself:
+
+  run_spectrum.pl --protocol tcp --start-server --iterations 10000 --output-dir results/tcp
+
+SCTP, sizes 4 bytes to 32 KiB, against a server already running on another host, with
+client options from a config file and one more given directly:
+
+  run_spectrum.pl --host 192.0.2.10 --min-power 2 --max-power 15 \
+                  --config-file run_spectrum.config -- -n
+
+The seqpack programs on a multi-homed pair, going on past failures:
+
+  run_spectrum.pl --service seqpack --host 192.0.2.10,198.51.100.10 --keep-going
+
+=head1 EXIT STATUS
+
+=over 4
+
+=item B<0>
+
+Every size ran and the files are written (also when gnuplot is not installed).
+
+=item B<1>
+
+A runtime failure: a run failed (with or without B<--keep-going>), a program was not
+found, the server did not start, or an output file could not be written.
+
+=item B<2>
+
+A usage error: a bad option or value, an unreadable config file, or client options
+the client itself rejected.
+
+=back
+
+When interrupted by SIGINT, SIGTERM or SIGHUP, the script stops the client and any
+server it started, then ends by the same signal.
+
+=cut

@@ -1,0 +1,64 @@
+# The config file of the original script: the first double-quoted string on a line
+# that is not commented out holds client options.
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use FindBin ();
+use lib "$FindBin::Bin/lib";
+use File::Temp ();
+use Test::More;
+use SctpPerf::TestSweep qw(load_script);
+
+load_script();
+
+sub words($text) { return SctpPerf::RunSpectrum::parse_config_text($text, 'test.config') }
+
+is_deeply words(qq{"-c 1000"\n}), [qw(-c 1000)], 'one quoted string';
+is_deeply words(qq{  "-c   1000  -n"  }), [qw(-c 1000 -n)], 'split at any white space';
+is_deeply words(qq{# "-c 5"\n"-c 7"\n}), [qw(-c 7)], 'a commented-out line is skipped';
+is_deeply words(qq{   # indented comment "-c 5"\n"-c 7"}), [qw(-c 7)], 'an indented comment too';
+is_deeply words(qq{options: "-c 9" "-n"\n"-c 8"\n}), [qw(-c 9)], 'only the first string of the first line that has one';
+is_deeply words(qq{"-c 9" # trailing comment "-n"}), [qw(-c 9)], 'a comment after the string is ignored';
+is_deeply words(qq{no quotes here\n\n"-M 500"\n}), [qw(-M 500)], 'lines without a string are skipped';
+is_deeply words(qq{""\n"-c 3"}), [], 'an empty string means no options';
+is_deeply words(qq{"-i /Some/Path"}), ['-i', '/Some/Path'], 'case kept';
+is_deeply words(qq{"-c 1000"\r\n}), [qw(-c 1000)], 'CRLF line ends';
+
+for my $text ("", "# \"-c 5\"\n", "just words\n", qq{-c "1000}) {
+    my $error = eval { words($text); undef } // $@;
+    ok ref $error && $error->{status} == 2, 'no string: usage error' or diag explain $error;
+    like $error->{message}, qr/config file 'test\.config' holds no double-quoted string/, 'says so';
+}
+
+subtest 'read from a file' => sub {
+    my $dir = File::Temp->newdir;
+    my $path = "$dir/My.Config";
+    open my $fh, '>', $path or die;
+    print {$fh} qq{# run_spectrum.config\n#"-c 1"\n"-c 1000 -m 5"\n};
+    close $fh;
+    is_deeply SctpPerf::RunSpectrum::read_config_file($path), [qw(-c 1000 -m 5)], 'words from the file';
+
+    my $s = SctpPerf::RunSpectrum::validate_options(
+        SctpPerf::RunSpectrum::parse_arguments('--config_file', $path, '--', '-n'));
+    is $s->{config_file}, $path, '--config_file (original spelling) is taken, path case kept';
+    is_deeply $s->{config_args}, [qw(-c 1000 -m 5)], 'config options';
+    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', 3, '/tmp/x.json') ],
+              [qw(/bin/clt -s 3 --json-file /tmp/x.json -t sctp -c 1000 -m 5 -n)],
+              'client gets config options, then options after --';
+
+    my $error = eval {
+        SctpPerf::RunSpectrum::validate_options(
+            SctpPerf::RunSpectrum::parse_arguments('--config-file', $path, '--iterations', '10'));
+        undef;
+    } // $@;
+    like $error->{message}, qr/client option '-c' in --config-file cannot be used: .*--iterations/,
+        '-c in the file clashes with --iterations';
+
+    $error = eval { SctpPerf::RunSpectrum::read_config_file("$dir/missing.config"); undef } // $@;
+    is $error->{status}, 2, 'missing file: usage error';
+    like $error->{message}, qr/cannot read config file '\Q$dir\E\/missing\.config': No such file/, 'missing file named';
+};
+
+done_testing;

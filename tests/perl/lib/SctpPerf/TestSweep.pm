@@ -1,0 +1,166 @@
+# Helpers for the run_spectrum.pl tests: load the script as a module, run it as a
+# program with a time bound, and stand in for the client and server with small fake
+# programs whose behaviour the tests steer through environment variables.
+package SctpPerf::TestSweep;
+
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use Exporter qw(import);
+use File::Spec;
+use File::Temp ();
+use FindBin ();
+use POSIX qw(:sys_wait_h);
+use Time::HiRes ();
+
+our @EXPORT_OK = qw(script_path fixture_dir load_script run_script make_fake_bin read_file
+                    process_alive wait_until);
+
+sub script_path() { return File::Spec->catfile($FindBin::Bin, '..', '..', 'run_spectrum.pl') }
+sub fixture_dir() { return File::Spec->catdir($FindBin::Bin, 'fixtures') }
+
+sub load_script() {
+    require(script_path()) or die "cannot load run_spectrum.pl\n";
+    return;
+}
+
+sub read_file($path) {
+    open my $fh, '<:raw', $path or die "cannot read $path: $!\n";
+    local $/;
+    return scalar <$fh>;
+}
+
+sub process_alive($pid) { return kill(0, $pid) ? 1 : 0 }
+
+# Polls $check every 20 ms until it returns true or $timeout_s passes; returns its last value.
+sub wait_until($timeout_s, $check) {
+    my $deadline = Time::HiRes::time() + $timeout_s;
+    while (1) {
+        my $value = $check->();
+        return $value if $value || Time::HiRes::time() >= $deadline;
+        Time::HiRes::sleep(0.02);
+    }
+}
+
+# Runs run_spectrum.pl with @$args and returns { status => $?, exit => N, signal => N,
+# stdout, stderr, timed_out }. Bounded by `timeout_s` (default 60): past it the script
+# gets SIGTERM, then its whole process group SIGKILL. `env` adds environment
+# variables; `on_start` is called with the pid once it runs (e.g. to signal it).
+sub run_script($args, %o) {
+    my $timeout_s = $o{timeout_s} // 60;
+    my $dir = File::Temp->newdir;
+    my ($out, $err) = map { File::Spec->catfile($dir->dirname, $_) } qw(stdout stderr);
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        POSIX::setpgid(0, 0);
+        while (my ($name, $value) = each %{ $o{env} // {} }) {
+            if (defined $value) { $ENV{$name} = $value } else { delete $ENV{$name} }
+        }
+        chdir $o{cwd} or POSIX::_exit(126) if defined $o{cwd};
+        open STDIN, '<', File::Spec->devnull;
+        open STDOUT, '>', $out;
+        open STDERR, '>', $err;
+        exec { $^X } $^X, script_path(), @$args or POSIX::_exit(127);
+    }
+    $o{on_start}->($pid) if $o{on_start};
+    my $timed_out = 0;
+    my $status = wait_until($timeout_s, sub { waitpid($pid, WNOHANG) == $pid ? [$?] : undef });
+    if (!$status) {
+        $timed_out = 1;
+        kill 'TERM', $pid;
+        $status = wait_until(5, sub { waitpid($pid, WNOHANG) == $pid ? [$?] : undef });
+        if (!$status) {
+            kill 'KILL', -$pid;
+            waitpid $pid, 0;
+            $status = [$?];
+        }
+    }
+    kill 'KILL', -$pid;    # nothing the script started may outlive the test
+    my $s = $status->[0];
+    return { status => $s, exit => $s >> 8, signal => $s & 127, timed_out => $timed_out,
+             stdout => read_file($out), stderr => read_file($err) };
+}
+
+# Writes SOCK_STREAM_clt/_srv and SOCK_SEQPACK_clt/_srv stand-ins into a new directory
+# and returns it. They log their arguments (JSON) and pid into $ENV{FAKE_LOG_DIR}.
+#
+# Client: -s P, --json-file F; writes fixtures/client-sP.json (or client-s0.json with
+# the payload fields changed) to F and "fake ACE report for power P" to stdout.
+#   FAKE_CLIENT_FAIL=1,3   exit 1 with a message on stderr for those powers
+#   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
+#   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
+#   FAKE_CLIENT_SLEEP=S    sleep S seconds first
+# Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a signal.
+#   FAKE_SERVER_SILENT=1       never print the port line
+#   FAKE_SERVER_IGNORE_TERM=1  ignore SIGTERM
+#   FAKE_SERVER_EXIT=1         exit 3 at once
+sub make_fake_bin() {
+    my $dir = File::Temp->newdir;
+    my $fixtures = fixture_dir();
+    my $client = <<"PL";
+#!$^X
+use strict; use warnings; use JSON::PP;
+my \$log = \$ENV{FAKE_LOG_DIR};
+my (\$power, \$json_file);
+for my \$i (0 .. \$#ARGV) {
+    \$power = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '-s';
+    \$json_file = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--json-file';
+}
+if (\$log) {
+    open my \$fh, '>', "\$log/client-\$power.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
+    open \$fh, '>', "\$log/client-\$power.pid" or die; print {\$fh} \$\$; close \$fh;
+}
+sleep \$ENV{FAKE_CLIENT_SLEEP} if \$ENV{FAKE_CLIENT_SLEEP};
+if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
+if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
+    print STDERR "fake client: connection refused at power \$power\\n";
+    exit 1;
+}
+print "fake ACE report for power \$power\\n";
+exit 0 if \$ENV{FAKE_CLIENT_NO_JSON};
+my \$file = "$fixtures/client-s\$power.json";
+my \$text;
+if (-e \$file) {
+    open my \$in, '<', \$file or die; local \$/; \$text = <\$in>;
+} else {
+    open my \$in, '<', "$fixtures/client-s0.json" or die; local \$/;
+    my \$doc = decode_json(<\$in>);
+    \$doc->{config}{payload_power_of_2} = 0 + \$power;
+    \$doc->{config}{payload_bytes} = 2**\$power;
+    \$text = encode_json(\$doc);
+}
+open my \$out, '>', \$json_file or die "fake client: cannot write \$json_file: \$!\\n";
+print {\$out} \$text;
+close \$out or die;
+PL
+    my $server = <<"PL";
+#!$^X
+use strict; use warnings; use JSON::PP;
+\$| = 1;
+my \$log = \$ENV{FAKE_LOG_DIR};
+if (\$log) {
+    open my \$fh, '>', "\$log/server.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
+    open \$fh, '>', "\$log/server.pid" or die; print {\$fh} \$\$; close \$fh;
+}
+exit 3 if \$ENV{FAKE_SERVER_EXIT};
+\$SIG{TERM} = \$ENV{FAKE_SERVER_IGNORE_TERM} ? 'IGNORE' : sub { exit 0 };
+\$SIG{INT} = sub { exit 0 };
+print STDERR "(\$\$|1) fake server\\n";
+print STDERR "(\$\$|1) starting server at port 40123\\n" unless \$ENV{FAKE_SERVER_SILENT};
+sleep 1 while 1;
+PL
+    for my $prefix (qw(SOCK_STREAM SOCK_SEQPACK)) {
+        for ([ clt => $client ], [ srv => $server ]) {
+            my $path = File::Spec->catfile($dir->dirname, "${prefix}_$_->[0]");
+            open my $fh, '>', $path or die "cannot write $path: $!";
+            print {$fh} $_->[1];
+            close $fh or die;
+            chmod 0755, $path or die;
+        }
+    }
+    return $dir;
+}
+
+1;

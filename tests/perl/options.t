@@ -1,0 +1,142 @@
+# Command-line options: usage errors exit with 2 and say what is wrong; values are
+# case-insensitive; --help and --manual print the documented sections.
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use FindBin ();
+use lib "$FindBin::Bin/lib";
+use File::Temp ();
+use Test::More;
+use SctpPerf::TestSweep qw(load_script run_script);
+
+load_script();
+
+sub parse(@args) { return SctpPerf::RunSpectrum::validate_options(SctpPerf::RunSpectrum::parse_arguments(@args)) }
+
+# Returns the error object the parser died with, or undef.
+sub parse_error(@args) {
+    return eval { parse(@args); undef } // $@;
+}
+
+subtest 'defaults' => sub {
+    my $s = parse();
+    is $s->{service}, 'stream', 'service stream';
+    is $s->{protocol}, 'sctp', 'protocol sctp, as in the programs';
+    is $s->{min_power}, 0, 'min power 0';
+    is $s->{max_power}, 16, 'max power 16';
+    is $s->{plot}, 1, 'plot on';
+    ok !$s->{keep_going}, 'keep-going off';
+    ok !$s->{start_server}, 'start-server off';
+    is $s->{iterations}, undef, 'iterations left to the client';
+    is_deeply $s->{client_args}, [], 'no client options';
+};
+
+subtest 'values are case-insensitive; paths and hosts keep their case' => sub {
+    my $dir = File::Temp->newdir;
+    my $s = parse('--protocol', 'TCP', '--service', 'Stream', '--host', 'LocalHost',
+                  '--output-dir', "$dir/Results/TCP");
+    is $s->{protocol}, 'tcp', '--protocol TCP';
+    is $s->{service}, 'stream', '--service Stream';
+    is $s->{host}, 'LocalHost', 'host as given';
+    is $s->{output_dir}, "$dir/Results/TCP", 'output dir as given';
+    is parse('--service', 'SEQPACKET')->{service}, 'seqpack', 'seqpacket means seqpack';
+    is parse('--service', 'SeqPack', '--protocol', 'SCTP')->{protocol}, 'sctp', 'seqpack with sctp';
+};
+
+subtest 'numbers and switches' => sub {
+    my $s = parse(qw(--min-power 2 --max-power 15 --iterations 1000 --port 5000 --no-plot --keep-going --start-server));
+    is_deeply [ @{$s}{qw(min_power max_power iterations port plot keep_going start_server)} ],
+              [ 2, 15, 1000, 5000, 0, 1, 1 ], 'all taken';
+    is parse(qw(--min_power 3 --max_power 3))->{max_power}, 3, 'underscore spellings';
+};
+
+subtest 'everything after -- goes to the client unchanged' => sub {
+    my $s = parse(qw(--protocol tcp -- -n -m 5 -M 500 --io-timeout 3 Odd));
+    is_deeply $s->{client_args}, [qw(-n -m 5 -M 500 --io-timeout 3 Odd)], 'kept in order and case';
+};
+
+my @usage_errors = (
+    [ [qw(--protocol udp)],                       qr/--protocol must be 'tcp' or 'sctp', not 'udp'/ ],
+    [ [qw(--service dgram)],                      qr/--service must be 'stream' or 'seqpack', not 'dgram'/ ],
+    [ [qw(--service seqpack --protocol TCP)],     qr/seqpack runs over SCTP only/ ],
+    [ [qw(--min-power -1)],                       qr/--min-power must be a whole number from 0 to 16, not '-1'/ ],
+    [ [qw(--max-power 17)],                       qr/--max-power must be a whole number from 0 to 16, not '17'/ ],
+    [ [qw(--max-power ten)],                      qr/--max-power must be a whole number/ ],
+    [ [qw(--min-power 5 --max-power 4)],          qr/--min-power \(5\) must not be larger than --max-power \(4\)/ ],
+    [ [qw(--iterations 0)],                       qr/--iterations must be a whole number of at least 1, not '0'/ ],
+    [ [qw(--port 70000)],                         qr/--port must be a whole number from 1 to 65535/ ],
+    [ [qw(--host), ''],                           qr/--host must not be empty/ ],
+    [ [qw(--bin-dir /nonexistent/bin)],           qr/--bin-dir '\/nonexistent\/bin' is not a directory/ ],
+    [ [qw(--no-such-option)],                     qr/unknown option: no-such-option/ ],
+    [ [qw(--protocol)],                           qr/option protocol requires an argument/ ],
+    [ [qw(stray)],                                qr/unexpected argument 'stray' \(options for the client go after '--'\)/ ],
+    [ [qw(-- -s 3)],                              qr/client option '-s' after '--' cannot be used: .*--min-power/ ],
+    [ [qw(-- --format json)],                     qr/client option '--format' after '--' cannot be used/ ],
+    [ [qw(-- --json-file x)],                     qr/client option '--json-file' after '--' cannot be used/ ],
+    [ [qw(-- -t tcp)],                            qr/client option '-t' after '--' cannot be used: .*--protocol/ ],
+    [ [qw(--iterations 5 -- -c 10)],              qr/client option '-c' after '--' cannot be used: .*--iterations/ ],
+    [ [qw(--start-server -- -p 45000)],           qr/client option '-p' after '--' cannot be used: .*--port/ ],
+    [ [qw(--host h -- -H other)],                 qr/client option '-H' after '--' cannot be used: .*--host/ ],
+    [ [qw(-- --payload_size_power_of_2=3)],       qr/client option '--payload_size_power_of_2=3' after '--' cannot be used/ ],
+    [ [qw(-- --test-transport-protocol tcp)],     qr/cannot be used: .*--protocol/ ],
+    [ [qw(--iterations 3 -- --test-iterations 9)], qr/cannot be used: .*--iterations/ ],
+    [ [qw(--start-server -- --server-host x)],    qr/cannot be used: .*--host/ ],
+    [ [qw(--port 5000 -- --server_port 5001)],    qr/cannot be used: .*--port/ ],
+    [ [qw(--config-file /nonexistent/spectrum.config)], qr/cannot read config file '\/nonexistent\/spectrum.config'/ ],
+);
+
+subtest 'usage errors, checked in-process' => sub {
+    for my $case (@usage_errors) {
+        my ($args, $pattern) = @$case;
+        my $error = parse_error(@$args);
+        ok ref $error && $error->{status} == 2, "@$args: usage error" or diag explain $error;
+        like ref $error ? $error->{message} : "$error", $pattern, "@$args: message";
+    }
+};
+
+subtest 'allowed client options' => sub {
+    is_deeply parse(qw(-- -c 10 -H host -p 5000))->{client_args}, [qw(-c 10 -H host -p 5000)],
+        '-c, -H and -p are the client\'s when the script does not set them';
+    is_deeply parse('--service', 'seqpack', '--', '-H', 'a,b')->{client_args}, ['-H', 'a,b'], 'seqpack -H list';
+    is_deeply parse(qw(--service seqpack -- -t sctp))->{client_args}, [qw(-t sctp)],
+        '-t is left to the seqpack client (which has none, and will say so)';
+};
+
+subtest 'usage errors from the command line exit with 2' => sub {
+    for my $case (@usage_errors[ 0, 2, 6, 11, 13, 14 ]) {
+        my ($args, $pattern) = @$case;
+        my $r = run_script($args, timeout_s => 30);
+        is $r->{exit}, 2, "@$args: exit status 2";
+        like $r->{stderr}, qr/^run_spectrum\.pl: error: .*$pattern/m, "@$args: says what is wrong";
+        like $r->{stderr}, qr/--help/, "@$args: points at --help";
+        is $r->{stdout}, '', "@$args: nothing on stdout";
+    }
+};
+
+subtest '--help and --manual' => sub {
+    my $help = run_script(['--help'], timeout_s => 30);
+    is $help->{exit}, 0, '--help exits 0';
+    like $help->{stdout}, qr/^Usage:/m, 'synopsis';
+    like $help->{stdout}, qr/^Options:/m, 'options';
+    like $help->{stdout}, qr/--start-server/, 'lists --start-server';
+    unlike $help->{stdout}, qr/^EXIT STATUS/m, 'not the whole manual';
+
+    my $manual = run_script(['--manual'], timeout_s => 30);
+    is $manual->{exit}, 0, '--manual exits 0';
+    for my $section ('NAME', 'SYNOPSIS', 'OPTIONS', 'DESCRIPTION', 'OUTPUT', 'EXAMPLES', 'EXIT STATUS') {
+        like $manual->{stdout}, qr/^\Q$section\E$/m, "manual has $section";
+    }
+    unlike $manual->{stdout}, qr/POD ERRORS/, 'POD is well-formed';
+};
+
+subtest 'a program that is missing is a runtime failure' => sub {
+    my $empty = File::Temp->newdir;
+    my $r = run_script([ '--bin-dir', "$empty", '--protocol', 'tcp' ], timeout_s => 30);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/SOCK_STREAM_clt not found in \Q$empty\E; build the programs or point --bin-dir at them/,
+        'names the program and where it looked';
+};
+
+done_testing;

@@ -1,0 +1,245 @@
+# Whole sweeps with stand-in client and server programs (see SctpPerf::TestSweep):
+# the command lines the script builds, the files it leaves, failures, --keep-going,
+# a missing gnuplot, and that every server it starts is gone when it ends.
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use FindBin ();
+use lib "$FindBin::Bin/lib";
+use File::Spec;
+use File::Temp ();
+use JSON::PP ();
+use Test::More;
+use Time::HiRes ();
+use SctpPerf::TestSweep qw(fixture_dir make_fake_bin read_file run_script process_alive wait_until);
+
+my $bin = make_fake_bin();
+my $have_gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH} // '';
+
+# Runs a sweep with the fake programs; returns the result plus the log and output dirs.
+sub sweep($args, %env) {
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $r = run_script([ '--bin-dir', "$bin", '--output-dir', "$out", @$args ],
+                       env => { FAKE_LOG_DIR => "$log", %env }, timeout_s => 60);
+    return ($r, $log, $out);    # the dir objects: the directories live as long as they do
+}
+
+sub args_of($log, $name) { return JSON::PP->new->decode(read_file("$log/$name.args")) }
+sub pid_of($log, $name) { return 0 + read_file("$log/$name.pid") }
+sub csv_lines($out) { return split /\n/, read_file("$out/spectrum.csv") }
+sub spectrum_files($out) { return glob "$out/*.spectrum" }
+
+subtest 'a sweep against a server it starts' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --protocol TCP --min-power 0 --max-power 3 --iterations 4 -- -m 0)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+
+    my ($srv, @srv_args) = @{ args_of($log, 'server') };
+    like $srv, qr/SOCK_STREAM_srv$/, 'the stream server';
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t tcp)], 'server on a free port, bound to loopback';
+    ok !process_alive(pid_of($log, 'server')), 'server stopped';
+    like $r->{stderr}, qr/started SOCK_STREAM_srv \(pid \d+\) on port 40123/, 'says where the server runs';
+
+    my ($clt, @clt_args) = @{ args_of($log, 'client-2') };
+    like $clt, qr/SOCK_STREAM_clt$/, 'the stream client';
+    is_deeply [ @clt_args[ 0, 1, 2 ] ], [ '-s', 2, '--json-file' ], 'payload power and JSON file';
+    is_deeply [ @clt_args[ 4 .. $#clt_args ] ], [qw(-t tcp -c 4 -H 127.0.0.1 -p 40123 -m 0)],
+        'transport, iterations, the server\'s real port, then the options after --';
+
+    my @csv = csv_lines($out);
+    is scalar @csv, 5, 'CSV: header and four rows';
+    my @expected = split /\n/, read_file(fixture_dir() . '/expected.csv');
+    is_deeply [ @csv[ 0 .. 3 ] ], \@expected, 'rows 2^0..2^2 from the fixtures, digit for digit';
+    like $csv[4], qr/^8,4,10,25,/, 'row 2^3';
+
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is scalar @{ $doc->{rows} }, 4, 'JSON: four rows';
+    is scalar @{ $doc->{runs} }, 4, 'JSON: four full reports';
+    is_deeply $doc->{failed}, [], 'JSON: nothing failed';
+    is $doc->{sweep}{server_port}, 40123, 'JSON: the port used';
+    is $doc->{sweep}{transport}, 'tcp', 'JSON: transport';
+    ok $doc->{sweep}{started_server}, 'JSON: the server was started by the script';
+    is_deeply $doc->{sweep}{client_options}, ['-m', '0'], 'JSON: client options';
+
+    my @spectrum = spectrum_files($out);
+    is scalar @spectrum, 1, 'one .spectrum file';
+    like $spectrum[0], qr{/\d{8}T\d{6}\.spectrum$}, 'named by a timestamp without spaces or colons';
+    is read_file($spectrum[0]), join('', map { "fake ACE report for power $_\n" } 0 .. 3),
+        'every ACE report appended, in order';
+
+    ok -s "$out/spectrum.gp", 'gnuplot script kept';
+    like read_file("$out/spectrum.gp"), qr/TCP stream to 127\.0\.0\.1, 4 iterations per size/, 'plot title';
+    SKIP: {
+        skip 'gnuplot is not installed', 1 unless $have_gnuplot;
+        is substr(read_file("$out/spectrum.png"), 0, 8), "\x89PNG\r\n\x1a\n", 'spectrum.png is a PNG';
+    }
+
+    my @progress = $r->{stderr} =~ /^run_spectrum\.pl: \[(\d)\/4\] +(\d+) bytes: p50 ([\d.]+) us, max ([\d.]+) us$/mg;
+    is_deeply \@progress, [ 1, 1, '20.0', '40.0', 2, 2, '12.0', '100.0', 3, 4, '7.5', '7.5', 4, 8, '20.0', '40.0' ],
+        'one progress line per size with bytes, p50 and max';
+};
+
+subtest 'against a running server: --host and --port pass through, defaults are the client\'s' => sub {
+    my ($r, $log) = sweep([qw(--min-power 5 --max-power 5 --host Example.Test --port 5001)]);
+    is $r->{exit}, 0, 'exit 0' or diag $r->{stderr};
+    my (undef, @args) = @{ args_of($log, 'client-5') };
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-t sctp -H Example.Test -p 5001)], 'sctp by default; host case kept';
+    ok !-e "$log/server.args", 'no server started';
+
+    ($r, $log) = sweep([qw(--min-power 1 --max-power 1)]);
+    (undef, @args) = @{ args_of($log, 'client-1') };
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-t sctp)], 'no -H, -p or -c unless asked';
+};
+
+subtest 'seqpack' => sub {
+    my ($r, $log, $out) = sweep([qw(--service SeqPacket --start-server --min-power 0 --max-power 0)]);
+    is $r->{exit}, 0, 'exit 0' or diag $r->{stderr};
+    my ($srv, @srv_args) = @{ args_of($log, 'server') };
+    like $srv, qr/SOCK_SEQPACK_srv$/, 'the seqpack server';
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1)], 'no -t';
+    my ($clt, @args) = @{ args_of($log, 'client-0') };
+    like $clt, qr/SOCK_SEQPACK_clt$/, 'the seqpack client';
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-H 127.0.0.1 -p 40123)], 'no -t';
+};
+
+subtest 'Nagle: -n goes to the server too' => sub {
+    my ($r, $log) = sweep([qw(--start-server --min-power 0 --max-power 0 -- -n)]);
+    is $r->{exit}, 0, 'exit 0' or diag $r->{stderr};
+    my (undef, @srv_args) = @{ args_of($log, 'server') };
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp -n)], 'server gets -n';
+};
+
+subtest 'a failing size stops the sweep' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --min-power 0 --max-power 4)], FAKE_CLIENT_FAIL => '2');
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/payload 2\^2 \(4 bytes\) failed: SOCK_STREAM_clt exited with status 1; its stderr:\n  \| fake client: connection refused at power 2/,
+        'names the size and shows the client\'s stderr';
+    ok !-e "$log/client-3.args", 'no further size ran';
+    is scalar(csv_lines($out)), 3, 'CSV keeps the two sizes that ran';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{failed} } ], [2], 'JSON lists the failure';
+    ok !process_alive(pid_of($log, 'server')), 'server stopped';
+};
+
+subtest '--keep-going' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --keep-going --min-power 0 --max-power 4)], FAKE_CLIENT_FAIL => '1,3');
+    is $r->{exit}, 1, 'exit status 1';
+    ok -e "$log/client-4.args", 'went on to the last size';
+    is_deeply [ map { (split /,/)[0] } (csv_lines($out))[ 1 .. 3 ] ], [ 1, 4, 16 ], 'CSV has the sizes that worked';
+    like $r->{stderr}, qr/^run_spectrum\.pl: failed sizes: 2\^1 \(2 bytes\), 2\^3 \(8 bytes\)$/m, 'lists the failures at the end';
+    ok !process_alive(pid_of($log, 'server')), 'server stopped';
+};
+
+subtest 'a client that rejects its options stops even --keep-going' => sub {
+    my ($r, $log) = sweep([qw(--keep-going --min-power 0 --max-power 4)], FAKE_CLIENT_EXIT => 2);
+    is $r->{exit}, 2, 'exit status 2';
+    like $r->{stderr}, qr/fake client: unknown option/, 'shows why';
+    like $r->{stderr}, qr/rejected its options/, 'says why it stopped';
+    ok !-e "$log/client-1.args", 'stopped after the first size';
+};
+
+subtest 'a client that writes no JSON report' => sub {
+    my ($r) = sweep([qw(--min-power 0 --max-power 0)], FAKE_CLIENT_NO_JSON => 1);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/exited with status 0 but it wrote no JSON report .*does this client support --json-file/,
+        'says what is missing';
+};
+
+subtest 'gnuplot missing, or not wanted' => sub {
+    my $empty = File::Temp->newdir;
+    my ($r, $log, $out) = sweep([qw(--min-power 0 --max-power 2)], PATH => "$empty");
+    is $r->{exit}, 0, 'exit status 0 without gnuplot' or diag $r->{stderr};
+    like $r->{stderr}, qr/gnuplot not found in PATH/, 'says so';
+    ok -s "$out/$_", "$_ written" for qw(spectrum.csv spectrum.json spectrum.gp);
+    ok !-e "$out/spectrum.png", 'no PNG';
+
+    open my $fh, '>', "$out/spectrum.png" or die;
+    print {$fh} 'an old plot';
+    close $fh;
+    ($r) = run_script([ '--bin-dir', "$bin", '--output-dir', "$out", qw(--no-plot --min-power 0 --max-power 0) ],
+                      timeout_s => 60);
+    is $r->{exit}, 0, '--no-plot: exit 0';
+    ok -s "$out/spectrum.gp", '--no-plot: gnuplot script still written';
+    ok !-e "$out/spectrum.png", '--no-plot: the old plot of an earlier sweep is gone';
+    is scalar(csv_lines($out)), 2, 'the CSV is this sweep\'s';
+};
+
+subtest 'the output directory is created' => sub {
+    my $base = File::Temp->newdir;
+    my ($r) = run_script([ '--bin-dir', "$bin", '--output-dir', "$base/Deep/Er", qw(--no-plot --max-power 0) ],
+                         timeout_s => 60);
+    is $r->{exit}, 0, 'exit 0' or diag $r->{stderr};
+    ok -s "$base/Deep/Er/spectrum.csv", 'CSV in the new directory, path case kept';
+};
+
+subtest 'a server that never reports its port' => sub {
+    my $t0 = Time::HiRes::time();
+    my ($r, $log) = sweep([qw(--start-server --max-power 0)], FAKE_SERVER_SILENT => 1);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/did not report its port within 10 s.*\n  \| \(\d+\|1\) fake server/s, 'says so, with its log';
+    cmp_ok Time::HiRes::time() - $t0, '<', 30, 'gives up in bounded time';
+    ok !process_alive(pid_of($log, 'server')), 'server stopped';
+    ok !-e "$log/client-0.args", 'no client ran';
+};
+
+subtest 'a server that exits at once' => sub {
+    my ($r) = sweep([qw(--start-server --max-power 0)], FAKE_SERVER_EXIT => 1);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/SOCK_STREAM_srv exited with status 3 before reporting its port/, 'says so';
+};
+
+subtest 'a server that ignores SIGTERM is killed' => sub {
+    my ($r, $log) = sweep([qw(--start-server --max-power 0 --no-plot)], FAKE_SERVER_IGNORE_TERM => 1);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    like $r->{stderr}, qr/ignored SIGTERM for 5 s; killing it/, 'says so';
+    ok !process_alive(pid_of($log, 'server')), 'server gone';
+};
+
+subtest 'finding the programs' => sub {
+    require(SctpPerf::TestSweep::script_path());
+    my ($first, $second) = (File::Temp->newdir, File::Temp->newdir);
+    for my $file ("$first/SOCK_STREAM_clt", "$second/SOCK_STREAM_clt", "$second/SOCK_STREAM_srv") {
+        open my $fh, '>', $file or die; close $fh; chmod 0755, $file or die;
+    }
+    is SctpPerf::RunSpectrum::find_bin_dir(['SOCK_STREAM_clt'], [ "$first", "$second" ]), "$first",
+        'the first directory that has the client';
+    is SctpPerf::RunSpectrum::find_bin_dir([qw(SOCK_STREAM_clt SOCK_STREAM_srv)], [ "$first", "$second" ]), "$second",
+        'with a server: the first directory that has both';
+    is SctpPerf::RunSpectrum::find_bin_dir(['SOCK_SEQPACK_clt'], [ "$first", "$second" ]), undef, 'none';
+    my @defaults = SctpPerf::RunSpectrum::default_bin_dirs();
+    like $defaults[0], qr{/build/bin$}, 'default: build/bin beside the script first';
+    like $defaults[1], qr{/bin$}, 'then bin';
+
+    SKIP: {
+        skip 'a build/bin beside the script holds programs, which would be found first', 2
+            if -e File::Spec->catfile($FindBin::Bin, '..', '..', 'build', 'bin', 'SOCK_STREAM_clt');
+        my $log = File::Temp->newdir;
+        my $out = File::Temp->newdir;
+        my $r = run_script([ '--output-dir', "$out", qw(--max-power 0 --no-plot) ],
+                           env => { FAKE_LOG_DIR => "$log", PATH => "$bin:/usr/bin:/bin" }, timeout_s => 60);
+        is $r->{exit}, 0, 'found through PATH' or diag $r->{stderr};
+        like args_of($log, 'client-0')->[0], qr{^\Q$bin\E/SOCK_STREAM_clt$}, 'the client in PATH ran';
+    }
+};
+
+subtest 'an interrupt stops the client and the server' => sub {
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $sent = 0;
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --max-power 3) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30 }, timeout_s => 20,
+        on_start => sub ($pid) {
+            $sent = wait_until(10, sub { -s "$log/client-0.pid" }) && kill 'TERM', $pid;
+        });
+    ok $sent, 'sent SIGTERM while the first client ran';
+    ok !$r->{timed_out}, 'the script ended by itself';
+    is $r->{signal}, 15, 'and died of SIGTERM, as an interrupted program should';
+    like $r->{stderr}, qr/interrupted by SIGTERM/, 'says so';
+    ok !process_alive(pid_of("$log", 'client-0')), 'client stopped';
+    ok !process_alive(pid_of("$log", 'server')), 'server stopped';
+};
+
+done_testing;

@@ -1,0 +1,93 @@
+# CSV and JSON from canned client reports (tests/perl/fixtures, arithmetic in its
+# README): every number is copied from the report, digit for digit.
+use strict;
+use warnings;
+use feature qw(signatures);
+no warnings qw(experimental::signatures);
+
+use FindBin ();
+use lib "$FindBin::Bin/lib";
+use File::Temp ();
+use JSON::PP ();
+use Test::More;
+use SctpPerf::TestSweep qw(load_script fixture_dir read_file);
+
+load_script();
+
+my $fixtures = fixture_dir();
+my @reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-s$_.json", $_) } 0 .. 2;
+my @rows = map { SctpPerf::RunSpectrum::row_from_report($_) } @reports;
+
+subtest 'rows' => sub {
+    my %first = map { $_ => "$rows[0]{$_}" } grep { defined $rows[0]{$_} } keys %{ $rows[0] };
+    is_deeply \%first, {
+        payload_bytes => 1, iterations => 4, min_us => 10, mean_us => 25, p50_us => 20, p90_us => 40,
+        p99_us => 40, p99_9_us => 40, max_us => 40, stddev_us => '12.909944487358056',
+        outliers => 1,    # below 0 + above 1 (40 >= histogram max 35)
+    }, 'power 0, every column';
+    is $rows[1]{outliers}, 2, 'power 1: below 1 (5 < 10) + above 1 (100 >= 50)';
+    is "$rows[1]{mean_us}", '32.75', 'power 1: mean';
+    is "$rows[1]{stddev_us}", '44.999074064547891', 'power 1: stddev keeps all 17 digits';
+    is $rows[2]{stddev_us}, undef, 'power 2: stddev of one sample is null';
+    is "$rows[2]{p50_us}", '7.5', 'power 2: p50';
+};
+
+subtest 'CSV' => sub {
+    my $csv = SctpPerf::RunSpectrum::csv_text(\@rows);
+    is $csv, read_file("$fixtures/expected.csv"), 'matches fixtures/expected.csv';
+    my @lines = split /\n/, $csv;
+    is scalar @lines, 4, 'header and three rows';
+    is $lines[0], 'payload_bytes,iterations,min_us,mean_us,p50_us,p90_us,p99_us,p99_9_us,max_us,stddev_us,outliers',
+        'header';
+    is SctpPerf::RunSpectrum::csv_text([]), "$lines[0]\n", 'no rows: header only';
+};
+
+subtest 'JSON document' => sub {
+    my $sweep = { service => 'stream', transport => 'tcp', iterations => 4, server_host => '127.0.0.1' };
+    my @runs = map { { payload_power_of_2 => $_, payload_bytes => 2**$_, report => $reports[$_] } } 0 .. 2;
+    my $failed = [ { payload_power_of_2 => 3, payload_bytes => 8, reason => 'SOCK_STREAM_clt exited with status 1' } ];
+    my $text = SctpPerf::RunSpectrum::json_text(SctpPerf::RunSpectrum::sweep_document(
+        sweep => $sweep, rows => \@rows, runs => \@runs, failed => $failed));
+    my $doc = JSON::PP->new->decode($text);
+
+    is $doc->{tool}, 'sctp-perf', 'tool';
+    is $doc->{format_version}, 1, 'format version';
+    is_deeply $doc->{sweep}, $sweep, 'the sweep configuration';
+    is_deeply $doc->{columns}, \@SctpPerf::RunSpectrum::CSV_COLUMNS, 'columns in CSV order';
+    is scalar @{ $doc->{rows} }, 3, 'three rows';
+    is $doc->{rows}[1]{outliers}, 2, 'row values';
+    is $doc->{rows}[2]{stddev_us}, undef, 'null stays null';
+    is_deeply $doc->{runs}[1]{report}, JSON::PP->new->decode(read_file("$fixtures/client-s1.json")),
+        'each run keeps the full client report';
+    is_deeply $doc->{failed}, $failed, 'failed sizes';
+
+    like $text, qr/"stddev_us" : 44\.999074064547891\b/, 'numbers are written with the client\'s digits';
+    like $text, qr/"mean_us" : 32\.75,/, 'numbers stay JSON numbers, not strings';
+    unlike $text, qr/"(?:min|max|mean|p\d+)_us" : "/, 'no number turned into a string';
+};
+
+subtest 'reports the script refuses' => sub {
+    my $dir = File::Temp->newdir;
+    my $write = sub ($name, $text) { my $p = "$dir/$name"; open my $fh, '>', $p or die; print {$fh} $text; close $fh; $p };
+    my $good = JSON::PP->new->decode(read_file("$fixtures/client-s0.json"));
+    my $broken = sub ($change) { my $d = JSON::PP->new->decode(JSON::PP->new->encode($good)); $change->($d); JSON::PP->new->encode($d) };
+
+    my @cases = (
+        [ 'missing file',     undef,                                            qr/wrote no JSON report to .* --json-file/ ],
+        [ 'not JSON',         'ACE text, not JSON',                             qr/not valid JSON/ ],
+        [ 'not an object',    '[1, 2]',                                         qr/not an object/ ],
+        [ 'other size',       $broken->(sub ($d) { $d->{config}{payload_power_of_2} = 5 }), qr/payload power 5, not 0/ ],
+        [ 'no percentiles',   $broken->(sub ($d) { delete $d->{percentiles} }), qr/has no 'percentiles\.p50'/ ],
+        [ 'no p99.9',         $broken->(sub ($d) { delete $d->{percentiles}{'p99.9'} }), qr/has no 'percentiles\.p99\.9'/ ],
+        [ 'text for a number', $broken->(sub ($d) { $d->{summary}{max_us} = 'lots' }), qr/'summary\.max_us' is not a number/ ],
+        [ 'no histogram',     $broken->(sub ($d) { delete $d->{histogram} }),   qr/has no 'histogram\.below'/ ],
+    );
+    for my $case (@cases) {
+        my ($name, $text, $pattern) = @$case;
+        my $path = defined $text ? $write->("$name.json", $text) : "$dir/none.json";
+        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, 0)); undef } // $@;
+        like $error, $pattern, $name;
+    }
+};
+
+done_testing;
