@@ -44,17 +44,23 @@ run_client "${CHECK_WORK}/calibrate.json" 60 c SOCK_SEQPACK_clt ${client_args} -
 check_run "${CHECK_WORK}/calibrate.json" "${status}" 300 "calibration run"
 log "calibration, both links up: $(describe_run "${CHECK_WORK}/calibrate.json")"
 calibrate_s="$(json_num "${CHECK_WORK}/calibrate.json" summary duration_s)"
-# Enough iterations for about 6 s of traffic, between 2000 and 100000.
-count="$(awk -v d="${calibrate_s}" 'BEGIN { n = int(6 * 300 / (d > 0 ? d : 1)); if (n < 2000) n = 2000; if (n > 100000) n = 100000; print n }')"
+# Enough iterations for about 8 s of traffic, between 2000 and 100000.
+count="$(awk -v d="${calibrate_s}" 'BEGIN { n = int(8 * 300 / (d > 0 ? d : 1)); if (n < 2000) n = 2000; if (n > 100000) n = 100000; print n }')"
 
-path2_before="$(ip netns exec s cat /sys/class/net/mh1s/statistics/tx_packets)"
+# Packets the server sent on each path, from its side of each link.
+server_tx() {
+    ip netns exec s cat "/sys/class/net/$1/statistics/tx_packets"
+}
+path1_before="$(server_tx mh0s)"
+path2_before="$(server_tx mh1s)"
 
 # shellcheck disable=SC2086
 start_client "${CHECK_WORK}/run.json" c SOCK_SEQPACK_clt ${client_args} -c "${count}"
 client="${CLIENT_PID}"
-sleep 1.5
+sleep 2
 kill -0 "${client}" 2>/dev/null ||
     fail "the ${count}-iteration run ended before the link went down; the calibration misjudged the speed"
+path1_up="$(server_tx mh0s)"
 ip -n s link set mh0s down || fail "cannot set mh0s down"
 down_at="$(now_s)"
 log "$(date +%T) path 1 (mh0s) set down; client running ${count} iterations"
@@ -62,16 +68,19 @@ log "$(date +%T) path 1 (mh0s) set down; client running ${count} iterations"
 status=0
 wait_bounded "${client}" "${after_down_bound_s}" || status=$?
 after_down_s="$(float_sub "$(now_s)" "${down_at}")"
-path2_after="$(ip netns exec s cat /sys/class/net/mh1s/statistics/tx_packets)"
+path2_after="$(server_tx mh1s)"
 check_run "${CHECK_WORK}/run.json" "${status}" "${count}" "run with path 1 set down"
 log "run with path 1 down midway: $(describe_run "${CHECK_WORK}/run.json")"
 log "finished ${after_down_s} s after the link went down"
-log "server packets on path 2: ${path2_before} before the run, ${path2_after} after"
+log "server packets on path 1 before it went down: $((path1_up - path1_before)); on path 2 during the run: $((path2_after - path2_before))"
 # The client's own summary, as its report has it.
 log "client summary: $(json_object "${CHECK_WORK}/run.json" summary)"
 log "client percentiles: $(json_object "${CHECK_WORK}/run.json" percentiles)"
 server_alive "${SERVER_PID}" "${CHECK_WORK}/srv.log"
 
+# Path 1 was the one in use, so its loss is what the run survived.
+[ $((path1_up - path1_before)) -ge 100 ] ||
+    fail "path 1 carried only $((path1_up - path1_before)) server packets before it went down; it was not the primary path"
 # Path 2 carried the traffic after the failure: the server sent on it at
 # least one packet per remaining round trip (heartbeats alone are a handful).
 [ $((path2_after - path2_before)) -ge 100 ] ||
