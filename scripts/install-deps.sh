@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the Debian packages sctp-perf needs, and only those missing, so it
+# is safe to run again. Usage: scripts/install-deps.sh [build|test]
+#   build  compiler, CMake, libraries, Perl and gnuplot (the default)
+#   test   the above plus what the real-kernel SCTP tests need (QEMU and friends)
+set -euo pipefail
+
+role=${1:-build}
+build_packages=(
+    g++ cmake make pkg-config
+    libboost-dev libboost-program-options-dev libfmt-dev nlohmann-json3-dev libsctp-dev
+    perl gnuplot-nox
+)
+test_packages=(
+    catch2 iproute2 procps
+    # The SCTP VM: a Debian kernel booted under QEMU with a busybox initramfs.
+    qemu-system-x86 busybox-static cpio xz-utils kmod
+)
+
+case "$role" in
+    build) wanted=("${build_packages[@]}") ;;
+    test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+    *)
+        echo "usage: $0 [build|test]" >&2
+        exit 2
+        ;;
+esac
+
+missing=()
+for package in "${wanted[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#wanted[@]} packages already installed"
+    exit 0
+fi
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || {
+        echo "install-deps: need root to install: ${missing[*]} (run as root or install sudo)" >&2
+        exit 1
+    }
+    as_root=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

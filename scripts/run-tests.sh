@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the complete test suite: unit
+# tests, the programs over loopback, real-kernel SCTP in a VM, and the Perl
+# tests of run_spectrum.pl. Exits non-zero on any failure.
+#
+# Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${SCTP_PERF_BUILD_DIR:-$root/build}
+"$root/scripts/install-deps.sh" test
+"$root/scripts/build.sh" -DSCTP_PERF_BUILD_TESTS=ON
+cd "$build_dir"
+ctest --output-on-failure "$@"
