@@ -22,7 +22,10 @@ else
 fi
 
 server_log=$(mktemp)
-"$build_dir/bin/SOCK_STREAM_srv" -t "$transport" -a 127.0.0.1 -p 0 2>"$server_log" &
+# Both ends on one CPU: unpinned, the scheduler may place them together or
+# apart, and the round trip differs by an order of magnitude between the two.
+pin=(taskset -c 0)
+"${pin[@]}" "$build_dir/bin/SOCK_STREAM_srv" -t "$transport" -a 127.0.0.1 -p 0 2>"$server_log" &
 server_pid=$!
 trap 'kill -TERM $server_pid 2>/dev/null; wait $server_pid 2>/dev/null; rm -f "$server_log"' EXIT
 
@@ -34,7 +37,6 @@ for _ in $(seq 100); do
 done
 [ -n "$port" ] || { cat "$server_log" >&2; echo "quickstart: the server did not start" >&2; exit 1; }
 
+echo "quickstart: server and client both pinned to CPU 0 (taskset -c 0)" >&2
 echo "quickstart: SOCK_STREAM_clt -t $transport -H 127.0.0.1 -p $port ${client_args[*]}" >&2
-echo "quickstart: client and server are not pinned to CPUs; the report states the client's" \
-    "affinity (pin both with taskset for repeatable figures)" >&2
-"$build_dir/bin/SOCK_STREAM_clt" -t "$transport" -H 127.0.0.1 -p "$port" "${client_args[@]}"
+"${pin[@]}" "$build_dir/bin/SOCK_STREAM_clt" -t "$transport" -H 127.0.0.1 -p "$port" "${client_args[@]}"
