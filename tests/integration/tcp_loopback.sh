@@ -48,3 +48,30 @@ pass "--json-file and -n"
 wait_for_log "Test for 2100 iterations"
 wait_for_log "finished 400 iterations"
 pass "server logged the tests"
+
+# IPv6 literals and names, and a client bound to a chosen address and port.
+if perl -MSocket -e 'socket(my $s, AF_INET6, SOCK_STREAM, 0) or exit 1' 2>/dev/null &&
+    ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
+    run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H ::1 -p "$SERVER_PORT" -s 2 -c 100 \
+        --format json
+    echo "$OUT" >"$WORK_DIR/v6.json"
+    [ "$(json_field "$WORK_DIR/v6.json" environment.peer_addresses.0)" = "[::1]:$SERVER_PORT" ] ||
+        fail "IPv6 peer address"
+    pass "IPv6 literal -H ::1"
+else
+    echo "note: no IPv6 loopback here; -H ::1 not exercised"
+fi
+for attempt in 1 2 3; do
+    client_port=$((30000 + RANDOM % 20000))
+    status=0
+    timeout 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 2 -c 100 \
+        -i 127.0.0.1 -C "$client_port" --format json >"$WORK_DIR/bound.json" \
+        2>"$WORK_DIR/bound.err" || status=$?
+    [ "$status" = 0 ] && break
+    grep -q "cannot bind" "$WORK_DIR/bound.err" || fail "bound client: $(cat "$WORK_DIR/bound.err")"
+done
+[ "$status" = 0 ] || fail "could not find a free client port in 3 attempts"
+[ "$(json_field "$WORK_DIR/bound.json" environment.local_addresses.0)" = "127.0.0.1:$client_port" ] ||
+    fail "client not bound to 127.0.0.1:$client_port"
+wait_for_log "client 127.0.0.1 connected from $client_port"
+pass "client bound with -i 127.0.0.1 -C $client_port"
