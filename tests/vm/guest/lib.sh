@@ -129,6 +129,7 @@ start_server() {
     fi
     SERVER_PID=$!
     echo "${SERVER_PID}" >>"${PID_FILE}"
+    SERVER_LOGS="${SERVER_LOGS:-} ${_log}"
     SERVER_PORT=""
     _deadline=$((SERVER_START_TIMEOUT_S * 10))
     _i=0
@@ -232,11 +233,21 @@ describe_run() {
         "$(json_num "$1" summary max_us)" "$(json_num "$1" summary duration_s)"
 }
 
+# Last lines of every server log of the check, to see its side of a failure.
+show_server_logs() {
+    for _log in ${SERVER_LOGS:-}; do
+        echo "    last lines of ${_log##*/}:"
+        tail -n 6 "${_log}" | sed 's/^/    server: /'
+    done
+}
+
 # check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its
-# report counts exactly COUNT samples; prints the client's stderr if not.
+# report counts exactly COUNT samples; prints the client's stderr and the
+# servers' last log lines if not.
 check_run() {
     if [ "$2" -ne 0 ]; then
         sed 's/^/    client: /' "$1.err"
+        show_server_logs
         [ "$2" -eq 124 ] || [ "$2" -eq 137 ] && fail "$4: client killed at its time bound"
         fail "$4: client exited with status $2"
     fi

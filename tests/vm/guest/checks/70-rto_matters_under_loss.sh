@@ -1,4 +1,4 @@
-# vm-check-timeout: 150
+# vm-check-timeout: 170
 # Under packet loss an SCTP round trip that loses a packet waits for a
 # retransmission timeout. The kernel's default rto_min is 1000 ms, so with
 # default RTOs the worst round trip is at least a second; with
@@ -33,11 +33,19 @@ make_netns c
 make_netns s
 veth_link c nl0c 10.77.4.1/24 s nl0s 10.77.4.2/24
 
+# Default RTOs start at rto_initial = 3 s before the first RTT sample and
+# double on every loss, so an unlucky setup exchange alone can wait
+# 3 + 6 + 12 s. Both ends get --io-timeout 60 so such waits are never
+# taken for a dead peer; the check's own limit still bounds the run.
+io_timeout_s=60
+
 # The server's RTO governs lost replies, so each run has its own server.
-start_server "${CHECK_WORK}/srv-default.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2
+start_server "${CHECK_WORK}/srv-default.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2 \
+    --io-timeout "${io_timeout_s}"
 port_default="${SERVER_PORT}"
 # shellcheck disable=SC2086 # ${tuned_rto} is a list of options
-start_server "${CHECK_WORK}/srv-tuned.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2 ${tuned_rto}
+start_server "${CHECK_WORK}/srv-tuned.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2 \
+    --io-timeout "${io_timeout_s}" ${tuned_rto}
 port_tuned="${SERVER_PORT}"
 
 ip netns exec c "${TC}" qdisc add dev nl0c root netem loss 5% || fail "tc netem on nl0c failed"
@@ -45,17 +53,17 @@ ip netns exec s "${TC}" qdisc add dev nl0s root netem loss 5% || fail "tc netem 
 log "netem: $(ip netns exec c "${TC}" qdisc show dev nl0c) / $(ip netns exec s "${TC}" qdisc show dev nl0s)"
 
 status=0
-# --io-timeout 30: with default RTOs three losses of one message in a row
-# wait 1 + 2 + 4 s, which must not be taken for a dead peer.
-run_client "${CHECK_WORK}/default.json" 100 c SOCK_STREAM_clt -t sctp -H 10.77.4.2 \
-    -p "${port_default}" -s 6 -c "${default_count}" --format json --io-timeout 30 || status=$?
+run_client "${CHECK_WORK}/default.json" 110 c SOCK_STREAM_clt -t sctp -H 10.77.4.2 \
+    -p "${port_default}" -s 6 -c "${default_count}" --format json --io-timeout "${io_timeout_s}" ||
+    status=$?
 check_run "${CHECK_WORK}/default.json" "${status}" "${default_count}" "default-RTO run"
 log "default RTO:    $(describe_run "${CHECK_WORK}/default.json")"
 
 status=0
 # shellcheck disable=SC2086
 run_client "${CHECK_WORK}/tuned.json" 60 c SOCK_STREAM_clt -t sctp -H 10.77.4.2 \
-    -p "${port_tuned}" -s 6 -c "${tuned_count}" --format json --io-timeout 30 ${tuned_rto} || status=$?
+    -p "${port_tuned}" -s 6 -c "${tuned_count}" --format json --io-timeout "${io_timeout_s}" \
+    ${tuned_rto} || status=$?
 check_run "${CHECK_WORK}/tuned.json" "${status}" "${tuned_count}" "tuned-RTO run"
 log "RTO 20 ms:      $(describe_run "${CHECK_WORK}/tuned.json")"
 
