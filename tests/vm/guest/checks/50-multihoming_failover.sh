@@ -57,7 +57,14 @@ path2_before="$(server_tx mh1s)"
 # shellcheck disable=SC2086
 start_client "${CHECK_WORK}/run.json" c SOCK_SEQPACK_clt ${client_args} -c "${count}"
 client="${CLIENT_PID}"
-sleep 2
+# "Midway": once path 1 has carried the primer and a few hundred measured
+# round trips (one server packet each), however fast emulation runs today.
+ticks=0
+while [ $(($(server_tx mh0s) - path1_before)) -lt 400 ] && [ "${ticks}" -lt 200 ] &&
+    kill -0 "${client}" 2>/dev/null; do
+    sleep 0.1
+    ticks=$((ticks + 1))
+done
 kill -0 "${client}" 2>/dev/null ||
     fail "the ${count}-iteration run ended before the link went down; the calibration misjudged the speed"
 path1_up="$(server_tx mh0s)"
