@@ -55,10 +55,12 @@ std::optional<T> parse_number(std::string_view text) {
     return value;
 }
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+    return std::strerror(error);
+}
 
 class socket_fd {
-public:
+  public:
     explicit socket_fd(int fd) : fd_(fd) {}
     socket_fd(const socket_fd&) = delete;
     socket_fd& operator=(const socket_fd&) = delete;
@@ -69,7 +71,7 @@ public:
     }
     int get() const { return fd_; }
 
-private:
+  private:
     int fd_;
 };
 
