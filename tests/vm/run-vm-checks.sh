@@ -67,7 +67,8 @@ die() {
 }
 
 bin_dir=""
-cache_dir="${SCTP_PERF_VM_CACHE:-${XDG_CACHE_HOME:-${HOME}/.cache}/sctp-perf/vm}"
+# CI and CTest environments may lack HOME; the cache then lives in TMPDIR.
+cache_dir="${SCTP_PERF_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-${TMPDIR:-/tmp}}/.cache}/sctp-perf/vm}"
 kernel_package=""
 checks=""
 vm_timeout_s=290
