@@ -61,6 +61,10 @@ wait_for_log "receive timed out: the peer went silent" 10
 exec 4>&-
 pass "silent client timed out by the server's --io-timeout"
 
+# While no client arrives, the server says it is still waiting, every 5 s.
+wait_for_log "select timed out" 7
+pass "idle server logs 'select timed out'"
+
 # SIGTERM with a client connected mid-test: the server exits 0 promptly.
 exec 5<>"/dev/tcp/127.0.0.1/$port"
 printf 'SPRF\x00\x01\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8' >&5
