@@ -181,8 +181,7 @@ std::optional<client_options> parse_client_options(int argc, const char* const* 
         "All times are microseconds of a full round trip (request out, reply back), never "
         "halved.\nExit status: 0 success, 1 runtime failure, 2 usage error.\n"
         "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
-    if (!parse_command_line(normalise_long_option_names(argc, argv), options, program, epilogue,
-                            given, out)) {
+    if (!parse_command_line(argc, argv, options, program, epilogue, given, out)) {
         return std::nullopt;
     }
     return validate(raw, given, program);

@@ -115,10 +115,9 @@ std::vector<std::string> normalise_long_option_names(int argc, const char* const
     return args;
 }
 
-bool parse_command_line(const std::vector<std::string>& args,
-                        const po::options_description& options, const program_info& program,
-                        const std::string& help_epilogue, po::variables_map& given,
-                        std::ostream& out) {
+bool parse_command_line(int argc, const char* const* argv, const po::options_description& options,
+                        const program_info& program, const std::string& help_epilogue,
+                        po::variables_map& given, std::ostream& out) {
     // Stray words are collected under a hidden name so the error can quote them.
     po::options_description hidden;
     hidden.add_options()("unexpected-argument", po::value<std::vector<std::string>>());
@@ -131,7 +130,11 @@ bool parse_command_line(const std::vector<std::string>& args,
         // could silently pick the wrong option.
         const auto style =
             po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(all).positional(stray).style(style).run(),
+        po::store(po::command_line_parser(normalise_long_option_names(argc, argv))
+                      .options(all)
+                      .positional(stray)
+                      .style(style)
+                      .run(),
                   given);
         po::notify(given);
     } catch (const po::error& e) {

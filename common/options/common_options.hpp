@@ -58,10 +58,11 @@ common_options validate_common_options(const raw_common_options& raw,
 // "--name[=value]" argument to dashes before parsing.
 std::vector<std::string> normalise_long_option_names(int argc, const char* const* argv);
 
-// Parses `args` against `options`. Returns false when --help or --version was
-// given (the text has been written to `out`). Throws usage_error for unknown
-// options, missing or malformed values.
-bool parse_command_line(const std::vector<std::string>& args,
+// Parses the command line (long names normalised as above) against
+// `options`. Returns false when --help or --version was given (the text has
+// been written to `out`). Throws usage_error for unknown options, stray words,
+// missing or malformed values.
+bool parse_command_line(int argc, const char* const* argv,
                         const boost::program_options::options_description& options,
                         const program_info& program, const std::string& help_epilogue,
                         boost::program_options::variables_map& given, std::ostream& out);

@@ -68,8 +68,7 @@ std::optional<server_options> parse_server_options(int argc, const char* const* 
         "Logs go to stderr as '(pid|tid) message'. SIGINT or SIGTERM stop the server.\n"
         "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
         "Long names may also be spelled with underscores (--server_port).\n";
-    if (!parse_command_line(normalise_long_option_names(argc, argv), options, program, epilogue,
-                            given, out)) {
+    if (!parse_command_line(argc, argv, options, program, epilogue, given, out)) {
         return std::nullopt;
     }
     return validate(raw, given, program);
