@@ -1,0 +1,15 @@
+// SOCK_SEQPACK_clt: round-trip latency over one SCTP association on a
+// SOCK_SEQPACKET socket, one SCTP message per request and per reply; the
+// association may be multi-homed. Glue only: everything else lives in common/.
+
+#include "runtime/client_main.hpp"
+#include "runtime/seqpack_client.hpp"
+
+int main(int argc, char** argv) {
+    const sctp_perf::program_info program{
+        "SOCK_SEQPACK_clt",
+        "measures round-trip latency of request/reply messaging over an SCTP SOCK_SEQPACKET "
+        "socket, one SCTP message per request",
+        "seqpack", false};
+    return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_seqpack_client);
+}

@@ -1,0 +1,283 @@
+#include "transport/seqpacket_channel.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#include "errors.hpp"
+
+namespace sctp_perf {
+
+namespace {
+
+std::string closed_reason(std::size_t received, std::size_t expected) {
+    if (received == 0) {
+        return "the peer closed the association";
+    }
+    return fmt::format("the peer closed the association after {} of {} bytes", received, expected);
+}
+
+[[noreturn]] void throw_receive_failure(int error, std::size_t received, std::size_t expected) {
+    switch (error) {
+        case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+        case EWOULDBLOCK:
+#endif
+            throw peer_error("receive timed out: the peer went silent");
+        case ECONNRESET:
+            throw peer_error("the peer aborted the association");
+        case ENOTCONN:
+        case EPIPE:
+            // The association is gone; the notification saying why was not
+            // subscribed to or came too late.
+            throw peer_error(closed_reason(received, expected));
+        default:
+            throw std::system_error(error, std::generic_category(), "receive failed");
+    }
+}
+
+}  // namespace
+
+seqpacket_channel::~seqpacket_channel() {
+    if (side_ == channel_side::server && sent_any_ && !received_any_ && socket_) {
+        await_first_message();
+    }
+}
+
+void seqpacket_channel::await_first_message() noexcept {
+    using clock = std::chrono::steady_clock;
+    const auto deadline = clock::now() + first_message_grace;
+    std::array<std::byte, 4096> scratch{};
+    for (;;) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+        pollfd ready{socket_.get(), POLLIN, 0};
+        if (left.count() <= 0 || ::poll(&ready, 1, static_cast<int>(left.count())) <= 0) {
+            return;
+        }
+        iovec part{scratch.data(), scratch.size()};
+        msghdr header{};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        const ssize_t n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
+        if (n <= 0) {
+            if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+                continue;
+            }
+            return;
+        }
+        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
+            std::uint16_t type = 0;
+            std::memcpy(&type, scratch.data(), std::min(sizeof type, static_cast<std::size_t>(n)));
+            if (type == SCTP_SHUTDOWN_EVENT || type == SCTP_ASSOC_CHANGE) {
+                return;  // the client left first: nothing to wait for
+            }
+            continue;
+        }
+        // Read and dropped, so the close that follows is a clean SHUTDOWN
+        // rather than the ABORT that unread data would cause.
+        if ((header.msg_flags & MSG_EOR) != 0) {
+            return;
+        }
+    }
+}
+
+void seqpacket_channel::send_message(std::span<const std::byte> message) {
+    sent_any_ = true;
+    for (;;) {
+        // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
+        const ssize_t n = ::send(socket_.get(), message.data(), message.size(), MSG_NOSIGNAL);
+        if (n >= 0) {
+            if (static_cast<std::size_t>(n) != message.size()) {
+                // SCTP takes a message whole or not at all; anything else
+                // would break the one-message-per-request rule.
+                throw std::system_error(
+                    EMSGSIZE, std::generic_category(),
+                    fmt::format("the kernel took {} of a {}-byte message", n, message.size()));
+            }
+            return;
+        }
+        switch (errno) {
+            case EINTR:
+                continue;  // interrupted before the message was queued
+            case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+            case EWOULDBLOCK:
+#endif
+                throw peer_error("send timed out: the peer stopped reading");
+            case EPIPE:
+            case ECONNRESET:
+            case ENOTCONN:
+            case ESHUTDOWN:
+                throw peer_error("the peer closed the association");
+            default:
+                throw std::system_error(errno, std::generic_category(), "send failed");
+        }
+    }
+}
+
+void seqpacket_channel::receive_message(std::span<std::byte> message) {
+    received_any_ = true;
+    if (pending_) {
+        const pending_message first = std::move(*pending_);
+        pending_.reset();
+        if (!first.complete || first.bytes.size() > message.size()) {
+            throw peer_error(
+                fmt::format("a message longer than the {} bytes expected", message.size()));
+        }
+        if (first.bytes.size() < message.size()) {
+            throw peer_error(fmt::format("a message of {} bytes where {} were expected",
+                                         first.bytes.size(), message.size()));
+        }
+        std::copy(first.bytes.begin(), first.bytes.end(), message.begin());
+        return;
+    }
+
+    // A large message may arrive in parts (SCTP's partial delivery), each
+    // without MSG_EOR until the last; parts are collected until it shows.
+    std::size_t received = 0;
+    for (;;) {
+        iovec part{message.data() + received, message.size() - received};
+        msghdr header{};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        const ssize_t n = ::recvmsg(socket_.get(), &header, 0);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_receive_failure(errno, received, message.size());
+        }
+        if (n == 0) {
+            throw peer_error(closed_reason(received, message.size()));
+        }
+        const auto length = static_cast<std::size_t>(n);
+        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
+            // It landed in the part of `message` not yet filled, so the data
+            // received so far is intact.
+            take_notification({message.data() + received, length},
+                              (header.msg_flags & MSG_EOR) != 0, received, message.size());
+            continue;
+        }
+        received += length;
+        if ((header.msg_flags & MSG_EOR) != 0) {
+            if (received != message.size()) {
+                throw peer_error(fmt::format("a message of {} bytes where {} were expected",
+                                             received, message.size()));
+            }
+            return;
+        }
+        if (received == message.size()) {
+            throw peer_error(
+                fmt::format("a message longer than the {} bytes expected", message.size()));
+        }
+    }
+}
+
+void seqpacket_channel::take_notification(std::span<const std::byte> first_part, bool complete,
+                                          std::size_t received, std::size_t expected) {
+    // Only the first bytes matter (type and state); the rest of a long one,
+    // such as the error causes carried by an abort, is read and dropped.
+    std::array<std::byte, sizeof(sctp_assoc_change)> head{};
+    std::size_t head_length = std::min(first_part.size(), head.size());
+    std::copy_n(first_part.begin(), head_length, head.begin());
+    std::array<std::byte, 256> rest{};
+    while (!complete) {
+        iovec part{rest.data(), rest.size()};
+        msghdr header{};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        const ssize_t n = ::recvmsg(socket_.get(), &header, 0);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw_receive_failure(errno, received, expected);
+        }
+        if (n == 0) {
+            throw peer_error(closed_reason(received, expected));
+        }
+        const auto copied = std::min(static_cast<std::size_t>(n), head.size() - head_length);
+        std::copy_n(rest.begin(), copied, head.begin() + static_cast<std::ptrdiff_t>(head_length));
+        head_length += copied;
+        complete = (header.msg_flags & MSG_EOR) != 0;
+    }
+
+    std::uint16_t type = 0;
+    if (head_length < sizeof type) {
+        return;
+    }
+    std::memcpy(&type, head.data(), sizeof type);
+    if (type == SCTP_SHUTDOWN_EVENT) {
+        throw peer_error(closed_reason(received, expected));
+    }
+    constexpr std::size_t state_offset = offsetof(sctp_assoc_change, sac_state);
+    std::uint16_t state = 0;
+    if (type == SCTP_ASSOC_CHANGE && head_length >= state_offset + sizeof state) {
+        std::memcpy(&state, head.data() + state_offset, sizeof state);
+        if (state == SCTP_SHUTDOWN_COMP) {
+            throw peer_error(closed_reason(received, expected));
+        }
+        if (state == SCTP_COMM_LOST || state == SCTP_CANT_STR_ASSOC) {
+            throw peer_error("the association was lost: the peer aborted it or stopped answering");
+        }
+        if (state == SCTP_RESTART) {
+            // Same addresses and ports, but a new peer: whatever it sends
+            // next belongs to a test of its own, not to this one.
+            throw peer_error("the peer restarted the association");
+        }
+    }
+    // Anything else (the association coming up, a peer address changing
+    // state, ...) says nothing about the message being waited for.
+}
+
+void subscribe_association_events(int fd) {
+    for (const int type : {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT}) {
+        sctp_event event{};
+        event.se_assoc_id = SCTP_FUTURE_ASSOC;
+        event.se_type = static_cast<std::uint16_t>(type);
+        event.se_on = 1;
+        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0) {
+            continue;
+        }
+        if (errno != ENOPROTOOPT && errno != EINVAL) {
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot subscribe to SCTP association events");
+        }
+        // Kernels before 5.0 know only the older all-in-one option.
+        sctp_event_subscribe events{};
+        events.sctp_association_event = 1;
+        events.sctp_shutdown_event = 1;
+        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, sizeof events) != 0) {
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot subscribe to SCTP association events");
+        }
+        return;
+    }
+}
+
+unique_fd peel_off_association(int fd, sctp_assoc_t assoc_id) {
+    // lksctp declares sctp_peeloff_flags but some builds do not export it,
+    // so close-on-exec is set separately.
+    unique_fd peeled(::sctp_peeloff(fd, assoc_id));
+    if (!peeled) {
+        throw std::system_error(errno, std::generic_category(),
+                                fmt::format("cannot peel off association {}", assoc_id));
+    }
+    ::fcntl(peeled.get(), F_SETFD, FD_CLOEXEC);
+    return peeled;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,92 @@
+#pragma once
+// Messages over SCTP SOCK_SEQPACKET sockets: the test header, the verdict,
+// each request and each reply is exactly one SCTP message, so the kernel keeps
+// the boundaries and a message of the wrong size is seen as such (MSG_EOR
+// marks where a message ends) instead of shifting every later one.
+//
+// The socket holds one association: one peeled off a one-to-many socket
+// (sctp_peeloff), which sends and receives without naming the association.
+// Same bounds as stream_channel: every call is limited by set_io_timeout.
+//
+// SCTP notifications that arrive on the socket are never taken for data.
+// The ones saying the association ended (the peer shut it down, aborted it,
+// stopped answering or restarted) end the receive at once with a
+// peer_error: on a peeled-off socket nothing else wakes a receive when the
+// peer goes away, so without them a vanished peer would cost a full I/O
+// timeout.
+
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+
+#include <chrono>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+// A message already read off the one-to-many socket before its association
+// was peeled off, handed to the channel so that it is not lost.
+struct pending_message {
+    std::vector<std::byte> bytes;
+    bool complete = true;  // MSG_EOR was seen: this is the whole message
+};
+
+// Which end of the test a channel serves; see ~seqpacket_channel.
+enum class channel_side { client, server };
+
+class seqpacket_channel final : public message_channel {
+  public:
+    // The first receive_message delivers `first` (if any) before reading.
+    explicit seqpacket_channel(unique_fd socket, channel_side side = channel_side::client,
+                               std::optional<pending_message> first = std::nullopt) noexcept
+        : socket_(std::move(socket)),
+          side_(side),
+          pending_(std::move(first)),
+          received_any_(pending_.has_value()) {}
+    // On the server side, a channel that answered before it read anything
+    // (the busy refusal) waits up to first_message_grace for the client's
+    // first message before closing. Closing earlier would make SCTP end the
+    // association while the client is still connecting or sending its
+    // header, and the client would report a refused connection or a closed
+    // association instead of the server's answer.
+    ~seqpacket_channel() override;
+    seqpacket_channel(const seqpacket_channel&) = delete;
+    seqpacket_channel& operator=(const seqpacket_channel&) = delete;
+
+    // Sends `message` as one SCTP message.
+    void send_message(std::span<const std::byte> message) override;
+    // Receives one SCTP message; throws peer_error unless it is exactly
+    // message.size() bytes long.
+    void receive_message(std::span<std::byte> message) override;
+    int native_handle() const noexcept override { return socket_.get(); }
+
+    static constexpr std::chrono::milliseconds first_message_grace{1000};
+
+  private:
+    void take_notification(std::span<const std::byte> first_part, bool complete,
+                           std::size_t received, std::size_t expected);
+    void await_first_message() noexcept;
+
+    unique_fd socket_;
+    channel_side side_;
+    std::optional<pending_message> pending_;
+    bool received_any_ = false;
+    bool sent_any_ = false;
+};
+
+// Subscribes `fd` to the notifications a server needs to learn of new
+// associations (SCTP_ASSOC_CHANGE) and a channel needs to notice a peer that
+// left (SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT). Associations set up later,
+// and sockets peeled off with them, keep the subscription. Throws
+// std::system_error.
+void subscribe_association_events(int fd);
+
+// Moves association `assoc_id` off the one-to-many socket `fd` onto a socket
+// of its own (SOCK_SEQPACKET, closed on exec), taking along whatever of it
+// was queued but not yet read. Throws std::system_error.
+unique_fd peel_off_association(int fd, sctp_assoc_t assoc_id);
+
+}  // namespace sctp_perf
