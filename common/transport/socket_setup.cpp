@@ -35,10 +35,14 @@ unique_fd open_socket(int family, int type, transport_protocol transport) {
     const int error = errno;
     if (transport == transport_protocol::sctp &&
         (error == EPROTONOSUPPORT || error == ESOCKTNOSUPPORT)) {
+        // SOCK_SEQPACKET programs have no -t: TCP is the SOCK_STREAM pair's job.
+        const char* tcp_hint =
+            (type == SOCK_STREAM) ? "with '-t tcp'" : "with SOCK_STREAM_clt/SOCK_STREAM_srv -t tcp";
         throw std::system_error(error, std::generic_category(),
-                                "this kernel has no SCTP support: load it with 'modprobe sctp' "
-                                "(package linux-modules-extra on some distributions) or measure "
-                                "TCP instead with '-t tcp'");
+                                std::string("this kernel has no SCTP support: load it with "
+                                            "'modprobe sctp' (package linux-modules-extra on some "
+                                            "distributions) or measure TCP instead ") +
+                                    tcp_hint);
     }
     throw std::system_error(
         error, std::generic_category(),
