@@ -72,15 +72,16 @@ std::chrono::nanoseconds run_round_trips(message_channel& channel, std::uint32_t
 session_outcome serve_test(message_channel& channel, bool refuse_as_busy) {
     session_outcome outcome;
     try {
+        protocol::header_bytes header_bytes{};
+        // Even a refused client's header is read before the answer: closing
+        // with it unread would make TCP reset the connection and SCTP abort
+        // the association, and the client would report that instead of why.
+        channel.receive_message(header_bytes);
         if (refuse_as_busy) {
-            // Answered before reading the header: the client reads the verdict
-            // right after sending it, so it learns why at once.
             channel.send_message(protocol::encode_verdict(protocol::status::server_busy));
             outcome.reason = "refused: too many clients at once";
             return outcome;
         }
-        protocol::header_bytes header_bytes{};
-        channel.receive_message(header_bytes);
         const auto decoded = protocol::decode_header(header_bytes);
         channel.send_message(protocol::encode_verdict(decoded.verdict));
         if (decoded.verdict != protocol::status::accepted) {

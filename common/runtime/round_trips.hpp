@@ -34,8 +34,9 @@ std::chrono::nanoseconds run_round_trips(message_channel& channel, std::uint32_t
                                          std::uint32_t measured_iterations,
                                          latency_recorder& recorder);
 
-// Serves one test on a connected channel; returns how it ended, for the log.
-// Never throws for anything the peer does.
+// Serves one test on a connected channel, or with `refuse_as_busy` reads the
+// header and answers "busy"; returns how it ended, for the log. Never throws
+// for anything the peer does.
 struct session_outcome {
     bool completed = false;
     std::uint32_t iterations_done = 0;

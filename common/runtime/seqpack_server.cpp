@@ -327,9 +327,7 @@ class seqpack_server {
             log_format("client {}: {}; closing", peer, e.what());
             return;
         }
-        sessions_.start(std::make_unique<seqpacket_channel>(std::move(fd), channel_side::server,
-                                                            std::move(first)),
-                        peer);
+        sessions_.start(std::make_unique<seqpacket_channel>(std::move(fd), std::move(first)), peer);
     }
 
     // Ends an association that could not be given a socket of its own, so

@@ -4,6 +4,7 @@
 
 #include "runtime/round_trips.hpp"
 #include "runtime/server_log.hpp"
+#include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
 
@@ -26,6 +27,15 @@ void session_pool::start(std::unique_ptr<message_channel> channel, std::string c
     reap();
     const std::lock_guard lock(mutex_);
     if (sessions_.size() >= max_sessions_) {
+        // Refused on the accepting thread, so a flood of clients cannot
+        // start a flood of threads; the short wait for the header bounds how
+        // long a silent one can hold up accepting.
+        try {
+            set_io_timeout(channel->native_handle(), busy_refusal_wait);
+        } catch (const std::system_error& e) {
+            log_format("client {}: {}; closing", client, e.what());
+            return;
+        }
         const auto outcome = serve_test(*channel, /*refuse_as_busy=*/true);
         log_format("client {} {}", client, outcome.reason);
         return;

@@ -4,6 +4,7 @@
 // interrupts every session and joins its thread.
 
 #include <atomic>
+#include <chrono>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -21,9 +22,13 @@ class session_pool {
     session_pool(const session_pool&) = delete;
     session_pool& operator=(const session_pool&) = delete;
 
+    // How long a refused client has to send its header before it is closed
+    // without an answer.
+    static constexpr std::chrono::milliseconds busy_refusal_wait{1000};
+
     // Serves a test on `channel` in a thread of its own, or, when the pool is
-    // full, tells the client it is busy and closes. `client` names the peer in
-    // the log.
+    // full, reads the client's header, tells it the server is busy, and closes. `client` names the
+    // peer in the log.
     void start(std::unique_ptr<message_channel> channel, std::string client);
 
     // Interrupts every running session (shutdown of its socket) and joins all

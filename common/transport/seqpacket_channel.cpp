@@ -50,52 +50,7 @@ std::string closed_reason(std::size_t received, std::size_t expected) {
 
 }  // namespace
 
-seqpacket_channel::~seqpacket_channel() {
-    if (side_ == channel_side::server && sent_any_ && !received_any_ && socket_) {
-        await_first_message();
-    }
-}
-
-void seqpacket_channel::await_first_message() noexcept {
-    using clock = std::chrono::steady_clock;
-    const auto deadline = clock::now() + first_message_grace;
-    std::array<std::byte, 4096> scratch{};
-    for (;;) {
-        const auto left =
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
-        pollfd ready{socket_.get(), POLLIN, 0};
-        if (left.count() <= 0 || ::poll(&ready, 1, static_cast<int>(left.count())) <= 0) {
-            return;
-        }
-        iovec part{scratch.data(), scratch.size()};
-        msghdr header{};
-        header.msg_iov = &part;
-        header.msg_iovlen = 1;
-        const ssize_t n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
-        if (n <= 0) {
-            if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-                continue;
-            }
-            return;
-        }
-        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
-            std::uint16_t type = 0;
-            std::memcpy(&type, scratch.data(), std::min(sizeof type, static_cast<std::size_t>(n)));
-            if (type == SCTP_SHUTDOWN_EVENT || type == SCTP_ASSOC_CHANGE) {
-                return;  // the client left first: nothing to wait for
-            }
-            continue;
-        }
-        // Read and dropped, so the close that follows is a clean SHUTDOWN
-        // rather than the ABORT that unread data would cause.
-        if ((header.msg_flags & MSG_EOR) != 0) {
-            return;
-        }
-    }
-}
-
 void seqpacket_channel::send_message(std::span<const std::byte> message) {
-    sent_any_ = true;
     for (;;) {
         // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
         const ssize_t n = ::send(socket_.get(), message.data(), message.size(), MSG_NOSIGNAL);
@@ -129,7 +84,6 @@ void seqpacket_channel::send_message(std::span<const std::byte> message) {
 }
 
 void seqpacket_channel::receive_message(std::span<std::byte> message) {
-    received_any_ = true;
     if (pending_) {
         const pending_message first = std::move(*pending_);
         pending_.reset();

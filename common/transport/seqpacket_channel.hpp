@@ -34,27 +34,12 @@ struct pending_message {
     bool complete = true;  // MSG_EOR was seen: this is the whole message
 };
 
-// Which end of the test a channel serves; see ~seqpacket_channel.
-enum class channel_side { client, server };
-
 class seqpacket_channel final : public message_channel {
   public:
     // The first receive_message delivers `first` (if any) before reading.
-    explicit seqpacket_channel(unique_fd socket, channel_side side = channel_side::client,
+    explicit seqpacket_channel(unique_fd socket,
                                std::optional<pending_message> first = std::nullopt) noexcept
-        : socket_(std::move(socket)),
-          side_(side),
-          pending_(std::move(first)),
-          received_any_(pending_.has_value()) {}
-    // On the server side, a channel that answered before it read anything
-    // (the busy refusal) waits up to first_message_grace for the client's
-    // first message before closing. Closing earlier would make SCTP end the
-    // association while the client is still connecting or sending its
-    // header, and the client would report a refused connection or a closed
-    // association instead of the server's answer.
-    ~seqpacket_channel() override;
-    seqpacket_channel(const seqpacket_channel&) = delete;
-    seqpacket_channel& operator=(const seqpacket_channel&) = delete;
+        : socket_(std::move(socket)), pending_(std::move(first)) {}
 
     // Sends `message` as one SCTP message.
     void send_message(std::span<const std::byte> message) override;
@@ -63,18 +48,12 @@ class seqpacket_channel final : public message_channel {
     void receive_message(std::span<std::byte> message) override;
     int native_handle() const noexcept override { return socket_.get(); }
 
-    static constexpr std::chrono::milliseconds first_message_grace{1000};
-
   private:
     void take_notification(std::span<const std::byte> first_part, bool complete,
                            std::size_t received, std::size_t expected);
-    void await_first_message() noexcept;
 
     unique_fd socket_;
-    channel_side side_;
     std::optional<pending_message> pending_;
-    bool received_any_ = false;
-    bool sent_any_ = false;
 };
 
 // Subscribes `fd` to the notifications a server needs to learn of new
