@@ -53,6 +53,11 @@ Options:
   --kernel-package PKG Debian kernel package to boot (default: the one that
                        linux-image-cloud-amd64 depends on)
   --checks LIST        comma-separated check names to run (default: all)
+  --checks-dir DIR     take the guest's check scripts (NN-name.sh) from DIR
+                       instead of guest/checks, e.g. to run other workloads
+                       with the same kernel, modules and programs
+  --extra-tree DIR     copy DIR's contents into the image root as they are laid
+                       out there (DIR/usr/bin/x becomes /usr/bin/x); may repeat
   --vm-timeout SECONDS bound on the whole VM run (default: 290)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
@@ -71,6 +76,8 @@ bin_dir=""
 cache_dir="${SCTP_PERF_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-${TMPDIR:-/tmp}}/.cache}/sctp-perf/vm}"
 kernel_package=""
 checks=""
+checks_dir="${guest_src}/checks"
+extra_trees=()
 vm_timeout_s=290
 work_dir=""
 allow_install=1
@@ -81,6 +88,8 @@ while (($#)); do
         --cache-dir) cache_dir="${2:?--cache-dir needs a directory}"; shift 2 ;;
         --kernel-package) kernel_package="${2:?--kernel-package needs a name}"; shift 2 ;;
         --checks) checks="${2:?--checks needs a list}"; shift 2 ;;
+        --checks-dir) checks_dir="${2:?--checks-dir needs a directory}"; shift 2 ;;
+        --extra-tree) extra_trees+=("${2:?--extra-tree needs a directory}"); shift 2 ;;
         --vm-timeout) vm_timeout_s="${2:?--vm-timeout needs seconds}"; shift 2 ;;
         --work-dir) work_dir="${2:?--work-dir needs a directory}"; shift 2 ;;
         --no-install) allow_install=0; shift ;;
@@ -95,6 +104,11 @@ done
 [[ -z "${checks}" || "${checks}" =~ ^[a-z0-9_,]+$ ]] ||
     { echo "run-vm-checks: --checks takes names like stream_sctp_all_sizes,sctp_available" >&2; exit 2; }
 bin_dir="$(cd "${bin_dir}" && pwd)"
+compgen -G "${checks_dir}/*.sh" >/dev/null ||
+    { echo "run-vm-checks: --checks-dir ${checks_dir} holds no .sh check scripts" >&2; exit 2; }
+for tree in "${extra_trees[@]}"; do
+    [[ -d "${tree}" ]] || { echo "run-vm-checks: --extra-tree ${tree} is not a directory" >&2; exit 2; }
+done
 
 # --- host tools ----------------------------------------------------------
 
@@ -305,8 +319,15 @@ build_initramfs() {
 
     cp "${guest_src}/init" "${image_root}/init"
     cp "${guest_src}/lib.sh" "${image_root}/sctp-perf/lib.sh"
-    cp "${guest_src}"/checks/*.sh "${image_root}/sctp-perf/checks/"
+    cp "${checks_dir}"/*.sh "${image_root}/sctp-perf/checks/"
     chmod 0755 "${image_root}/init"
+
+    # Extra files (other tools and their libraries, say) go in last, so they
+    # may add to any directory of the image.
+    local tree
+    for tree in "${extra_trees[@]}"; do
+        cp -a "${tree}/." "${image_root}/"
+    done
 
     # glibc resolves "localhost" from /etc/hosts with no nsswitch.conf.
     printf '127.0.0.1 localhost\n::1 localhost\n' >"${image_root}/etc/hosts"

@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+# Produces SCTP sample sweeps with run_spectrum.pl inside the test VM.
+#
+# Why a VM: the host may have no SCTP in its kernel. run-vm-checks.sh already
+# boots Debian's cloud kernel under QEMU with the programs and the sctp
+# module; this script gives that VM perl (with the modules run_spectrum.pl
+# loads), run_spectrum.pl itself and gnuplot with a font, runs the sweeps as
+# its "checks" (guest/sweeps/checks), and unpacks the output directories the
+# guest sends back over the serial console into --output-dir.
+#
+# This makes sample results, not a test: it is not registered in CTest.
+# Its timings come from an emulated CPU (TCG) and show the shape of the
+# curves only, never the speed of real hardware.
+#
+# Exit status: 0 every sweep ran and its directory is in --output-dir;
+# 1 a sweep failed, the VM did not finish, or a copy came back damaged;
+# 2 usage.
+
+set -euo pipefail
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+readonly script_dir
+readonly repo_root="${script_dir}/../.."
+readonly sweeps_src="${script_dir}/guest/sweeps"
+readonly spectrum_script="${repo_root}/run_spectrum.pl"
+
+# sweep name -> the guest check that makes it and the programs it needs.
+declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep)
+declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm)
+declare -A sweep_programs=([stream]="SOCK_STREAM_clt SOCK_STREAM_srv"
+                           [seqpack]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv")
+
+usage() {
+    cat <<EOF
+Usage: $(basename "$0") --bin-dir DIR --output-dir DIR [options]
+
+Boots the test VM (QEMU TCG, Debian's cloud kernel, see run-vm-checks.sh) and
+runs, inside it, pinned to vCPU 0,
+
+  taskset -c 0 run_spectrum.pl --start-server --service SERVICE --protocol sctp \\
+      --min-power 0 --max-power 16 --iterations N --output-dir /tmp/sweeps/NAME
+
+for each sweep, then copies each NAME directory (the .spectrum file,
+spectrum.csv, spectrum.json, spectrum.gp and spectrum.png) into --output-dir:
+sctp-stream-vm for the stream sweep, sctp-seqpack-vm for the seqpack one.
+Other files there (a README.md) are kept; the sweep's own files are replaced.
+
+Options:
+  --bin-dir DIR        directory holding SOCK_STREAM_clt/_srv and
+                       SOCK_SEQPACK_clt/_srv (required)
+  --output-dir DIR     where the sweep directories go (required)
+  --iterations N       timed iterations per payload size (default: 5000)
+  --sweeps LIST        comma-separated: stream, seqpack (default: both)
+  --min-power N        smallest payload 2^N (default: 0)
+  --max-power N        largest payload 2^N (default: 16)
+  --vm-timeout SECONDS bound on the whole VM run (default: 900)
+  --cache-dir DIR      kernel cache, as for run-vm-checks.sh
+  --kernel-package PKG kernel to boot, as for run-vm-checks.sh
+  --work-dir DIR       keep the image, the serial log and the unpacked copies
+                       here (default: a temporary directory, removed afterwards)
+  --no-install         never call apt-get; fail if a host tool is missing
+  -h, --help           show this help
+EOF
+}
+
+die() {
+    echo "run-vm-sweeps: $*" >&2
+    exit 1
+}
+
+bin_dir=""
+output_dir=""
+iterations=5000
+sweeps="stream,seqpack"
+min_power=0
+max_power=16
+vm_timeout_s=900
+work_dir=""
+checks_args=()
+allow_install=1
+
+while (($#)); do
+    case "$1" in
+        --bin-dir) bin_dir="${2:?--bin-dir needs a directory}"; shift 2 ;;
+        --output-dir) output_dir="${2:?--output-dir needs a directory}"; shift 2 ;;
+        --iterations) iterations="${2:?--iterations needs a number}"; shift 2 ;;
+        --sweeps) sweeps="${2:?--sweeps needs a list}"; shift 2 ;;
+        --min-power) min_power="${2:?--min-power needs a number}"; shift 2 ;;
+        --max-power) max_power="${2:?--max-power needs a number}"; shift 2 ;;
+        --vm-timeout) vm_timeout_s="${2:?--vm-timeout needs seconds}"; shift 2 ;;
+        --cache-dir | --kernel-package)
+            checks_args+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+        --work-dir) work_dir="${2:?--work-dir needs a directory}"; shift 2 ;;
+        --no-install) allow_install=0; checks_args+=(--no-install); shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; exit 2 ;;
+    esac
+done
+
+usage_error() {
+    echo "run-vm-sweeps: $*" >&2
+    echo "Try '$(basename "$0") --help' for the options." >&2
+    exit 2
+}
+
+[[ -n "${bin_dir}" && -n "${output_dir}" ]] || { usage >&2; exit 2; }
+[[ -d "${bin_dir}" ]] || usage_error "bin dir ${bin_dir} does not exist"
+[[ "${iterations}" =~ ^[1-9][0-9]*$ ]] || usage_error "--iterations takes a positive whole number"
+[[ "${vm_timeout_s}" =~ ^[1-9][0-9]*$ ]] || usage_error "--vm-timeout takes whole seconds"
+if ! [[ "${min_power}" =~ ^[0-9]+$ && "${max_power}" =~ ^[0-9]+$ ]] ||
+    ((min_power > max_power || max_power > 16)); then
+    usage_error "--min-power and --max-power take 0..16, min not above max"
+fi
+bin_dir="$(cd "${bin_dir}" && pwd)"
+
+selected=()
+IFS=, read -r -a requested <<<"${sweeps}"
+for sweep in "${requested[@]}"; do
+    [[ -n "${sweep_check[${sweep}]:-}" ]] || usage_error "--sweeps takes stream and/or seqpack, not '${sweep}'"
+    for program in ${sweep_programs[${sweep}]}; do
+        [[ -x "${bin_dir}/${program}" ]] || die "${program} is not in ${bin_dir}; build the project first"
+    done
+    selected+=("${sweep}")
+done
+((${#selected[@]})) || usage_error "--sweeps names no sweep"
+
+# --- host tools ----------------------------------------------------------
+
+# The guest gets the host's own perl and gnuplot, so the host needs them;
+# gnuplot-nox rather than whatever /usr/bin/gnuplot points at, because the
+# X11 and Qt builds would drag their toolkits into the image.
+ensure_host_tools() {
+    local missing=()
+    command -v perl >/dev/null || missing+=(perl)
+    [[ -x /usr/bin/gnuplot-nox ]] || missing+=(gnuplot-nox)
+    command -v fc-match >/dev/null || missing+=(fontconfig)
+    command -v sha256sum >/dev/null && command -v base64 >/dev/null || missing+=(coreutils)
+    ((${#missing[@]})) || return 0
+    if ((allow_install == 0)) || [[ "$(id -u)" != 0 ]]; then
+        die "missing host packages: ${missing[*]} (install them with apt-get install --no-install-recommends ${missing[*]})"
+    fi
+    echo "run-vm-sweeps: installing ${missing[*]}" >&2
+    apt-get update -qq >&2 || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+        die "apt-get install ${missing[*]} failed"
+}
+
+# --- the guest's extra files ---------------------------------------------
+
+# Copies a file to the same absolute path under the tree, following
+# symbolic links so the tree holds the real bytes.
+copy_into_tree() {
+    local file="$1" target="${2:-$1}"
+    mkdir -p "${tree}$(dirname "${target}")"
+    cp -L "${file}" "${tree}${target}"
+}
+
+# Every shared library an executable needs, and the dynamic loader, at the
+# paths ldd reports (as run-vm-checks.sh does for the programs).
+copy_libraries() {
+    local lib
+    while read -r lib; do
+        [[ -n "${lib}" ]] && copy_into_tree "${lib}"
+    done < <(ldd "$1" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
+}
+
+# perl_files PERL SCRIPT: the files of the Perl modules (and their XS
+# libraries) that SCRIPT, run_spectrum.pl, uses under PERL: those it loads at
+# compile time, found by loading it with require (it is a modulino, so that
+# runs nothing), plus the Math::BigInt/BigFloat family that JSON::PP loads
+# only when allow_bignum meets its first number. Each is copied to the path
+# perl found it at, which is on the same perl's built-in @INC in the guest.
+# A whole sweep run on the host under strace opened exactly these files and
+# no other Perl file.
+perl_files() {
+    # shellcheck disable=SC2016 # the $ signs are Perl's
+    "$1" -e '
+        my $script = shift;
+        require $script;
+        JSON::PP->new->allow_bignum->decode("[0.5, 12345678901234567890]");
+        print "$_\n" for grep { $_ ne $script } values %INC;
+        print "$_\n" for @DynaLoader::dl_shared_objects;
+    ' "$2"
+}
+
+build_tree() {
+    tree="${work_dir}/tree"
+    rm -rf "${tree}"
+    mkdir -p "${tree}"
+
+    # At /usr/bin/perl, where run_spectrum.pl's "#!/usr/bin/env perl" finds it.
+    local perl_bin
+    perl_bin="$(command -v perl)"
+    copy_into_tree "${perl_bin}" /usr/bin/perl
+    copy_libraries "${perl_bin}"
+    local file count=0
+    while read -r file; do
+        copy_into_tree "${file}"
+        count=$((count + 1))
+    done < <(perl_files "${perl_bin}" "$(cd "$(dirname "${spectrum_script}")" && pwd)/run_spectrum.pl")
+    ((count > 10)) || die "could not list the Perl modules run_spectrum.pl loads"
+
+    # Beside the programs, so its default --bin-dir search finds them.
+    copy_into_tree "${spectrum_script}" /sctp-perf/bin/run_spectrum.pl
+    chmod 0755 "${tree}/sctp-perf/bin/run_spectrum.pl"
+
+    copy_into_tree /usr/bin/gnuplot-nox /usr/bin/gnuplot
+    copy_libraries /usr/bin/gnuplot-nox
+    for file in /usr/share/gnuplot/gnuplot/*/gnuplotrc; do
+        [[ -f "${file}" ]] && copy_into_tree "${file}"
+    done
+    # The pngcairo terminal draws its text through pango and fontconfig: the
+    # host's fontconfig configuration and the one font its default "Sans"
+    # resolves to are enough (fontconfig builds its cache in the guest).
+    local font
+    font="$(fc-match -f '%{file}' sans)"
+    [[ -f "${font}" ]] || die "fontconfig names no font file for 'sans' (install fonts-dejavu-core)"
+    copy_into_tree "${font}"
+    mkdir -p "${tree}/etc" "${tree}/var/cache/fontconfig"
+    cp -rL /etc/fonts "${tree}/etc/"
+
+    cp "${sweeps_src}/sweep-lib.sh" "${tree}/sctp-perf/sweep-lib.sh"
+    printf 'SWEEP_ITERATIONS=%s\nSWEEP_MIN_POWER=%s\nSWEEP_MAX_POWER=%s\n' \
+        "${iterations}" "${min_power}" "${max_power}" >"${tree}/sctp-perf/sweeps.conf"
+}
+
+# --- bringing the results back -------------------------------------------
+
+# Prints the console output with each base64 block replaced by one line, so
+# the progress of the sweeps stays readable.
+hide_blobs() {
+    awk '/^SCTPPERF-BLOB-BEGIN / { print; n = 0; on = 1; next }
+         on && /^SCTPPERF-BLOB-END / { printf "  [%d lines of base64]\n", n; on = 0 }
+         on && /^[A-Za-z0-9+\/=]+\r?$/ { n++; next }
+         { print; fflush() }'
+}
+
+# unpack_sweep NAME: decodes NAME's block from the serial log, checks its
+# SHA-256 and puts the files into --output-dir/NAME.
+unpack_sweep() {
+    local name="$1" serial="${work_dir}/vm/serial.txt" sum got staging
+    [[ -f "${serial}" ]] || { echo "run-vm-sweeps: no serial log, so no ${name} directory" >&2; return 1; }
+    sum="$(awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { print $3 }' "${serial}" | tail -n 1)"
+    [[ -n "${sum}" ]] || { echo "run-vm-sweeps: the guest sent no ${name} directory" >&2; return 1; }
+    staging="${work_dir}/unpacked"
+    mkdir -p "${staging}"
+    # Only base64 lines count, so a stray kernel message inside the block
+    # could not corrupt the copy unnoticed: the checksum would not match.
+    awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { on = 1; next }
+                         on && $1 == "SCTPPERF-BLOB-END" { exit }
+                         on && /^[A-Za-z0-9+\/=]+$/ { print }' "${serial}" |
+        base64 -d >"${staging}/${name}.tar.gz" ||
+        { echo "run-vm-sweeps: the ${name} block is not valid base64" >&2; return 1; }
+    got="$(sha256sum "${staging}/${name}.tar.gz" | cut -d' ' -f1)"
+    [[ "${got}" == "${sum}" ]] ||
+        { echo "run-vm-sweeps: the ${name} copy is damaged (sha256 ${got}, guest sent ${sum})" >&2; return 1; }
+    rm -rf "${staging:?}/${name}"
+    tar -C "${staging}" -xzf "${staging}/${name}.tar.gz" ||
+        { echo "run-vm-sweeps: cannot unpack the ${name} copy" >&2; return 1; }
+
+    local dest="${output_dir}/${name}" file
+    mkdir -p "${dest}"
+    # The directory holds one sweep: what an earlier run of the script wrote
+    # goes, anything else (the README) stays.
+    rm -f "${dest}"/*.spectrum "${dest}"/spectrum.{csv,json,gp,png}
+    for file in "${staging}/${name}"/*; do
+        cp "${file}" "${dest}/"
+    done
+    echo "run-vm-sweeps: ${dest}:" "${staging}/${name}"/* | sed "s|${staging}/${name}/||g"
+}
+
+# --- main ----------------------------------------------------------------
+
+child_pid=""
+cleanup() {
+    # run-vm-checks.sh stops QEMU when it gets TERM (its own EXIT trap).
+    if [[ -n "${child_pid}" ]] && kill -0 "${child_pid}" 2>/dev/null; then
+        kill -TERM "${child_pid}" 2>/dev/null || true
+        wait "${child_pid}" 2>/dev/null || true
+    fi
+    if [[ -n "${temp_work_dir:-}" ]]; then
+        rm -rf "${temp_work_dir}"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+main() {
+    ensure_host_tools
+    if [[ -z "${work_dir}" ]]; then
+        temp_work_dir="$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-sweeps.XXXXXX")"
+        work_dir="${temp_work_dir}"
+    else
+        mkdir -p "${work_dir}"
+        work_dir="$(cd "${work_dir}" && pwd)"
+    fi
+    mkdir -p "${output_dir}"
+    output_dir="$(cd "${output_dir}" && pwd)"
+    build_tree
+
+    local checks="" sweep
+    for sweep in "${selected[@]}"; do
+        checks+="${checks:+,}${sweep_check[${sweep}]}"
+    done
+    echo "run-vm-sweeps: host $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs," \
+        "kernel $(uname -r); $("$(command -v qemu-system-x86_64 || echo qemu-system-x86_64)" --version 2>/dev/null | head -n 1)"
+    echo "run-vm-sweeps: sweeps ${checks}, ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}"
+
+    local started=${SECONDS} status=0 filter_fd filter_pid
+    # run-vm-checks.sh runs in the background so a TERM to this script can
+    # be passed on to it; its output goes through hide_blobs.
+    exec {filter_fd}> >(hide_blobs)
+    filter_pid=$!
+    bash "${script_dir}/run-vm-checks.sh" --bin-dir "${bin_dir}" \
+        --checks-dir "${sweeps_src}/checks" --extra-tree "${tree}" --checks "${checks}" \
+        --vm-timeout "${vm_timeout_s}" --work-dir "${work_dir}/vm" "${checks_args[@]}" \
+        >&"${filter_fd}" 2>&1 &
+    child_pid=$!
+    wait "${child_pid}" || status=$?
+    child_pid=""
+    exec {filter_fd}>&-
+    wait "${filter_pid}" 2>/dev/null || true
+    echo "run-vm-sweeps: preparing and running the VM took $((SECONDS - started)) s"
+
+    local failed=0
+    for sweep in "${selected[@]}"; do
+        unpack_sweep "${sweep_dir[${sweep}]}" || failed=1
+    done
+    ((status == 0 && failed == 0)) || die "not every sweep came back; see the messages above"
+}
+
+main
