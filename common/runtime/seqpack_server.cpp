@@ -5,9 +5,6 @@
 #include <sys/socket.h>
 
 #include <boost/asio/generic/seq_packet_protocol.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -17,7 +14,7 @@
 
 #include "errors.hpp"
 #include "runtime/server_log.hpp"
-#include "runtime/session_pool.hpp"
+#include "runtime/server_loop.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -28,9 +25,6 @@ namespace asio = boost::asio;
 using seq_packet = asio::generic::seq_packet_protocol;
 
 namespace {
-
-// How often an idle server says it is still waiting, as ACE's did.
-constexpr auto idle_report_interval = std::chrono::seconds(5);
 
 // Notifications have a small fixed part, and the first message of a client
 // is a 16-byte test header; anything longer is kept in part and refused by
@@ -98,25 +92,17 @@ class seqpack_server {
   public:
     explicit seqpack_server(const server_options& options)
         : options_(options),
-          listener_(io_),
-          idle_timer_(io_),
-          retry_timer_(io_),
-          signals_(io_, SIGINT, SIGTERM),
-          sessions_(options.max_clients),
+          loop_(options.max_clients),
+          listener_(loop_.io()),
           buffer_(listener_buffer_bytes) {}
 
     int run() {
         open_listener();
-        signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
-            if (!ec) {
-                log_format("stopping on signal {}", signal);
-                stop();
-            }
-        });
         wait_for_listener();
-        arm_idle_timer();
-        io_.run();
-        sessions_.stop_all();
+        loop_.run([this] {
+            boost::system::error_code ignored;
+            listener_.close(ignored);
+        });
         return exit_success;
     }
 
@@ -197,12 +183,7 @@ class seqpack_server {
                 // Out of memory or similar: say so, and try again shortly
                 // rather than spin.
                 log_format("receive on the listening socket failed: {}", std::strerror(error));
-                retry_timer_.expires_after(std::chrono::milliseconds(100));
-                retry_timer_.async_wait([this](const boost::system::error_code& e) {
-                    if (!e) {
-                        wait_for_listener();
-                    }
-                });
+                loop_.retry_after(std::chrono::milliseconds(100), [this] { wait_for_listener(); });
                 return false;
             }
             handle(std::move(message));
@@ -283,7 +264,6 @@ class seqpack_server {
     }
 
     void start_session(sctp_assoc_t id, std::optional<pending_message> first) {
-        arm_idle_timer();
         unique_fd fd;
         try {
             fd = peel_off_association(listener_.native_handle(), id);
@@ -305,10 +285,7 @@ class seqpack_server {
             return;
         }
         const auto peer = peer_address_of(fd.get());
-        const auto colon = peer.rfind(':');
-        log_line("spawning server");
-        log_format("client {} connected from {}", peer.substr(0, colon),
-                   colon == std::string::npos ? "?" : peer.substr(colon + 1));
+        loop_.client_arrived(peer);
         const auto peers = association_peer_addresses(fd.get(), id);
         if (peers.size() > 1) {
             log_format("client {}: association with client addresses {}; server addresses {}", peer,
@@ -319,15 +296,12 @@ class seqpack_server {
             // Message origins are only needed on the listening socket.
             const int off = 0;
             ::setsockopt(fd.get(), IPPROTO_SCTP, SCTP_RECVRCVINFO, &off, sizeof off);
-            set_blocking(fd.get());
-            set_nagle(fd.get(), transport_protocol::sctp, options_.common.nagle);
-            set_io_timeout(fd.get(), options_.common.io_timeout);
-            apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+            prepare_session_socket(fd.get(), options_.common);
         } catch (const std::system_error& e) {
             log_format("client {}: {}; closing", peer, e.what());
             return;
         }
-        sessions_.start(std::make_unique<seqpacket_channel>(std::move(fd), std::move(first)), peer);
+        loop_.serve(std::make_unique<seqpacket_channel>(std::move(fd), std::move(first)), peer);
     }
 
     // Ends an association that could not be given a socket of its own, so
@@ -339,33 +313,9 @@ class seqpack_server {
         ::sctp_send(listener_.native_handle(), nullptr, 0, &info, MSG_DONTWAIT | MSG_NOSIGNAL);
     }
 
-    void arm_idle_timer() {
-        idle_timer_.expires_after(idle_report_interval);
-        idle_timer_.async_wait([this](const boost::system::error_code& ec) {
-            if (ec) {
-                return;  // re-armed by a new association, or stopping
-            }
-            log_line("select timed out");
-            sessions_.reap();
-            arm_idle_timer();
-        });
-    }
-
-    void stop() {
-        boost::system::error_code ignored;
-        listener_.close(ignored);
-        idle_timer_.cancel();
-        retry_timer_.cancel();
-        io_.stop();
-    }
-
     const server_options& options_;
-    asio::io_context io_;
+    server_loop loop_;
     seq_packet::socket listener_;
-    asio::steady_timer idle_timer_;
-    asio::steady_timer retry_timer_;
-    asio::signal_set signals_;
-    session_pool sessions_;
     std::vector<std::byte> buffer_;
 };
 

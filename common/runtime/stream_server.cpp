@@ -4,13 +4,11 @@
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/signal_set.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <system_error>
 
 #include "errors.hpp"
 #include "runtime/server_log.hpp"
-#include "runtime/session_pool.hpp"
+#include "runtime/server_loop.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -19,9 +17,6 @@ namespace asio = boost::asio;
 using generic_stream = asio::generic::stream_protocol;
 
 namespace {
-
-// How often an idle server says it is still waiting, as ACE's did.
-constexpr auto idle_report_interval = std::chrono::seconds(5);
 
 struct listen_address {
     asio::ip::tcp::endpoint endpoint;
@@ -61,24 +56,15 @@ bool ipv6_sockets_work(transport_protocol transport) {
 class stream_server {
   public:
     explicit stream_server(const server_options& options)
-        : options_(options),
-          acceptor_(io_),
-          idle_timer_(io_),
-          signals_(io_, SIGINT, SIGTERM),
-          sessions_(options.max_clients) {}
+        : options_(options), loop_(options.max_clients), acceptor_(loop_.io()) {}
 
     int run() {
         open_listener();
-        signals_.async_wait([this](const boost::system::error_code& ec, int signal) {
-            if (!ec) {
-                log_format("stopping on signal {}", signal);
-                stop();
-            }
-        });
         accept_next();
-        arm_idle_timer();
-        io_.run();
-        sessions_.stop_all();
+        loop_.run([this] {
+            boost::system::error_code ignored;
+            acceptor_.close(ignored);
+        });
         return exit_success;
     }
 
@@ -124,18 +110,10 @@ class stream_server {
                     return;
                 }
                 if (ec) {
-                    // Out of descriptors or memory: say so, and try again shortly
-                    // rather than spin.
                     log_format("accept failed: {}", ec.message());
-                    retry_timer_.emplace(io_, std::chrono::milliseconds(100));
-                    retry_timer_->async_wait([this](const boost::system::error_code& e) {
-                        if (!e) {
-                            accept_next();
-                        }
-                    });
+                    loop_.retry_after(std::chrono::milliseconds(100), [this] { accept_next(); });
                     return;
                 }
-                arm_idle_timer();
                 hand_over(unique_fd(socket.release()));
                 accept_next();
             });
@@ -143,53 +121,19 @@ class stream_server {
 
     void hand_over(unique_fd fd) {
         const auto peer = peer_address_of(fd.get());
-        const auto colon = peer.rfind(':');
-        log_line("spawning server");
-        log_format("client {} connected from {}", peer.substr(0, colon), peer.substr(colon + 1));
+        loop_.client_arrived(peer);
         try {
-            const auto transport = options_.common.transport;
-            set_blocking(fd.get());
-            set_nagle(fd.get(), transport, options_.common.nagle);
-            set_io_timeout(fd.get(), options_.common.io_timeout);
-            if (transport == transport_protocol::sctp) {
-                apply_sctp_rto(fd.get(), options_.common.sctp_rto);
-            }
+            prepare_session_socket(fd.get(), options_.common);
         } catch (const std::system_error& e) {
             log_format("client {}: {}; closing", peer, e.what());
             return;
         }
-        sessions_.start(std::make_unique<stream_channel>(std::move(fd)), peer);
-    }
-
-    void arm_idle_timer() {
-        idle_timer_.expires_after(idle_report_interval);
-        idle_timer_.async_wait([this](const boost::system::error_code& ec) {
-            if (ec) {
-                return;  // re-armed by an accept, or stopping
-            }
-            log_line("select timed out");
-            sessions_.reap();
-            arm_idle_timer();
-        });
-    }
-
-    void stop() {
-        boost::system::error_code ignored;
-        acceptor_.close(ignored);
-        idle_timer_.cancel();
-        if (retry_timer_) {
-            retry_timer_->cancel();
-        }
-        io_.stop();
+        loop_.serve(std::make_unique<stream_channel>(std::move(fd)), peer);
     }
 
     const server_options& options_;
-    asio::io_context io_;
+    server_loop loop_;
     asio::basic_socket_acceptor<generic_stream> acceptor_;
-    asio::steady_timer idle_timer_;
-    std::optional<asio::steady_timer> retry_timer_;
-    asio::signal_set signals_;
-    session_pool sessions_;
 };
 
 }  // namespace
