@@ -3,12 +3,15 @@
 # crosses 2 ms of added delay. The programs must see it, over SCTP and TCP:
 #   - minimum RTT >= 2000 us, always: nothing can come back sooner;
 #   - median RTT "close above" 2000 us: below 2000 us + the same path's
-#     median without netem + 1000 us of timer slack.
+#     median without netem + 1900 us of timer slack. Under emulation netem's
+#     timers fire late when the host is busy, so the slack is as wide as it
+#     can be while a report that counted the added delay twice (4000 us)
+#     still fails.
 # The median without netem is measured on a twin link with no qdisc, right
 # before each delayed run, because under emulation it swings with the host's
 # load (a busy host makes some runs wait a 4 ms guest tick per round trip).
-# For the same reason the median bound gets a second attempt, and both
-# attempts are printed; a report that halves, doubles or ignores the delay
+# For the same reason the median bound gets up to three attempts, all
+# printed; a report that halves, doubles or ignores the delay
 # fails both. The minimum bound gets no second chance.
 #
 #   ns c  nd0c 10.77.3.1/24 ---- netem 1 ms each way ---- nd0s 10.77.3.2/24  ns s
@@ -18,7 +21,7 @@
 
 count=200
 added_us=2000
-slack_us=1000
+slack_us=1900
 need_modules
 require_program SOCK_STREAM_srv
 require_program SOCK_STREAM_clt
@@ -61,8 +64,8 @@ for transport in sctp tcp; do
         float_ge "${min_us}" "${added_us}" ||
             fail "${transport}: minimum RTT ${min_us} us is below the ${added_us} us netem adds"
         float_lt "${p50_us}" "${p50_bound_us}" && break
-        [ "${attempt}" -lt 2 ] ||
-            fail "${transport}: median RTT ${p50_us} us is not within ${p50_bound_us} us, twice"
+        [ "${attempt}" -lt 3 ] ||
+            fail "${transport}: median RTT ${p50_us} us is not within ${p50_bound_us} us, three times"
         log "${transport}: median above its bound; measuring once more"
         attempt=$((attempt + 1))
     done
