@@ -318,9 +318,17 @@ build_initramfs() {
     printf '%s\n' "${module_order[@]}" >"${image_root}/sctp-perf/modules/load-order"
 
     cp "${guest_src}/init" "${image_root}/init"
-    cp "${guest_src}/lib.sh" "${image_root}/sctp-perf/lib.sh"
+    cp "${guest_src}/lib.sh" "${guest_src}/run-checks.sh" "${image_root}/sctp-perf/"
     cp "${checks_dir}"/*.sh "${image_root}/sctp-perf/checks/"
     chmod 0755 "${image_root}/init"
+
+    # The native runner with its guest/ files, laid out as in the source
+    # tree, for the check that runs it inside the VM (native_runner).
+    local native="${image_root}/sctp-perf/native"
+    mkdir -p "${native}/guest/checks"
+    cp "${script_dir}/run-native-checks.sh" "${native}/"
+    cp "${guest_src}/lib.sh" "${guest_src}/run-checks.sh" "${native}/guest/"
+    cp "${guest_src}/checks"/*.sh "${native}/guest/checks/"
 
     # Extra files (other tools and their libraries, say) go in last, so they
     # may add to any directory of the image.

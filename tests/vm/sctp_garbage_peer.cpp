@@ -1,30 +1,41 @@
 // sctp_garbage_peer: a misbehaving SCTP client for the VM checks.
 //
-// It connects to a stream server over SCTP (one-to-one style socket), sends
-// BYTES bytes that are not a valid request, shuts down its sending side and
-// reports what the server did: close the connection, reset it, or keep it
-// open. The server under test must survive all of it and go on serving
-// well-behaved clients.
+// It connects to an sctp-perf server over SCTP, does one thing a proper
+// client never does, and reports what the server did in return: answer,
+// close the association, abort it, or keep it open. The server under test
+// must survive all of it and go on serving well-behaved clients.
 //
 // Plain POSIX sockets on purpose: this program stands outside the code it
-// tests, so it shares nothing with the common library, and it has to build
-// where the host kernel has no SCTP at all (it only runs in the VM).
+// tests, so it shares nothing with the common library (it even spells out
+// the test header itself), and it has to build where the host kernel has no
+// SCTP at all (it only runs where SCTP is).
 //
-// Usage: sctp_garbage_peer HOST PORT BYTES [SEED]
-//   HOST   numeric IPv4 or IPv6 address of the server
-//   PORT   server port
-//   BYTES  how many garbage bytes to send (0..16777216)
-//   SEED   seed of the pseudo-random bytes (default 1), so runs repeat exactly
-// Exit status: 0 the bytes were offered (whatever the server did next),
-// 1 connecting failed, 2 usage error.
+// Usage: sctp_garbage_peer [--seqpacket] HOST PORT ACTION [ARG...]
+//        sctp_garbage_peer --probe
+//   --seqpacket  use a one-to-many socket (SOCK_SEQPACKET), as SOCK_SEQPACK_clt
+//                does; without it a one-to-one socket (SOCK_STREAM)
+//   HOST PORT    numeric IPv4 or IPv6 address and port of the server
+//   ACTION, one of:
+//     garbage BYTES [SEED]  BYTES pseudo-random bytes (0..16777216) from SEED
+//                           (default 1), so runs repeat exactly: one message
+//                           with --seqpacket, else messages of 1..9000 bytes
+//     bad-magic             a test header that is valid but for its magic number
+//     wrong-size BYTES      a valid header announcing 64-byte requests and, once
+//                           the server accepted it, one request of BYTES bytes
+//     header-only           a valid header; closes once the server accepted it
+//   --probe      connects nowhere: says whether this kernel opens SCTP sockets
+// Exit status: 0 the action went as far as the server let it (what the server
+// did is printed), 1 connecting failed or the kernel has no SCTP, 2 usage error.
 
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/sctp.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -39,10 +50,31 @@
 
 namespace {
 
-constexpr std::uint64_t max_bytes = 16U * 1024U * 1024U;
+constexpr std::uint64_t max_garbage_bytes = 16U * 1024U * 1024U;
+constexpr std::uint64_t max_request_bytes = 65536;
 // Every blocking call is bounded: a server that neither reads nor closes
 // must not hang the check.
 constexpr std::chrono::seconds io_timeout{5};
+
+// The test header as the wire protocol defines it (common/protocol): magic,
+// version 1, flags 0, payload size, iterations, all big-endian.
+constexpr std::uint32_t header_magic = 0x53505246;  // "SPRF"
+constexpr std::size_t header_bytes = 16;
+constexpr std::size_t verdict_bytes = 8;
+constexpr std::uint32_t announced_request_bytes = 64;
+constexpr std::uint32_t announced_iterations = 10;
+
+enum class socket_style { stream, seqpacket };
+enum class action { garbage, bad_magic, wrong_size, header_only };
+
+struct peer_options {
+    socket_style style = socket_style::stream;
+    std::string host;
+    std::string port;
+    action what = action::garbage;
+    std::uint64_t bytes = 0;  // garbage or the wrong request's size
+    std::uint32_t seed = 1;
+};
 
 template <typename T>
 std::optional<T> parse_number(std::string_view text) {
@@ -57,6 +89,17 @@ std::optional<T> parse_number(std::string_view text) {
 
 std::string errno_text(int error) {
     return std::strerror(error);
+}
+
+std::vector<unsigned char> test_header(std::uint32_t magic) {
+    std::vector<unsigned char> header;
+    for (std::uint32_t word :
+         {magic, std::uint32_t{1} << 16, announced_request_bytes, announced_iterations}) {
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            header.push_back(static_cast<unsigned char>(word >> shift));
+        }
+    }
+    return header;
 }
 
 class socket_fd {
@@ -83,127 +126,350 @@ void set_timeouts(int fd) {
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
-// Sends the garbage in messages of varied sizes (SCTP keeps message
-// boundaries, so this also varies how the server's reads are cut). Returns
-// the number of bytes the kernel accepted before an error, if any.
-std::uint64_t send_garbage(int fd, std::uint64_t total_bytes, std::uint32_t seed, int& error) {
-    std::mt19937 random(seed);
-    std::uniform_int_distribution<int> byte(0, 255);
-    std::uniform_int_distribution<std::uint64_t> chunk(1, 9000);
-    std::vector<unsigned char> buffer;
-    std::uint64_t sent_bytes = 0;
-    error = 0;
-    while (sent_bytes < total_bytes) {
-        buffer.resize(std::min(chunk(random), total_bytes - sent_bytes));
-        std::generate(buffer.begin(), buffer.end(),
-                      [&] { return static_cast<unsigned char>(byte(random)); });
-        // MSG_NOSIGNAL: a server that closes on us is an outcome to report,
-        // not a reason to die of SIGPIPE.
-        ssize_t n = ::send(fd, buffer.data(), buffer.size(), MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
+// What one receive brought.
+struct received {
+    enum kind { data, closed, aborted, timed_out, failed } what = failed;
+    std::size_t bytes = 0;  // of data
+    int error = 0;          // of failed
+};
+
+// An association with the server, over either socket style.
+class peer {
+  public:
+    peer(int fd, socket_style style, const sockaddr* server, socklen_t server_length)
+        : fd_(fd), style_(style), server_length_(server_length) {
+        std::memcpy(&server_, server, server_length);
+    }
+
+    // Sends one message (on a one-to-many socket) or these bytes (on a
+    // one-to-one socket). Returns 0 or the errno of the failure.
+    int send(const std::vector<unsigned char>& bytes) {
+        for (;;) {
+            // A one-to-many socket serves any number of associations, so each
+            // message names its server; the association is the one connect()
+            // set up. MSG_NOSIGNAL: a server that closes on us is an outcome
+            // to report, not a reason to die of SIGPIPE.
+            const bool name_server = style_ == socket_style::seqpacket;
+            ssize_t n =
+                ::sendto(fd_.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL,
+                         name_server ? reinterpret_cast<const sockaddr*>(&server_) : nullptr,
+                         name_server ? server_length_ : 0);
+            if (n >= 0 || errno != EINTR) {
+                return n < 0 ? errno : 0;
             }
-            error = errno;
-            break;
         }
-        sent_bytes += static_cast<std::uint64_t>(n);
     }
-    return sent_bytes;
+
+    // Sends garbage in messages of varied sizes on a one-to-one socket (SCTP
+    // keeps message boundaries, so this varies how the server's reads are
+    // cut), in one message on a one-to-many socket. Returns the number of
+    // bytes the kernel accepted before an error, if any.
+    std::uint64_t send_garbage(std::uint64_t total_bytes, std::uint32_t seed, int& error) {
+        std::mt19937 random(seed);
+        std::uniform_int_distribution<int> byte(0, 255);
+        std::uniform_int_distribution<std::uint64_t> chunk(1, 9000);
+        std::vector<unsigned char> buffer;
+        std::uint64_t sent_bytes = 0;
+        error = 0;
+        while (sent_bytes < total_bytes && error == 0) {
+            const std::uint64_t left = total_bytes - sent_bytes;
+            buffer.resize(style_ == socket_style::seqpacket ? left : std::min(chunk(random), left));
+            std::generate(buffer.begin(), buffer.end(),
+                          [&] { return static_cast<unsigned char>(byte(random)); });
+            error = send(buffer);
+            if (error == 0) {
+                sent_bytes += buffer.size();
+            }
+        }
+        return sent_bytes;
+    }
+
+    // Stops sending on a one-to-one socket, so the server reads the end of
+    // the stream; a one-to-many socket has no such half-close.
+    void finish_sending() {
+        if (style_ == socket_style::stream) {
+            ::shutdown(fd_.get(), SHUT_WR);
+        }
+    }
+
+    // The server's answer to a header, or a sentence saying why there is none.
+    std::string read_verdict(bool& accepted) {
+        std::vector<unsigned char> verdict;
+        accepted = false;
+        while (verdict.size() < verdict_bytes) {
+            const auto r = receive();
+            if (r.what != received::data) {
+                return "no verdict: " + describe(r);
+            }
+            verdict.insert(verdict.end(), buffer_.begin(),
+                           buffer_.begin() + static_cast<std::ptrdiff_t>(r.bytes));
+        }
+        const unsigned status = verdict[4] << 8 | verdict[5];
+        accepted = status == 0 && verdict.size() == verdict_bytes;
+        return "verdict status " + std::to_string(status) + " in " +
+               std::to_string(verdict.size()) + " bytes";
+    }
+
+    // Reads until the server closes, aborts or stays silent past io_timeout.
+    std::string await_server() {
+        std::uint64_t received_bytes = 0;
+        for (;;) {
+            const auto r = receive();
+            if (r.what != received::data) {
+                return describe(r) + " (" + std::to_string(received_bytes) + " bytes back)";
+            }
+            received_bytes += r.bytes;
+        }
+    }
+
+  private:
+    received receive() {
+        for (;;) {
+            iovec part{buffer_.data(), buffer_.size()};
+            msghdr header{};
+            header.msg_iov = &part;
+            header.msg_iovlen = 1;
+            ssize_t n = ::recvmsg(fd_.get(), &header, 0);
+            if (n < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    return {received::timed_out};
+                }
+                if (errno == ECONNRESET) {
+                    return {received::aborted};
+                }
+                if (errno == ENOTCONN) {
+                    // An association shut down gracefully, here or by the
+                    // server, has nothing left to read.
+                    return {received::closed};
+                }
+                return {received::failed, 0, errno};
+            }
+            if (n == 0) {
+                return {received::closed};
+            }
+            if ((header.msg_flags & MSG_NOTIFICATION) == 0) {
+                return {received::data, static_cast<std::size_t>(n)};
+            }
+            // Only a one-to-many socket subscribes to notifications: without
+            // them it cannot tell that an association ended.
+            const auto* event = reinterpret_cast<const sctp_notification*>(buffer_.data());
+            if (event->sn_header.sn_type == SCTP_SHUTDOWN_EVENT) {
+                return {received::closed};
+            }
+            if (event->sn_header.sn_type == SCTP_ASSOC_CHANGE) {
+                const auto state = event->sn_assoc_change.sac_state;
+                if (state == SCTP_SHUTDOWN_COMP) {
+                    return {received::closed};
+                }
+                if (state == SCTP_COMM_LOST) {
+                    return {received::aborted};
+                }
+            }
+            // The association coming up, and the like: not an answer.
+        }
+    }
+
+    static std::string describe(const received& r) {
+        switch (r.what) {
+            case received::data:
+                return "server sent data";
+            case received::closed:
+                return "the association was shut down";
+            case received::aborted:
+                return "the association was aborted";
+            case received::timed_out:
+                return "server kept the association open for " +
+                       std::to_string(io_timeout.count()) + " s";
+            case received::failed:
+                break;
+        }
+        return "receive failed: " + errno_text(r.error);
+    }
+
+    socket_fd fd_;
+    socket_style style_;
+    sockaddr_storage server_{};
+    socklen_t server_length_;
+    std::vector<unsigned char> buffer_ = std::vector<unsigned char>(65536);
+};
+
+// Asks a one-to-many socket to report associations that end, which it
+// otherwise does not: there is no end of stream to read there.
+bool subscribe_to_endings(int fd) {
+    bool subscribed = true;
+    for (const int type : {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT}) {
+        sctp_event event{};
+        event.se_assoc_id = SCTP_FUTURE_ASSOC;
+        event.se_type = static_cast<std::uint16_t>(type);
+        event.se_on = 1;
+        subscribed =
+            subscribed && ::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0;
+    }
+    if (subscribed) {
+        return true;
+    }
+    // Kernels before 5.0 know only the older all-in-one option.
+    sctp_event_subscribe events{};
+    events.sctp_association_event = 1;
+    events.sctp_shutdown_event = 1;
+    return ::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, sizeof events) == 0;
 }
 
-// Reads until the server closes, resets or stays silent past io_timeout.
-std::string await_server(int fd) {
-    std::vector<char> buffer(65536);
-    std::uint64_t received_bytes = 0;
-    for (;;) {
-        ssize_t n = ::recv(fd, buffer.data(), buffer.size(), 0);
-        if (n > 0) {
-            received_bytes += static_cast<std::uint64_t>(n);
-            continue;
-        }
-        std::string received = std::to_string(received_bytes) + " bytes back";
-        if (n == 0) {
-            return "server closed the connection (" + received + ")";
-        }
-        if (errno == EINTR) {
-            continue;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            return "server kept the connection open for " + std::to_string(io_timeout.count()) +
-                   " s (" + received + ")";
-        }
-        return "server ended the connection: " + errno_text(errno) + " (" + received + ")";
+int kernel_has_sctp() {
+    socket_fd fd(::socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP));
+    if (fd.get() < 0) {
+        std::cout << "socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP): " << errno_text(errno) << '\n';
+        return 1;
     }
+    std::cout << "this kernel opens SCTP sockets\n";
+    return 0;
 }
 
-int run(const std::string& host, const std::string& port, std::uint64_t total_bytes,
-        std::uint32_t seed) {
+int run(const peer_options& options) {
+    const int type = options.style == socket_style::seqpacket ? SOCK_SEQPACKET : SOCK_STREAM;
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_socktype = type;
     hints.ai_protocol = IPPROTO_SCTP;
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
     addrinfo* found = nullptr;
-    if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0) {
-        std::cerr << "sctp_garbage_peer: bad address " << host << " port " << port << ": "
-                  << ::gai_strerror(rc) << '\n';
+    if (int rc = ::getaddrinfo(options.host.c_str(), options.port.c_str(), &hints, &found);
+        rc != 0) {
+        std::cerr << "sctp_garbage_peer: bad address " << options.host << " port " << options.port
+                  << ": " << ::gai_strerror(rc) << '\n';
         return 2;
     }
-    socket_fd fd(::socket(found->ai_family, SOCK_STREAM, IPPROTO_SCTP));
-    if (fd.get() < 0) {
+    const int fd = ::socket(found->ai_family, type, IPPROTO_SCTP);
+    if (fd < 0) {
         int error = errno;
         ::freeaddrinfo(found);
         std::cerr << "sctp_garbage_peer: cannot create an SCTP socket: " << errno_text(error)
                   << " (is the sctp module loaded?)\n";
         return 1;
     }
-    set_timeouts(fd.get());
-    int rc = ::connect(fd.get(), found->ai_addr, found->ai_addrlen);
+    peer server(fd, options.style, found->ai_addr, found->ai_addrlen);
+    set_timeouts(fd);
+    if (options.style == socket_style::seqpacket && !subscribe_to_endings(fd)) {
+        std::cerr << "sctp_garbage_peer: cannot subscribe to association events: "
+                  << errno_text(errno) << '\n';
+        ::freeaddrinfo(found);
+        return 1;
+    }
+    // On a one-to-many socket too, connect() sets up the association and
+    // waits for it (bounded by SO_SNDTIMEO), so a failure shows here.
+    int rc = ::connect(fd, found->ai_addr, found->ai_addrlen);
     int connect_error = errno;
     ::freeaddrinfo(found);
     if (rc != 0) {
-        std::cerr << "sctp_garbage_peer: cannot connect to " << host << " port " << port << ": "
-                  << errno_text(connect_error) << '\n';
+        std::cerr << "sctp_garbage_peer: cannot connect to " << options.host << " port "
+                  << options.port << ": " << errno_text(connect_error) << '\n';
         return 1;
     }
 
     int send_error = 0;
-    std::uint64_t sent_bytes = send_garbage(fd.get(), total_bytes, seed, send_error);
-    std::cout << "sent " << sent_bytes << " of " << total_bytes << " garbage bytes";
+    switch (options.what) {
+        case action::garbage: {
+            std::uint64_t sent_bytes = server.send_garbage(options.bytes, options.seed, send_error);
+            std::cout << "sent " << sent_bytes << " of " << options.bytes << " garbage bytes\n";
+            break;
+        }
+        case action::bad_magic:
+            send_error = server.send(test_header(header_magic ^ 0xff));
+            std::cout << "sent a test header with magic 0x" << std::hex << (header_magic ^ 0xff)
+                      << std::dec << '\n';
+            break;
+        case action::wrong_size:
+        case action::header_only: {
+            send_error = server.send(test_header(header_magic));
+            if (send_error != 0) {
+                break;
+            }
+            std::cout << "sent a valid header for " << announced_iterations << " requests of "
+                      << announced_request_bytes << " bytes\n";
+            bool accepted = false;
+            std::cout << server.read_verdict(accepted) << '\n';
+            if (!accepted) {
+                return 0;  // the server's answer is the outcome
+            }
+            if (options.what == action::header_only) {
+                std::cout << "closing\n";
+                return 0;
+            }
+            send_error = server.send(std::vector<unsigned char>(options.bytes, 0x5a));
+            std::cout << "sent a request of " << options.bytes << " bytes\n";
+            break;
+        }
+    }
     if (send_error != 0) {
-        std::cout << " (send failed: " << errno_text(send_error) << ")";
+        std::cout << "send failed: " << errno_text(send_error) << '\n';
+        return 0;
     }
-    std::cout << '\n';
-    if (send_error == 0) {
-        ::shutdown(fd.get(), SHUT_WR);
-        std::cout << await_server(fd.get()) << '\n';
-    }
+    server.finish_sending();
+    std::cout << server.await_server() << '\n';
     return 0;
+}
+
+int usage_error(const std::string& what) {
+    std::cerr << "sctp_garbage_peer: " << what << '\n'
+              << "usage: sctp_garbage_peer [--seqpacket] HOST PORT garbage BYTES [SEED]\n"
+              << "       sctp_garbage_peer [--seqpacket] HOST PORT bad-magic|header-only\n"
+              << "       sctp_garbage_peer [--seqpacket] HOST PORT wrong-size BYTES\n"
+              << "       sctp_garbage_peer --probe\n";
+    return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 4 || argc > 5) {
-        std::cerr << "usage: sctp_garbage_peer HOST PORT BYTES [SEED]\n";
-        return 2;
+    std::vector<std::string_view> args(argv + 1, argv + argc);
+    if (args.size() == 1 && args[0] == "--probe") {
+        return kernel_has_sctp();
     }
-    auto port = parse_number<std::uint16_t>(argv[2]);
-    auto total_bytes = parse_number<std::uint64_t>(argv[3]);
-    auto seed = argc == 5 ? parse_number<std::uint32_t>(argv[4]) : std::optional<std::uint32_t>{1};
+    peer_options options;
+    if (!args.empty() && args[0] == "--seqpacket") {
+        options.style = socket_style::seqpacket;
+        args.erase(args.begin());
+    }
+    if (args.size() < 3) {
+        return usage_error("HOST, PORT and an action are needed");
+    }
+    auto port = parse_number<std::uint16_t>(args[1]);
     if (!port || *port == 0) {
-        std::cerr << "sctp_garbage_peer: PORT must be 1..65535, not '" << argv[2] << "'\n";
-        return 2;
+        return usage_error("PORT must be 1..65535, not '" + std::string(args[1]) + "'");
     }
-    if (!total_bytes || *total_bytes > max_bytes) {
-        std::cerr << "sctp_garbage_peer: BYTES must be 0.." << max_bytes << ", not '" << argv[3]
-                  << "'\n";
-        return 2;
+    options.host = args[0];
+    options.port = std::to_string(*port);
+
+    const std::string_view name = args[2];
+    const std::vector<std::string_view> rest(args.begin() + 3, args.end());
+    if (name == "garbage" && (rest.size() == 1 || rest.size() == 2)) {
+        auto bytes = parse_number<std::uint64_t>(rest[0]);
+        if (!bytes || *bytes > max_garbage_bytes) {
+            return usage_error("BYTES must be 0.." + std::to_string(max_garbage_bytes));
+        }
+        auto seed = rest.size() == 2 ? parse_number<std::uint32_t>(rest[1])
+                                     : std::optional<std::uint32_t>{1};
+        if (!seed) {
+            return usage_error("SEED must be an unsigned 32-bit number");
+        }
+        options.bytes = *bytes;
+        options.seed = *seed;
+    } else if (name == "wrong-size" && rest.size() == 1) {
+        auto bytes = parse_number<std::uint64_t>(rest[0]);
+        if (!bytes || *bytes < 1 || *bytes > max_request_bytes) {
+            return usage_error("wrong-size BYTES must be 1.." + std::to_string(max_request_bytes));
+        }
+        options.what = action::wrong_size;
+        options.bytes = *bytes;
+    } else if (name == "bad-magic" && rest.empty()) {
+        options.what = action::bad_magic;
+    } else if (name == "header-only" && rest.empty()) {
+        options.what = action::header_only;
+    } else {
+        return usage_error("unknown action or wrong arguments: '" + std::string(name) + "'");
     }
-    if (!seed) {
-        std::cerr << "sctp_garbage_peer: SEED must be an unsigned 32-bit number\n";
-        return 2;
-    }
-    return run(argv[1], std::to_string(*port), *total_bytes, *seed);
+    return run(options);
 }

@@ -1,19 +1,22 @@
-# Shared helpers for the guest checks (sourced by busybox sh).
+# Shared helpers for the guest checks (sourced by busybox sh in the VM, by
+# the host's sh in native mode).
 #
-# The runner (init) sets CHECK_NAME, CHECK_WORK (a scratch directory),
-# RESULT_FILE, PID_FILE and NETNS_FILE. A check ends with pass, fail or
-# skip, which leave a one-line reason in RESULT_FILE and exit with 0, 1 or
-# 77. Every background process and namespace a check makes is recorded, so
-# the EXIT trap here - or the runner, if the check was killed - removes it.
+# The runner (run-checks.sh) sets CHECK_NAME, CHECK_WORK (a scratch
+# directory), RESULT_FILE, PID_FILE and NETNS_FILE. A check ends with pass,
+# fail or skip, which leave a one-line reason in RESULT_FILE and exit with 0,
+# 1 or 77. Every background process and namespace a check makes is recorded,
+# so the EXIT trap here - or the runner, if the check was killed - removes it.
 # shellcheck shell=sh
 
-SCTPPERF_BIN=/sctp-perf/bin
+# Where the programs are: the VM's image has them here; the native runner
+# points at the build's bin dir instead.
+SCTPPERF_BIN="${SCTPPERF_BIN:-/sctp-perf/bin}"
 
 # iproute2's ip and tc, not busybox's (which know neither netns nor netem).
 # Debian's static busybox runs its own applet for a bare "ip" even when
 # another ip comes first in PATH, so these are always called by full path.
-IP=/sctp-perf/sbin/ip
-TC=/sctp-perf/sbin/tc
+IP="${SCTPPERF_IP:-/sctp-perf/sbin/ip}"
+TC="${SCTPPERF_TC:-/sctp-perf/sbin/tc}"
 ip() { "${IP}" "$@"; }
 tc() { "${TC}" "$@"; }
 
@@ -257,6 +260,26 @@ check_run() {
         head -c 2000 "$1" | sed 's/^/    report: /'
         fail "$4: summary.num_points is '${_n}', expected $3"
     fi
+}
+
+# count_lines FILE PATTERN: how many lines of FILE match the extended
+# regular expression PATTERN (0 when the file is missing).
+count_lines() {
+    grep -cE "$2" "$1" 2>/dev/null || true
+}
+
+# await_lines FILE PATTERN COUNT LIMIT_S: waits at most LIMIT_S seconds for
+# FILE (a server log, say) to hold COUNT lines matching PATTERN; returns 1
+# if it never does.
+await_lines() {
+    _ticks=$(($4 * 10))
+    _i=0
+    while [ "$(count_lines "$1" "$2")" -lt "$3" ]; do
+        [ "${_i}" -ge "${_ticks}" ] && return 1
+        sleep 0.1
+        _i=$((_i + 1))
+    done
+    return 0
 }
 
 # Associations the kernel holds with local port PORT in this namespace

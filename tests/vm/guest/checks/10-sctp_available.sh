@@ -2,7 +2,7 @@
 # After the modules are loaded, the kernel creates SCTP sockets: the stream
 # server starts on SCTP and the kernel lists its endpoint.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 need_modules
 [ -d /proc/net/sctp ] || fail "no /proc/net/sctp after loading sctp.ko"

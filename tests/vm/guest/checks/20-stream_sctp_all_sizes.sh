@@ -3,7 +3,7 @@
 # 2^16 bytes): each run exits 0 and reports exactly the samples it was asked
 # for, so no size loses, splits or merges a message.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 count=200
 need_modules

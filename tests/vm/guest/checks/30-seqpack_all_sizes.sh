@@ -4,7 +4,7 @@
 # the samples it was asked for, so no size loses, splits or merges a message.
 # Skipped while the SEQPACK programs are not built.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 count=200
 need_modules

@@ -2,7 +2,7 @@
 # One SEQPACK server, two clients at the same time: the server keeps the two
 # associations apart, and both clients get every reply they wait for.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 count=500
 need_modules

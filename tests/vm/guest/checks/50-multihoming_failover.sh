@@ -9,7 +9,7 @@
 #   mh0c 10.77.1.1/24 ---- path 1 ---- mh0s 10.77.1.2/24   (set down midway)
 #   mh1c 10.77.2.1/24 ---- path 2 ---- mh1s 10.77.2.2/24
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 need_modules
 need_program SOCK_SEQPACK_srv

@@ -17,7 +17,7 @@
 #   ns c  nd0c 10.77.3.1/24 ---- netem 1 ms each way ---- nd0s 10.77.3.2/24  ns s
 #         nd1c 10.77.5.1/24 ---- no qdisc (baseline) ---- nd1s 10.77.5.2/24
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 count=200
 added_us=2000

@@ -12,7 +12,7 @@
 # surely; with the 100 primer round trips it costs about
 # 200 * 0.0975 * 1 s = 20 s. The tuned run can afford 300.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 default_count=100
 tuned_count=300

@@ -4,7 +4,7 @@
 # and a client killed in the middle of its run. Each may end its own
 # connection, never the server: a proper client still completes afterwards.
 # shellcheck shell=sh source=../lib.sh
-. /sctp-perf/lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 count=200
 need_modules
@@ -19,7 +19,8 @@ log "server on port ${SERVER_PORT}"
 
 for bytes in 1 3 1000 70000; do
     status=0
-    timeout -s KILL 20 sctp_garbage_peer 127.0.0.1 "${SERVER_PORT}" "${bytes}" "${bytes}" \
+    timeout -s KILL 20 "${SCTPPERF_BIN}/sctp_garbage_peer" 127.0.0.1 "${SERVER_PORT}" \
+        garbage "${bytes}" "${bytes}" \
         >"${CHECK_WORK}/garbage-${bytes}.out" 2>&1 || status=$?
     log "garbage ${bytes} bytes: $(tr '\n' ';' <"${CHECK_WORK}/garbage-${bytes}.out") exit ${status}"
     [ "${status}" -eq 0 ] || fail "sctp_garbage_peer (${bytes} bytes) exited with status ${status}"
