@@ -15,18 +15,32 @@
 namespace sctp_perf {
 namespace {
 
-void write_reports(const client_options& options, const run_report& report) {
+// Opened before the test runs, so that a path that cannot be written fails
+// at once rather than after a run of a million iterations.
+std::ofstream open_json_file(const std::string& path) {
+    std::ofstream file;
+    if (!path.empty()) {
+        file.open(path);
+        if (!file) {
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot open the JSON report file " + path);
+        }
+    }
+    return file;
+}
+
+void write_reports(const client_options& options, const run_report& report,
+                   std::ofstream& json_file) {
     if (options.format == report_format::json) {
         write_json_report(std::cout, report);
     } else {
         write_ace_report(std::cout, report);
     }
     std::cout.flush();
-    if (!options.json_file.empty()) {
-        std::ofstream file(options.json_file);
-        write_json_report(file, report);
-        file.close();
-        if (!file) {
+    if (json_file.is_open()) {
+        write_json_report(json_file, report);
+        json_file.close();
+        if (!json_file) {
             throw std::system_error(errno, std::generic_category(),
                                     "cannot write the JSON report to " + options.json_file);
         }
@@ -39,6 +53,7 @@ int run(const client_options& options, const program_info& program,
     report.program = program;
     report.options = options;
     report.environment = read_environment();
+    std::ofstream json_file = open_json_file(options.json_file);
 
     client_connection connection = connect(options);
     message_channel& channel = *connection.channel;
@@ -58,7 +73,7 @@ int run(const client_options& options, const program_info& program,
 
     report.duration_s = std::chrono::duration<double>(elapsed).count();
     report.recorder = &recorder;
-    write_reports(options, report);
+    write_reports(options, report, json_file);
     return exit_success;
 }
 

@@ -16,6 +16,13 @@ grep -q "cannot connect to 127.0.0.1:$closed_port (Connection refused): is SOCK_
 [ "$(wc -l <<<"$ERR")" = 1 ] || fail "expected one line on stderr: $ERR"
 pass "no server: exit 1, one line"
 
+# A report file that cannot be written fails before the test, not after it.
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$closed_port" -s 1 -c 10 \
+    --json-file "$WORK_DIR/no-such-dir/run.json"
+grep -q "cannot open the JSON report file .*no-such-dir/run.json" <<<"$ERR" ||
+    fail "unwritable --json-file message: $ERR"
+pass "unwritable --json-file: exit 1 before connecting"
+
 # fake_server MODE: a loopback listener that is not an sctp-perf server.
 # MODE http answers the header with text; MODE silent never answers.
 fake_server() {
