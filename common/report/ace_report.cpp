@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <ostream>
@@ -17,12 +18,9 @@
 namespace sctp_perf {
 namespace {
 
+// "a,b,c", or "(unknown)" when the kernel could not say.
 std::string join(const std::vector<std::string>& parts) {
-    std::string text;
-    for (const auto& p : parts) {
-        text += (text.empty() ? "" : ",") + p;
-    }
-    return text.empty() ? "(unknown)" : text;
+    return parts.empty() ? "(unknown)" : fmt::format("{}", fmt::join(parts, ","));
 }
 
 void write_bins(std::ostream& out, const binned_histogram& bins) {

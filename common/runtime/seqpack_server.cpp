@@ -1,5 +1,6 @@
 #include "runtime/seqpack_server.hpp"
 
+#include <fmt/ranges.h>
 #include <netinet/in.h>
 #include <netinet/sctp.h>
 #include <sys/socket.h>
@@ -42,7 +43,7 @@ struct listen_plan {
 };
 
 listen_plan plan_listener(const server_options& options) {
-    const bool ipv6 = ipv6_sctp_usable();
+    const bool ipv6 = ipv6_sockets_work(SOCK_SEQPACKET, transport_protocol::sctp);
     listen_plan plan;
     if (options.bind_addresses.empty()) {
         plan.family = ipv6 ? AF_INET6 : AF_INET;
@@ -289,8 +290,8 @@ class seqpack_server {
         const auto peers = association_peer_addresses(fd.get(), id);
         if (peers.size() > 1) {
             log_format("client {}: association with client addresses {}; server addresses {}", peer,
-                       join_addresses(peers),
-                       join_addresses(association_local_addresses(fd.get(), id)));
+                       fmt::join(peers, ", "),
+                       fmt::join(association_local_addresses(fd.get(), id), ", "));
         }
         try {
             // Message origins are only needed on the listening socket.

@@ -44,15 +44,6 @@ listen_address resolve_listen_address(const server_options& options, bool ipv6_u
     return {results.begin()->endpoint(), host};
 }
 
-bool ipv6_sockets_work(transport_protocol transport) {
-    const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, ip_protocol_number(transport));
-    if (fd < 0) {
-        return errno != EAFNOSUPPORT;  // other errors (no SCTP) are reported by open_socket
-    }
-    ::close(fd);
-    return true;
-}
-
 class stream_server {
   public:
     explicit stream_server(const server_options& options)
@@ -71,7 +62,8 @@ class stream_server {
   private:
     void open_listener() {
         const auto transport = options_.common.transport;
-        const auto where = resolve_listen_address(options_, ipv6_sockets_work(transport));
+        const auto where =
+            resolve_listen_address(options_, ipv6_sockets_work(SOCK_STREAM, transport));
         const int family = where.endpoint.address().is_v6() ? AF_INET6 : AF_INET;
         const int protocol = ip_protocol_number(transport);
         unique_fd fd = open_socket(family, SOCK_STREAM, transport);

@@ -146,29 +146,12 @@ std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, 
     return result;
 }
 
-bool ipv6_sctp_usable() {
-    const int fd = ::socket(AF_INET6, SOCK_SEQPACKET | SOCK_CLOEXEC, IPPROTO_SCTP);
-    if (fd < 0) {
-        return errno != EAFNOSUPPORT;
-    }
-    ::close(fd);
-    return true;
-}
-
 std::vector<std::string> association_local_addresses(int fd, sctp_assoc_t assoc_id) {
     return read_association_addresses(fd, assoc_id, ::sctp_getladdrs, ::sctp_freeladdrs);
 }
 
 std::vector<std::string> association_peer_addresses(int fd, sctp_assoc_t assoc_id) {
     return read_association_addresses(fd, assoc_id, ::sctp_getpaddrs, ::sctp_freepaddrs);
-}
-
-std::string join_addresses(const std::vector<std::string>& addresses) {
-    std::string result;
-    for (const auto& address : addresses) {
-        result += (result.empty() ? "" : ", ") + address;
-    }
-    return result;
 }
 
 }  // namespace sctp_perf

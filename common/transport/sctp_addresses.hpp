@@ -71,17 +71,10 @@ socket_address any_address(int family, std::uint16_t port);
 std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, std::uint16_t port,
                                          bool passive);
 
-// Whether this machine can open IPv6 SCTP sockets. A kernel without SCTP
-// answers true, so that open_socket() reports the missing SCTP instead.
-bool ipv6_sctp_usable();
-
 // Every address of an association, from sctp_getladdrs / sctp_getpaddrs, as
 // "host:port" strings. `fd` is a socket holding the association `assoc_id`.
 // Empty when the kernel cannot say (the association is already gone).
 std::vector<std::string> association_local_addresses(int fd, sctp_assoc_t assoc_id);
 std::vector<std::string> association_peer_addresses(int fd, sctp_assoc_t assoc_id);
-
-// "a, b, c".
-std::string join_addresses(const std::vector<std::string>& addresses);
 
 }  // namespace sctp_perf

@@ -1,6 +1,7 @@
 #include "transport/seqpacket_connector.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <netinet/in.h>
 
 #include <array>
@@ -134,19 +135,11 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
     return outcome;
 }
 
-std::string host_list(const std::vector<std::string>& hosts) {
-    std::string joined;
-    for (const auto& host : hosts) {
-        joined += (joined.empty() ? "" : ",") + host;
-    }
-    return joined;
-}
-
 }  // namespace
 
 seqpacket_association connect_seqpacket(const seqpacket_connect_request& request) {
     const std::string where =
-        fmt::format("{} port {}", host_list(request.server_hosts), request.server_port);
+        fmt::format("{} port {}", fmt::join(request.server_hosts, ","), request.server_port);
     std::vector<resolved_host> servers;
     std::vector<resolved_host> clients;
     try {
@@ -162,7 +155,7 @@ seqpacket_association connect_seqpacket(const seqpacket_connect_request& request
     // The resolver's preference decides which family goes first.
     const int preferred = servers.front().addresses.front().family();
     const std::array<int, 2> families{preferred, preferred == AF_INET6 ? AF_INET : AF_INET6};
-    const bool ipv6 = ipv6_sctp_usable();
+    const bool ipv6 = ipv6_sockets_work(SOCK_SEQPACKET, transport_protocol::sctp);
 
     std::string last_reason = "no usable address";
     bool refused = false;

@@ -49,6 +49,15 @@ unique_fd open_socket(int family, int type, transport_protocol transport) {
         std::string("cannot open a ") + std::string(name_of(transport)) + " socket");
 }
 
+bool ipv6_sockets_work(int type, transport_protocol transport) {
+    const int fd = ::socket(AF_INET6, type | SOCK_CLOEXEC, ip_protocol_number(transport));
+    if (fd < 0) {
+        return errno != EAFNOSUPPORT;
+    }
+    ::close(fd);
+    return true;
+}
+
 void set_nagle(int fd, transport_protocol transport, bool enabled) {
     const int nodelay = enabled ? 0 : 1;
     const int level = ip_protocol_number(transport);

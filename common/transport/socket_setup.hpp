@@ -18,6 +18,12 @@ namespace sctp_perf {
 // what to do about it.
 unique_fd open_socket(int family, int type, transport_protocol transport);
 
+// Whether this machine can open IPv6 sockets of `type` for `transport`, to
+// choose a dual-stack wildcard over an IPv4-only one. Errors other than a
+// missing address family (such as a kernel without SCTP) answer true, so that
+// open_socket() reports them with its clear message.
+bool ipv6_sockets_work(int type, transport_protocol transport);
+
 // Nagle's algorithm is off unless asked for (TCP_NODELAY / SCTP_NODELAY set),
 // because a latency test that batches small requests measures the batching.
 void set_nagle(int fd, transport_protocol transport, bool enabled);
