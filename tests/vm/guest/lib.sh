@@ -262,6 +262,27 @@ check_run() {
     fi
 }
 
+# run_every_size COUNT CLIENT [CLIENT OPTIONS...]: runs CLIENT against the
+# server started last (SERVER_PORT, SERVER_PID, log in CHECK_WORK/srv.log)
+# at every payload size 2^0..2^16, COUNT round trips each; fails unless every
+# run exits 0 with exactly COUNT samples and the server outlives them all.
+run_every_size() {
+    _count="$1"
+    _client="$2"
+    shift 2
+    _power=0
+    while [ "${_power}" -le 16 ]; do
+        _out="${CHECK_WORK}/size-${_power}.json"
+        _status=0
+        run_client "${_out}" 60 - "${_client}" "$@" -H 127.0.0.1 -p "${SERVER_PORT}" \
+            -s "${_power}" -c "${_count}" --format json --io-timeout 10 || _status=$?
+        check_run "${_out}" "${_status}" "${_count}" "payload 2^${_power}"
+        log "2^${_power} bytes: $(describe_run "${_out}")"
+        server_alive "${SERVER_PID}" "${CHECK_WORK}/srv.log"
+        _power=$((_power + 1))
+    done
+}
+
 # count_lines FILE PATTERN: how many lines of FILE match the extended
 # regular expression PATTERN (0 when the file is missing).
 count_lines() {

@@ -13,15 +13,5 @@ need_program SOCK_SEQPACK_clt
 
 start_server "${CHECK_WORK}/srv.log" - SOCK_SEQPACK_srv -p 0
 log "server on port ${SERVER_PORT}; ${count} iterations per size"
-power=0
-while [ "${power}" -le 16 ]; do
-    out="${CHECK_WORK}/size-${power}.json"
-    status=0
-    run_client "${out}" 60 - SOCK_SEQPACK_clt -H 127.0.0.1 -p "${SERVER_PORT}" \
-        -s "${power}" -c "${count}" --format json --io-timeout 10 || status=$?
-    check_run "${out}" "${status}" "${count}" "payload 2^${power}"
-    log "2^${power} bytes: $(describe_run "${out}")"
-    server_alive "${SERVER_PID}" "${CHECK_WORK}/srv.log"
-    power=$((power + 1))
-done
+run_every_size "${count}" SOCK_SEQPACK_clt
 pass "17 sizes x ${count} round trips, exact counts"
