@@ -2,8 +2,8 @@
 // SOCK_SEQPACKET socket, one SCTP message per request and per reply; the
 // association may be multi-homed. Glue only: everything else lives in common/.
 
-#include "runtime/client_main.hpp"
-#include "runtime/seqpack_client.hpp"
+#include "client/client_main.hpp"
+#include "client/seqpack_client.hpp"
 
 int main(int argc, char** argv) {
     const sctp_perf::program_info program{

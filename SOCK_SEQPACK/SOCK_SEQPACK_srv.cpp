@@ -2,8 +2,8 @@
 // socket, possibly bound to several addresses, one thread per association.
 // Glue only.
 
-#include "runtime/seqpack_server.hpp"
-#include "runtime/server_main.hpp"
+#include "server/seqpack_server.hpp"
+#include "server/server_main.hpp"
 
 int main(int argc, char** argv) {
     const sctp_perf::program_info program{

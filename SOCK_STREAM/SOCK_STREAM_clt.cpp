@@ -1,8 +1,8 @@
 // SOCK_STREAM_clt: round-trip latency over one TCP or SCTP one-to-one
 // connection. Glue only: everything else lives in common/.
 
-#include "runtime/client_main.hpp"
-#include "runtime/stream_client.hpp"
+#include "client/client_main.hpp"
+#include "client/stream_client.hpp"
 
 int main(int argc, char** argv) {
     const sctp_perf::program_info program{

@@ -1,8 +1,8 @@
 // SOCK_STREAM_srv: answers SOCK_STREAM_clt's requests over TCP or SCTP
 // one-to-one connections, one thread per client. Glue only.
 
-#include "runtime/server_main.hpp"
-#include "runtime/stream_server.hpp"
+#include "server/server_main.hpp"
+#include "server/stream_server.hpp"
 
 int main(int argc, char** argv) {
     const sctp_perf::program_info program{

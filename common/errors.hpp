@@ -27,4 +27,17 @@ class peer_error : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The peer closed the connection cleanly between two messages: the normal end
+// of a test that runs until the client stops, an error anywhere else.
+class peer_closed : public peer_error {
+  public:
+    using peer_error::peer_error;
+};
+
+// The server said no before the test began; what() carries its reason.
+class test_refused : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 }  // namespace sctp_perf

@@ -9,10 +9,13 @@ role=${1:-build}
 build_packages=(
     g++ cmake make pkg-config
     libboost-dev libboost-program-options-dev libfmt-dev nlohmann-json3-dev libsctp-dev
+    zlib1g-dev
     perl gnuplot-nox
 )
 test_packages=(
     catch2 iproute2 procps
+    # The reference reader of HdrHistogram interval logs (tests/integration/hdr_log_reader.sh).
+    libhdrhistogram-java default-jre-headless
     # The SCTP VM: a Debian kernel booted under QEMU with a busybox initramfs.
     qemu-system-x86 busybox-static cpio xz-utils kmod
 )

@@ -1,7 +1,9 @@
 #include "options/client_options.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options/value_semantic.hpp>
 #include <cmath>
 
@@ -26,6 +28,16 @@ struct raw_client_options {
     std::string server_hosts = "localhost";
     std::string format = "ace";
     std::string json_file;
+    double rate_per_s = 0.0;
+    bool throughput = false;
+    long long echo_every = 0;  // 0: the mode's default
+    double duration_s = 0.0;
+    long long flows = 1;
+    long long threads = 0;     // 0: min(flows, online CPUs)
+    double interval_s = -1.0;  // -1: the mode's default
+    std::string interval_csv;
+    std::string histogram_log;
+    std::string latency_file;
 };
 
 void add_client_options(po::options_description& options, raw_client_options& raw,
@@ -60,6 +72,31 @@ void add_client_options(po::options_description& options, raw_client_options& ra
          "report format on stdout: ace (the ACE histogram layout) or json")
         ("json-file", po::value(&raw.json_file),
          "also write the JSON report to this file");
+    options.add_options()
+        ("rate", po::value(&raw.rate_per_s),
+         "open loop: R messages per second per flow, each timed from when it was due "
+         "(needs -s 4 or more)")
+        ("throughput", po::bool_switch(&raw.throughput),
+         "send as fast as the transport takes; every --echo-every'th message is timed")
+        ("echo-every", po::value(&raw.echo_every),
+         "load modes: every Nth message asks for a reply and is timed (default 1 with --rate, "
+         "1000 with --throughput)")
+        ("duration", po::value(&raw.duration_s),
+         "run for S seconds (decimals allowed) instead of a count; excludes -c")
+        ("flows", po::value(&raw.flows)->default_value(raw.flows),
+         "load modes: connections (SOCK_STREAM) or associations (SOCK_SEQPACK) at once; "
+         "--rate is per flow")
+        ("threads", po::value(&raw.threads),
+         "load modes: client threads driving the flows (default: min(flows, online CPUs))")
+        ("interval", po::value(&raw.interval_s),
+         "load modes: a progress line on stderr every S seconds (default 1; 0: none)")
+        ("interval-csv", po::value(&raw.interval_csv),
+         "load modes: also write the progress lines to this CSV file")
+        ("histogram-log", po::value(&raw.histogram_log),
+         "load modes: write every interval's latency histograms to this file, in "
+         "HdrHistogram's interval-log format (nanoseconds)")
+        ("latency-file", po::value(&raw.latency_file),
+         "load modes: write every timed message to this CSV file (nanoseconds)");
     // clang-format on
     add_common_options(options, raw.common, program);
 }
@@ -75,6 +112,112 @@ std::optional<report_format> parse_format(std::string text) {
         return report_format::json;
     }
     return std::nullopt;
+}
+
+std::optional<std::chrono::nanoseconds> seconds_option(double seconds) {
+    return std::chrono::nanoseconds(static_cast<long long>(seconds * 1e9 + 0.5));
+}
+
+// The workload options: the mode, its rate and echoes, count or duration,
+// flows, threads and the per-interval outputs.
+void validate_workload(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    const bool rate = given.count("rate") > 0;
+    if (rate && raw.throughput) {
+        errors.push_back("--rate and --throughput exclude each other: choose one mode");
+    }
+    if (rate) {
+        result.mode = protocol::test_mode::rate;
+        if (!(raw.rate_per_s > 0.0 && raw.rate_per_s <= 10'000'000.0)) {
+            errors.push_back("--rate must be more than 0 and at most 10000000 messages per second");
+        }
+        result.rate_per_s = raw.rate_per_s;
+    } else if (raw.throughput) {
+        result.mode = protocol::test_mode::throughput;
+    }
+    const bool load = result.load_mode();
+
+    if (given.count("echo-every")) {
+        if (!load) {
+            errors.push_back(
+                "--echo-every needs --rate or --throughput (ping-pong times every round trip)");
+        } else if (raw.echo_every < 1 || raw.echo_every > 1'000'000) {
+            errors.push_back("--echo-every must be 1..1000000");
+        } else {
+            result.echo_every = static_cast<std::uint32_t>(raw.echo_every);
+        }
+    } else {
+        result.echo_every = result.mode == protocol::test_mode::throughput ? 1000 : 1;
+    }
+
+    if (given.count("duration")) {
+        if (!given["test-iterations"].defaulted()) {
+            errors.push_back(
+                "-c/--test-iterations and --duration exclude each other: give a count or a time");
+        }
+        if (!(raw.duration_s > 0.0 && raw.duration_s <= 86400.0)) {
+            errors.push_back("--duration must be more than 0 and at most 86400 seconds");
+        } else {
+            result.duration = seconds_option(raw.duration_s);
+        }
+    }
+
+    if (raw.flows < 1 || raw.flows > 1024) {
+        errors.push_back("--flows must be 1..1024");
+    } else if (raw.flows > 1 && !load) {
+        errors.push_back("--flows above 1 needs --rate or --throughput");
+    } else {
+        result.flows = static_cast<unsigned>(raw.flows);
+    }
+    if (given.count("threads")) {
+        if (!load) {
+            errors.push_back("--threads needs --rate or --throughput");
+        } else if (raw.threads < 1 || raw.threads > raw.flows) {
+            errors.push_back("--threads must be 1..--flows");
+        } else {
+            result.threads = static_cast<unsigned>(raw.threads);
+        }
+    } else {
+        const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+        result.threads =
+            std::max(1u, std::min(result.flows, static_cast<unsigned>(std::max(1L, online))));
+    }
+
+    if (given.count("interval")) {
+        if (!load) {
+            errors.push_back("--interval needs --rate or --throughput");
+        } else if (raw.interval_s != 0.0 && !(raw.interval_s >= 0.01 && raw.interval_s <= 3600.0)) {
+            errors.push_back("--interval must be 0 (no progress lines) or 0.01..3600 seconds");
+        } else if (raw.interval_s > 0.0) {
+            result.interval = seconds_option(raw.interval_s);
+        }
+    } else if (load) {
+        result.interval = std::chrono::seconds(1);
+    }
+    const auto load_file = [&](const char* name, const std::string& value, std::string& into) {
+        if (!given.count(name)) {
+            return;
+        }
+        if (!load) {
+            errors.push_back(fmt::format("--{} needs --rate or --throughput", name));
+        } else if (value.empty()) {
+            errors.push_back(fmt::format("--{} needs a file name", name));
+        }
+        into = value;
+    };
+    load_file("interval-csv", raw.interval_csv, result.interval_csv);
+    load_file("histogram-log", raw.histogram_log, result.histogram_log);
+    load_file("latency-file", raw.latency_file, result.latency_file);
+    if (load && (!result.interval_csv.empty() || !result.histogram_log.empty()) &&
+        !result.interval) {
+        errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
+    }
+    if (load && given.count("payload-size-power-of-2") && raw.payload_power >= 0 &&
+        raw.payload_power < 4) {
+        errors.push_back(
+            "--rate and --throughput need -s 4 or more: each request opens with a 16-byte message "
+            "header");
+    }
 }
 
 client_options validate(const raw_client_options& raw, const po::variables_map& given,
@@ -152,6 +295,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     }
     result.json_file = raw.json_file;
 
+    validate_workload(raw, given, result, errors);
     throw_if_invalid(errors);
     return result;
 }

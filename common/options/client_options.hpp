@@ -1,6 +1,7 @@
 #pragma once
 // Everything a client run is configured by.
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "options/common_options.hpp"
+#include "protocol/wire_protocol.hpp"
 #include "stats/binned_histogram.hpp"
 
 namespace sctp_perf {
@@ -27,6 +29,21 @@ struct client_options {
     std::uint16_t client_port = 0;              // 0: the kernel picks
     report_format format = report_format::ace;
     std::string json_file;  // also write the JSON report here (any format on stdout)
+
+    // The workload. Ping-pong is a closed loop; the load modes keep many
+    // requests in flight (see client/load_engine.hpp).
+    protocol::test_mode mode = protocol::test_mode::ping_pong;
+    double rate_per_s = 0.0;       // rate mode: messages per second per flow
+    std::uint32_t echo_every = 1;  // load modes: every Nth message asks for a reply
+    std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
+    unsigned flows = 1;    // connections (stream) or associations (seqpack)
+    unsigned threads = 1;  // client threads driving the flows
+    std::optional<std::chrono::nanoseconds> interval;  // progress line period; unset: none
+    std::string interval_csv;                          // also write the progress lines as CSV here
+    std::string histogram_log;                         // HdrHistogram interval log
+    std::string latency_file;                          // every timed message as CSV
+
+    bool load_mode() const noexcept { return mode != protocol::test_mode::ping_pong; }
 
     std::uint32_t payload_bytes() const noexcept { return std::uint32_t{1} << payload_power; }
 };

@@ -34,6 +34,11 @@ void add_common_options(po::options_description& options, raw_common_options& ra
     options.add_options()
         ("io-timeout", po::value(&raw.io_timeout_s)->default_value(10.0, "10"),
          "seconds any single send or receive may block before the connection is given up")
+        ("sndbuf", po::value(&raw.sndbuf_bytes),
+         "socket send buffer, bytes (SO_SNDBUF; the kernel doubles it and the report shows "
+         "the value read back; default: the system's)")
+        ("rcvbuf", po::value(&raw.rcvbuf_bytes),
+         "socket receive buffer, bytes (SO_RCVBUF; read back and reported the same way)")
         ("sctp-rto-initial", po::value(&raw.sctp_rto_initial_ms),
          "SCTP initial retransmission timeout, milliseconds (default: the system's "
          "net.sctp.rto_initial)")
@@ -68,6 +73,19 @@ common_options validate_common_options(const raw_common_options& raw,
         result.io_timeout = std::chrono::milliseconds(
             std::max<long long>(1, static_cast<long long>(raw.io_timeout_s * 1000.0 + 0.5)));
     }
+
+    const auto buffer = [&](const char* name, long long value) -> std::optional<int> {
+        if (!given.count(name)) {
+            return std::nullopt;
+        }
+        if (value < 1024 || value > 1'073'741'824) {
+            errors.push_back(fmt::format("--{} must be 1024..1073741824 bytes", name));
+            return std::nullopt;
+        }
+        return static_cast<int>(value);
+    };
+    result.buffers.send_bytes = buffer("sndbuf", raw.sndbuf_bytes);
+    result.buffers.receive_bytes = buffer("rcvbuf", raw.rcvbuf_bytes);
 
     const auto rto = [&](const char* name, long long value) -> std::optional<std::uint32_t> {
         if (!given.count(name)) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "transport/sctp_tuning.hpp"
+#include "transport/socket_setup.hpp"
 #include "transport/transport_protocol.hpp"
 
 namespace sctp_perf {
@@ -32,6 +33,7 @@ struct common_options {
     bool nagle = false;  // Nagle's algorithm on (the -n flag)
     std::chrono::milliseconds io_timeout{10'000};
     sctp_rto_request sctp_rto;
+    socket_buffer_request buffers;  // --sndbuf / --rcvbuf
 };
 
 // The raw command-line values of the common layer, before validation.
@@ -42,6 +44,8 @@ struct raw_common_options {
     long long sctp_rto_initial_ms = -1;  // -1: not given
     long long sctp_rto_min_ms = -1;
     long long sctp_rto_max_ms = -1;
+    long long sndbuf_bytes = -1;  // -1: not given
+    long long rcvbuf_bytes = -1;
 };
 
 void add_common_options(boost::program_options::options_description& options,

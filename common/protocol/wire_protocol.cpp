@@ -3,35 +3,35 @@
 namespace sctp_perf::protocol {
 namespace {
 
-template <std::size_t N>
-void put_u32(std::array<std::byte, N>& out, std::size_t at, std::uint32_t v) noexcept {
-    out[at] = std::byte(v >> 24);
-    out[at + 1] = std::byte(v >> 16);
-    out[at + 2] = std::byte(v >> 8);
-    out[at + 3] = std::byte(v);
+void put_be(std::span<std::byte> out, std::size_t at, std::uint64_t v, std::size_t width) noexcept {
+    for (std::size_t i = 0; i < width; ++i) {
+        out[at + i] = std::byte(v >> (8 * (width - 1 - i)));
+    }
 }
 
-template <std::size_t N>
-void put_u16(std::array<std::byte, N>& out, std::size_t at, std::uint16_t v) noexcept {
-    out[at] = std::byte(v >> 8);
-    out[at + 1] = std::byte(v);
+std::uint64_t get_be(std::span<const std::byte> in, std::size_t at, std::size_t width) noexcept {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < width; ++i) {
+        v = v << 8 | std::to_integer<std::uint64_t>(in[at + i]);
+    }
+    return v;
 }
 
-template <std::size_t N>
-std::uint32_t get_u32(const std::array<std::byte, N>& in, std::size_t at) noexcept {
-    return std::to_integer<std::uint32_t>(in[at]) << 24 |
-           std::to_integer<std::uint32_t>(in[at + 1]) << 16 |
-           std::to_integer<std::uint32_t>(in[at + 2]) << 8 |
-           std::to_integer<std::uint32_t>(in[at + 3]);
-}
-
-template <std::size_t N>
-std::uint16_t get_u16(const std::array<std::byte, N>& in, std::size_t at) noexcept {
-    return static_cast<std::uint16_t>(std::to_integer<unsigned>(in[at]) << 8 |
-                                      std::to_integer<unsigned>(in[at + 1]));
-}
+constexpr std::uint16_t mode_mask = 0x3;
 
 }  // namespace
+
+std::string_view name_of(test_mode mode) noexcept {
+    switch (mode) {
+        case test_mode::ping_pong:
+            return "ping-pong";
+        case test_mode::rate:
+            return "rate";
+        case test_mode::throughput:
+            return "throughput";
+    }
+    return "unknown";
+}
 
 std::string_view describe(status s) noexcept {
     switch (s) {
@@ -44,65 +44,102 @@ std::string_view describe(status s) noexcept {
         case status::bad_payload_size:
             return "payload size outside 1..65536 bytes";
         case status::bad_iteration_count:
-            return "iteration count outside 1..1000000100";
+            return "iteration count above 1000000100";
         case status::server_busy:
             return "server is serving its maximum number of clients; try again later";
         case status::bad_flags:
-            return "unknown flags in the test header (client is newer than the server)";
+            return "unknown flags or mode in the test header (client is newer than the server)";
+        case status::payload_too_small_for_mode:
+            return "payload below 16 bytes in a load mode (its message header needs 16)";
     }
     return "unknown refusal reason";
 }
 
 header_bytes encode_header(const test_header& header) noexcept {
     header_bytes out{};
-    put_u32(out, 0, magic);
-    put_u16(out, 4, version);
-    put_u16(out, 6, 0);
-    put_u32(out, 8, header.payload_bytes);
-    put_u32(out, 12, header.iterations);
+    put_be(out, 0, magic, 4);
+    put_be(out, 4, version, 2);
+    put_be(out, 6, static_cast<std::uint16_t>(header.mode), 2);
+    put_be(out, 8, header.payload_bytes, 4);
+    put_be(out, 12, header.iterations, 4);
     return out;
 }
 
 decoded_header decode_header(const header_bytes& bytes) noexcept {
     decoded_header result;
-    if (get_u32(bytes, 0) != magic) {
+    result.peer_version = static_cast<std::uint16_t>(get_be(bytes, 4, 2));
+    const auto flags = static_cast<std::uint16_t>(get_be(bytes, 6, 2));
+    auto& header = result.header;
+    header.payload_bytes = static_cast<std::uint32_t>(get_be(bytes, 8, 4));
+    header.iterations = static_cast<std::uint32_t>(get_be(bytes, 12, 4));
+    header.mode = static_cast<test_mode>(flags & mode_mask);
+    if (get_be(bytes, 0, 4) != magic) {
         result.verdict = status::bad_magic;
-    } else if (get_u16(bytes, 4) != version) {
+    } else if (result.peer_version != version) {
         result.verdict = status::unsupported_version;
-    } else if (get_u16(bytes, 6) != 0) {
+    } else if ((flags & ~mode_mask) != 0 || (flags & mode_mask) > 2) {
         result.verdict = status::bad_flags;
-    } else {
-        result.header.payload_bytes = get_u32(bytes, 8);
-        result.header.iterations = get_u32(bytes, 12);
-        if (result.header.payload_bytes < 1 || result.header.payload_bytes > max_payload_bytes) {
-            result.verdict = status::bad_payload_size;
-        } else if (result.header.iterations < 1 || result.header.iterations > max_iterations) {
-            result.verdict = status::bad_iteration_count;
-        }
+    } else if (header.payload_bytes < 1 || header.payload_bytes > max_payload_bytes) {
+        result.verdict = status::bad_payload_size;
+    } else if (header.mode != test_mode::ping_pong &&
+               header.payload_bytes < min_load_payload_bytes) {
+        result.verdict = status::payload_too_small_for_mode;
+    } else if (header.iterations > max_iterations) {
+        result.verdict = status::bad_iteration_count;
     }
     return result;
 }
 
 verdict_bytes encode_verdict(status s) noexcept {
     verdict_bytes out{};
-    put_u32(out, 0, magic);
-    put_u16(out, 4, static_cast<std::uint16_t>(s));
-    put_u16(out, 6, 0);
+    put_be(out, 0, magic, 4);
+    put_be(out, 4, static_cast<std::uint16_t>(s), 2);
+    put_be(out, 6, version, 2);
     return out;
 }
 
 decoded_verdict decode_verdict(const verdict_bytes& bytes) noexcept {
-    return {get_u32(bytes, 0) == magic, get_u16(bytes, 4)};
+    return {get_be(bytes, 0, 4) == magic, static_cast<std::uint16_t>(get_be(bytes, 4, 2)),
+            static_cast<std::uint16_t>(get_be(bytes, 6, 2))};
 }
 
-reply_bytes encode_reply(std::uint64_t iteration) noexcept {
-    reply_bytes out{};
-    put_u16(out, 0, static_cast<std::uint16_t>(iteration & 0xffff));
+reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept {
+    return {request.front(), request.back()};
+}
+
+void encode_message_header(const message_header& header, std::span<std::byte> out) noexcept {
+    put_be(out, 0, header.sequence, 8);
+    put_be(out, 8, header.token, 4);
+    put_be(out, 12, header.flags, 2);
+    put_be(out, 14, 0, 2);
+}
+
+std::optional<message_header> decode_message_header(std::span<const std::byte> in) noexcept {
+    if (in.size() < message_header_size) {
+        return std::nullopt;
+    }
+    message_header header;
+    header.sequence = get_be(in, 0, 8);
+    header.token = static_cast<std::uint32_t>(get_be(in, 8, 4));
+    header.flags = static_cast<std::uint16_t>(get_be(in, 12, 2));
+    if ((header.flags & ~known_message_flags) != 0 || get_be(in, 14, 2) != 0) {
+        return std::nullopt;
+    }
+    return header;
+}
+
+blob_length_bytes encode_blob_length(std::uint32_t length) noexcept {
+    blob_length_bytes out{};
+    put_be(out, 0, length, 4);
     return out;
 }
 
-bool reply_matches(const reply_bytes& reply, std::uint64_t iteration) noexcept {
-    return get_u16(reply, 0) == static_cast<std::uint16_t>(iteration & 0xffff);
+std::optional<std::uint32_t> decode_blob_length(const blob_length_bytes& bytes) noexcept {
+    const auto length = static_cast<std::uint32_t>(get_be(bytes, 0, 4));
+    if (length == 0 || length > max_blob_bytes) {
+        return std::nullopt;
+    }
+    return length;
 }
 
 }  // namespace sctp_perf::protocol

@@ -1,36 +1,72 @@
 #pragma once
-// The wire protocol between a client and a server. All integers are in network
-// byte order (big-endian).
+// The wire protocol between a client and a server, version 2. All integers
+// are in network byte order (big-endian). README.SCTP_PERF_TEST section 11
+// draws every message; this header is the one place that builds and checks
+// them.
 //
 //   client -> server  test header, 16 bytes:
-//       magic u32 = 0x53505246 ("SPRF")   version u16 = 1   flags u16 = 0
-//       payload_bytes u32 (1..65536)      iterations u32 (primer included, 1..max_iterations)
+//       magic u32 = 0x53505246 ("SPRF")   version u16 = 2
+//       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput); others 0
+//       payload_bytes u32 (1..65536; a load mode needs at least 16)
+//       iterations u32: messages the client will send, primer included
+//                       (1..max_iterations), or 0: until the client ends the test
 //   server -> client  verdict, 8 bytes:
-//       magic u32   status u16 (0 = accepted, else a refusal reason)   reserved u16 = 0
-//   then `iterations` times:
-//       client -> server  request: exactly payload_bytes bytes
-//       server -> client  reply, 2 bytes: the low 16 bits of the iteration
-//                         number (from 0, primer included), so the client can
-//                         tell a reply from a stale or foreign one.
+//       magic u32   status u16 (0 = accepted, else a refusal reason)
+//       version u16: the server's protocol version (a version 1 server sent 0)
+//   after an accepted verdict, server -> client: the server's settings, a blob
+//   then, ping-pong, per iteration i (primer included):
+//       client -> server  request: payload_bytes bytes; bytes 0 and
+//                         payload_bytes - 1 carry check bytes the client
+//                         draws at random for each request, every other byte
+//                         k holds k mod 256
+//       server -> client  reply, 2 bytes: request[0], request[payload_bytes - 1]
+//   or, in a load mode, per message:
+//       client -> server  request: payload_bytes bytes opening with a
+//                         16-byte message header (below), then k mod 256
+//       server -> client  only for a request that asks for one: a 16-byte
+//                         reply, a copy of the request's message header
+//   and the last request carries the end flag: the server replies to it, then
+//   sends its own account of the test as a blob.
 //
-// The verdict arrives before any timing starts, so a refused client can say why.
+//   message header, 16 bytes: sequence u64 (per connection, from 0, primer
+//   included), token u32 (drawn at random per message; the reply must carry
+//   it back), flags u16 (bit 0 reply wanted, bit 1 end of test), reserved u16 = 0.
+//
+//   blob: a length u32 (1..max_blob_bytes), then that many bytes of a JSON
+//   object. On SOCK_SEQPACK the length and the text are one SCTP message each,
+//   like every other message.
+//
+// The random check bytes and tokens prove that the server read each request:
+// a peer that answers without reading, or replays an old session, cannot know
+// them. The verdict arrives before any timing starts, so a refused client can
+// say why.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string_view>
 
 namespace sctp_perf::protocol {
 
 inline constexpr std::uint32_t magic = 0x53505246;
-inline constexpr std::uint16_t version = 1;
+inline constexpr std::uint16_t version = 2;
 inline constexpr std::size_t header_size = 16;
 inline constexpr std::size_t verdict_size = 8;
-inline constexpr std::size_t reply_size = 2;
-inline constexpr std::uint32_t max_payload_bytes = 65536;  // 2^16
+inline constexpr std::size_t reply_size = 2;  // ping-pong
+inline constexpr std::size_t message_header_size = 16;
+inline constexpr std::size_t load_reply_size = message_header_size;
+inline constexpr std::uint32_t max_payload_bytes = 65536;                     // 2^16
+inline constexpr std::uint32_t min_load_payload_bytes = message_header_size;  // 2^4
 inline constexpr std::uint32_t primer_iterations = 100;
 inline constexpr std::uint32_t max_measured_iterations = 1'000'000'000;
 inline constexpr std::uint32_t max_iterations = max_measured_iterations + primer_iterations;
+inline constexpr std::uint32_t blob_length_size = 4;
+inline constexpr std::uint32_t max_blob_bytes = 65536;
+
+enum class test_mode : std::uint8_t { ping_pong = 0, rate = 1, throughput = 2 };
+std::string_view name_of(test_mode mode) noexcept;  // "ping-pong", "rate", "throughput"
 
 enum class status : std::uint16_t {
     accepted = 0,
@@ -40,6 +76,7 @@ enum class status : std::uint16_t {
     bad_iteration_count = 4,
     server_busy = 5,
     bad_flags = 6,
+    payload_too_small_for_mode = 7,
 };
 
 // A human sentence for a status, for logs and the client's error message.
@@ -47,18 +84,22 @@ std::string_view describe(status s) noexcept;
 
 struct test_header {
     std::uint32_t payload_bytes = 0;
-    std::uint32_t iterations = 0;  // primer included
+    std::uint32_t iterations = 0;  // primer included; 0: until the client ends the test
+    test_mode mode = test_mode::ping_pong;
 };
 
 using header_bytes = std::array<std::byte, header_size>;
 using verdict_bytes = std::array<std::byte, verdict_size>;
 using reply_bytes = std::array<std::byte, reply_size>;
+using message_header_bytes = std::array<std::byte, message_header_size>;
+using blob_length_bytes = std::array<std::byte, blob_length_size>;
 
 header_bytes encode_header(const test_header& header) noexcept;
 
 struct decoded_header {
     status verdict = status::accepted;  // accepted, or why the header is refused
     test_header header;                 // meaningful only when accepted
+    std::uint16_t peer_version = 0;     // the version the client announced
 };
 decoded_header decode_header(const header_bytes& bytes) noexcept;
 
@@ -67,10 +108,35 @@ verdict_bytes encode_verdict(status s) noexcept;
 struct decoded_verdict {
     bool well_formed = false;  // false: not an sctp-perf server (wrong magic)
     std::uint16_t raw_status = 0;
+    std::uint16_t server_version = 0;  // 0: a version 1 server
 };
 decoded_verdict decode_verdict(const verdict_bytes& bytes) noexcept;
 
-reply_bytes encode_reply(std::uint64_t iteration) noexcept;
-bool reply_matches(const reply_bytes& reply, std::uint64_t iteration) noexcept;
+// Ping-pong: the reply a server sends to `request` (non-empty).
+reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept;
+
+// Load modes: the message header that opens every request and makes up every reply.
+inline constexpr std::uint16_t flag_reply_wanted = 1;
+inline constexpr std::uint16_t flag_end_of_test = 2;
+inline constexpr std::uint16_t known_message_flags = flag_reply_wanted | flag_end_of_test;
+
+struct message_header {
+    std::uint64_t sequence = 0;
+    std::uint32_t token = 0;
+    std::uint16_t flags = 0;
+
+    bool reply_wanted() const noexcept { return (flags & flag_reply_wanted) != 0; }
+    bool end_of_test() const noexcept { return (flags & flag_end_of_test) != 0; }
+    friend bool operator==(const message_header&, const message_header&) = default;
+};
+
+// Writes the header into the first message_header_size bytes of `out`.
+void encode_message_header(const message_header& header, std::span<std::byte> out) noexcept;
+// nullopt when `in` is shorter than a header, or sets unknown flags or reserved bits.
+std::optional<message_header> decode_message_header(std::span<const std::byte> in) noexcept;
+
+// Blob lengths: nullopt for 0 or more than max_blob_bytes.
+blob_length_bytes encode_blob_length(std::uint32_t length) noexcept;
+std::optional<std::uint32_t> decode_blob_length(const blob_length_bytes& bytes) noexcept;
 
 }  // namespace sctp_perf::protocol

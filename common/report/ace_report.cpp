@@ -12,6 +12,7 @@
 #include <ostream>
 #include <string>
 
+#include "report/load_report.hpp"
 #include "report/run_report.hpp"
 #include "version.hpp"
 
@@ -60,8 +61,24 @@ void write_run_description(std::ostream& out, const run_report& r) {
                o.common.nagle ? "on" : "off");
     fmt::print(out, "\tpayload: {} bytes (2^{}), reply 2 bytes\n", o.payload_bytes(),
                o.payload_power);
-    fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
-               o.iterations);
+    if (r.load == nullptr) {
+        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
+                   r.recorder->summary().count());
+    } else {
+        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load\n");
+    }
+    if (r.server_settings.is_object()) {
+        const auto& s = r.server_settings;
+        fmt::print(
+            out, "\tserver settings: {} {} on {}, Nagle {}, CPU affinity {}, sndbuf {} rcvbuf {}\n",
+            s.value("program", "?"), s.value("tool_version", "?"), s.value("host", "?"),
+            s.value("nagle", false) ? "on" : "off", s.value("cpu_affinity", "?"),
+            s.value("sndbuf_bytes", 0), s.value("rcvbuf_bytes", 0));
+    }
+    if (r.client_buffers) {
+        fmt::print(out, "\tclient socket buffers: sndbuf {} rcvbuf {} (read back)\n",
+                   r.client_buffers->send_bytes, r.client_buffers->receive_bytes);
+    }
     fmt::print(out, "\tserver: {} port {}, connected to {}\n", join(o.server_hosts), o.server_port,
                join(r.peer_addresses));
     fmt::print(out, "\tclient: {}\n", join(r.local_addresses));
@@ -87,6 +104,11 @@ void write_run_description(std::ostream& out, const run_report& r) {
 }  // namespace
 
 void write_ace_report(std::ostream& out, const run_report& r) {
+    if (r.load != nullptr) {
+        write_load_summary(out, *r.load);
+        write_run_description(out, r);
+        return;
+    }
     const latency_recorder& rec = *r.recorder;
     const auto& summary = rec.summary();
     const auto& bins = rec.bins();

@@ -3,11 +3,12 @@
 // Keys keep their documented order (ordered_json) so that diffs of two result
 // files line up.
 
-#include <nlohmann/json.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "protocol/wire_protocol.hpp"
+#include "report/load_report.hpp"
 #include "report/run_report.hpp"
 #include "version.hpp"
 
@@ -29,7 +30,10 @@ json config_json(const run_report& r) {
         {"payload_power_of_2", o.payload_power},
         {"payload_bytes", o.payload_bytes()},
         {"reply_bytes", protocol::reply_size},
+        {"mode", std::string(protocol::name_of(o.mode))},
         {"iterations", o.iterations},
+        {"duration_s",
+         o.duration ? json(std::chrono::duration<double>(*o.duration).count()) : json(nullptr)},
         {"primer_iterations", protocol::primer_iterations},
         {"server_host",
          o.server_hosts.size() == 1 ? json(o.server_hosts.front()) : json(o.server_hosts)},
@@ -43,6 +47,16 @@ json config_json(const run_report& r) {
           {"bin_count", o.histogram.bin_count},
           {"max_outliers", o.histogram.max_outliers}}},
     };
+    if (o.load_mode()) {
+        config["rate_per_s"] =
+            o.mode == protocol::test_mode::rate ? json(o.rate_per_s) : json(nullptr);
+        config["echo_every"] = o.echo_every;
+        config["flows"] = o.flows;
+        config["threads"] = o.threads;
+    }
+    const auto buffer = [](const std::optional<int>& v) { return v ? json(*v) : json(nullptr); };
+    config["sndbuf_requested"] = buffer(o.common.buffers.send_bytes);
+    config["rcvbuf_requested"] = buffer(o.common.buffers.receive_bytes);
     if (o.common.transport == transport_protocol::sctp) {
         const auto& rto = o.common.sctp_rto;
         const auto optional_ms = [](const std::optional<std::uint32_t>& v) {
@@ -66,6 +80,10 @@ json environment_json(const run_report& r) {
         {"peer_addresses", r.peer_addresses},
         {"started_at", env.started_at},
     };
+    if (r.client_buffers) {
+        environment["client_sndbuf_bytes"] = r.client_buffers->send_bytes;
+        environment["client_rcvbuf_bytes"] = r.client_buffers->receive_bytes;
+    }
     if (r.sctp_rto_socket) {
         environment["sctp_rto_socket"] = rto_json(*r.sctp_rto_socket);
     }
@@ -75,14 +93,8 @@ json environment_json(const run_report& r) {
     return environment;
 }
 
-}  // namespace
-
-void write_json_report(std::ostream& out, const run_report& r) {
-    const latency_recorder& rec = *r.recorder;
-    const auto& summary = rec.summary();
-    const auto& bins = rec.bins();
-
-    json doc = {
+json header_json(const run_report& r) {
+    return {
         {"tool", "sctp-perf"},
         {"tool_version", version_string},
         {"format_version", 1},
@@ -91,6 +103,39 @@ void write_json_report(std::ostream& out, const run_report& r) {
         {"config", config_json(r)},
         {"environment", environment_json(r)},
     };
+}
+
+// A load run: `summary` and `percentiles` hold the headline latency (see
+// load_result::headline), and there is no fixed-bin histogram.
+void write_load_json(std::ostream& out, const run_report& r) {
+    json doc = header_json(r);
+    const auto headline = latency_json(r.load->headline());
+    json summary = json::object();
+    json percentiles = json::object();
+    for (const auto& [key, value] : headline.items()) {
+        const bool percentile = key.front() == 'p' || key == "max";
+        (percentile ? percentiles : summary)[key] = value;
+    }
+    summary["duration_s"] = r.duration_s;
+    doc["summary"] = summary;
+    doc["percentiles"] = percentiles;
+    doc["load"] = load_json(*r.load);
+    doc["server"] = r.server_settings;
+    out << doc.dump(2) << '\n';
+}
+
+}  // namespace
+
+void write_json_report(std::ostream& out, const run_report& r) {
+    if (r.load != nullptr) {
+        write_load_json(out, r);
+        return;
+    }
+    const latency_recorder& rec = *r.recorder;
+    const auto& summary = rec.summary();
+    const auto& bins = rec.bins();
+
+    json doc = header_json(r);
     const bool empty = summary.count() == 0;
     doc["summary"] = {
         {"num_points", summary.count()},
@@ -121,6 +166,7 @@ void write_json_report(std::ostream& out, const run_report& r) {
         outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
     }
     doc["outliers"] = outliers;
+    doc["server"] = r.server_settings;
     out << doc.dump(2) << '\n';
 }
 

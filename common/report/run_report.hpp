@@ -4,11 +4,13 @@
 // each writing to any std::ostream.
 
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "options/client_options.hpp"
+#include "report/load_result.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/sctp_tuning.hpp"
 
@@ -35,6 +37,9 @@ struct run_report {
     std::optional<sctp_rto_values> sctp_rto_system;  // net.sctp.rto_* (SCTP only)
     double duration_s = 0.0;                         // wall time of the measured iterations
     const latency_recorder* recorder = nullptr;
+    const load_result* load = nullptr;                  // set for --rate and --throughput runs
+    std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
+    nlohmann::json server_settings;  // what the server said of itself (see test_negotiation.hpp)
 };
 
 // The layout of ACE's histogram report, with its flaws fixed, then percentiles

@@ -1,34 +1,11 @@
 #include "stats/log_linear_histogram.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <cmath>
 
 namespace sctp_perf {
-namespace {
-
-constexpr unsigned sub_bucket_bits = 10;  // 1024 buckets per octave
-constexpr std::uint64_t sub_bucket_count = 1u << sub_bucket_bits;
-constexpr std::uint64_t exact_limit = 2 * sub_bucket_count;  // below this, one bucket per ns
-constexpr unsigned highest_bit = 44;  // values >= 2^44 ns share the top bucket
-constexpr std::size_t bucket_total =
-    exact_limit + (highest_bit - (sub_bucket_bits + 1)) * sub_bucket_count;
-
-}  // namespace
 
 log_linear_histogram::log_linear_histogram() : buckets_(bucket_total, 0) {}
-
-std::size_t log_linear_histogram::bucket_index(std::uint64_t value_ns) noexcept {
-    if (value_ns < exact_limit) {
-        return static_cast<std::size_t>(value_ns);
-    }
-    const unsigned top_bit = static_cast<unsigned>(std::bit_width(value_ns)) - 1;  // >= 11
-    if (top_bit >= highest_bit) {
-        return bucket_total - 1;
-    }
-    const unsigned shift = top_bit - sub_bucket_bits;                  // >= 1
-    const std::uint64_t sub = (value_ns >> shift) - sub_bucket_count;  // 0..1023
-    return static_cast<std::size_t>(exact_limit + (shift - 1) * sub_bucket_count + sub);
-}
 
 std::uint64_t log_linear_histogram::bucket_low(std::size_t index) noexcept {
     if (index < exact_limit) {
@@ -47,11 +24,52 @@ std::uint64_t log_linear_histogram::bucket_width(std::size_t index) noexcept {
     return std::uint64_t{1} << ((index - exact_limit) / sub_bucket_count + 1);
 }
 
-void log_linear_histogram::record(std::uint64_t value_ns) noexcept {
-    ++buckets_[bucket_index(value_ns)];
-    ++count_;
-    min_ns_ = std::min(min_ns_, value_ns);
-    max_ns_ = std::max(max_ns_, value_ns);
+void log_linear_histogram::merge(const log_linear_histogram& other) noexcept {
+    for (std::size_t i = 0; i < buckets_.size(); ++i) {
+        buckets_[i] += other.buckets_[i];
+    }
+    count_ += other.count_;
+    min_ns_ = std::min(min_ns_, other.min_ns_);
+    max_ns_ = std::max(max_ns_, other.max_ns_);
+    sum_ns_ += other.sum_ns_;
+    sum_squares_ns2_ += other.sum_squares_ns2_;
+}
+
+void log_linear_histogram::reset() noexcept {
+    std::fill(buckets_.begin(), buckets_.end(), 0);
+    count_ = 0;
+    min_ns_ = UINT64_MAX;
+    max_ns_ = 0;
+    sum_ns_ = 0;
+    sum_squares_ns2_ = 0;
+}
+
+double log_linear_histogram::mean_ns() const noexcept {
+    return count_ == 0 ? 0.0 : static_cast<double>(sum_ns_) / static_cast<double>(count_);
+}
+
+double log_linear_histogram::stddev_ns() const noexcept {
+    if (count_ < 2) {
+        return 0.0;
+    }
+    // The sum of squared deviations is Q - S^2/n (S the sum, Q the sum of
+    // squares). Rounded to double that difference would lose everything for
+    // round trips of 20 ms +- 10 ns, so it is taken in integers. With
+    // S = q*n + r (0 <= r < n), S^2/n = q^2*n + 2*q*r + r^2/n, and
+    // r^2 = a*n + b (0 <= b < n), the deviations sum to
+    // (Q - q^2*n - 2*q*r - a) - b/n. The integer part is exact; no term
+    // exceeds Q (as S^2/n <= Q), so none overflows; only b/n < 1 is
+    // fractional. Example: 1 and 2 ns give n = 2, S = 3, Q = 5, q = 1, r = 1,
+    // a = 0, b = 1: (5 - 2 - 2 - 0) - 1/2 = 0.5.
+    const wide_sum n = count_;
+    const wide_sum q = sum_ns_ / count_;
+    const wide_sum r = sum_ns_ % count_;
+    const wide_sum r_squared = r * r;
+    const wide_sum whole_deviation = sum_squares_ns2_ - q * q * n - 2 * q * r - r_squared / n;
+    const double squared_deviation_ns2 =
+        static_cast<double>(whole_deviation) -
+        static_cast<double>(r_squared % n) / static_cast<double>(count_);
+    return std::sqrt(squared_deviation_ns2 / static_cast<double>(count_ - 1));
 }
 
 double log_linear_histogram::percentile_ns(std::uint32_t parts_per_million) const noexcept {

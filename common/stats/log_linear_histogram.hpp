@@ -12,8 +12,17 @@
 // 2^44 ns (about 4.9 hours) or more are counted in the last bucket, whose
 // percentiles are reported as the exact maximum; the maximum itself (p100) is
 // tracked separately and never approximated.
+//
+// `record` is on the hot path of the load modes (up to two records per
+// message), so it is inline and branch-free: one bit_width for the bucket,
+// conditional moves for saturation, minimum and maximum, and integer sums
+// for the mean and deviation.
 
+#include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace sctp_perf {
@@ -22,11 +31,38 @@ class log_linear_histogram {
   public:
     log_linear_histogram();
 
-    void record(std::uint64_t value_ns) noexcept;
+    // Counts one sample of `value_ns` nanoseconds (any value; see above for
+    // the top bucket).
+    void record(std::uint64_t value_ns) noexcept {
+        ++buckets_[bucket_index(value_ns)];
+        ++count_;
+        min_ns_ = std::min(min_ns_, value_ns);
+        max_ns_ = std::max(max_ns_, value_ns);
+        sum_ns_ += value_ns;
+        sum_squares_ns2_ += wide_sum{value_ns} * value_ns;
+    }
+
+    // Adds every sample of `other`, as if each had been recorded here.
+    void merge(const log_linear_histogram& other) noexcept;
+    // Forgets every sample, keeping the memory.
+    void reset() noexcept;
 
     std::uint64_t count() const noexcept { return count_; }
-    std::uint64_t min_ns() const noexcept { return min_ns_; }
-    std::uint64_t max_ns() const noexcept { return max_ns_; }
+    std::uint64_t min_ns() const noexcept { return min_ns_; }  // UINT64_MAX when empty
+    std::uint64_t max_ns() const noexcept { return max_ns_; }  // 0 when empty
+    // Mean and standard deviation (n - 1) of the recorded values, exact but
+    // for the final rounding to double: they come from integer sums, so no
+    // digits cancel however large the values and however small their spread.
+    // 0 when there are too few samples (none for the mean, one for the
+    // deviation). Valid while the sum of all values stays below 2^64 ns, 584
+    // years of round trips.
+    double mean_ns() const noexcept;
+    double stddev_ns() const noexcept;
+
+    // One count per bucket, in the order of HdrHistogram's counts array for
+    // lowest trackable value 1 and 3 significant digits: index i holds values
+    // in [bucket_low(i), bucket_low(i) + bucket_width(i)).
+    std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
 
     // The nearest-rank percentile: the smallest recorded value v such that at
     // least `parts_per_million` / 10^6 of all samples are <= v, approximated as
@@ -34,15 +70,40 @@ class log_linear_histogram {
     double percentile_ns(std::uint32_t parts_per_million) const noexcept;
 
     // Bucket geometry, public for tests of the accuracy bound.
-    static std::size_t bucket_index(std::uint64_t value_ns) noexcept;
+    static std::size_t bucket_index(std::uint64_t value_ns) noexcept {
+        // HdrHistogram_c's counts_index: octave 0 holds 0..2047 one per
+        // bucket, octave k >= 1 holds [2^(k+10), 2^(k+11)) in buckets of 2^k,
+        // and both cases reduce to the same shift and add. Saturating first
+        // makes every value >= 2^44 land in the last bucket without a branch.
+        const std::uint64_t bucketed_ns = std::min(value_ns, highest_bucketed_ns);
+        const unsigned octave =
+            static_cast<unsigned>(std::bit_width(bucketed_ns | (exact_limit - 1))) -
+            (sub_bucket_bits + 1);
+        return (std::size_t{octave} << sub_bucket_bits) +
+               static_cast<std::size_t>(bucketed_ns >> octave);
+    }
     static std::uint64_t bucket_low(std::size_t index) noexcept;
     static std::uint64_t bucket_width(std::size_t index) noexcept;
 
   private:
+    // Sums of squares of nanosecond values need 128 bits: never more than
+    // (sum of values)^2, so they cannot overflow before sum_ns_ does.
+    __extension__ using wide_sum = unsigned __int128;
+
+    static constexpr unsigned sub_bucket_bits = 10;  // 1024 buckets per octave
+    static constexpr std::uint64_t sub_bucket_count = std::uint64_t{1} << sub_bucket_bits;
+    static constexpr std::uint64_t exact_limit = 2 * sub_bucket_count;  // one bucket per ns below
+    static constexpr unsigned highest_bit = 44;  // values >= 2^44 ns share the top bucket
+    static constexpr std::uint64_t highest_bucketed_ns = (std::uint64_t{1} << highest_bit) - 1;
+    static constexpr std::size_t bucket_total =
+        exact_limit + (highest_bit - (sub_bucket_bits + 1)) * sub_bucket_count;
+
     std::vector<std::uint64_t> buckets_;
     std::uint64_t count_ = 0;
     std::uint64_t min_ns_ = UINT64_MAX;
     std::uint64_t max_ns_ = 0;
+    std::uint64_t sum_ns_ = 0;
+    wide_sum sum_squares_ns2_ = 0;
 };
 
 }  // namespace sctp_perf

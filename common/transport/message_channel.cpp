@@ -1,5 +1,6 @@
 #include "transport/message_channel.hpp"
 
+#include <fmt/format.h>
 #include <sys/socket.h>
 
 #include <cerrno>
@@ -7,23 +8,28 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "protocol/wire_protocol.hpp"
 
 namespace sctp_perf {
 
-void stream_channel::send_message(std::span<const std::byte> message) {
-    std::size_t sent = 0;
-    while (sent < message.size()) {
+namespace {
+
+// One send; returns the bytes taken, or 0 when a MSG_DONTWAIT send found the
+// buffer full.
+std::size_t send_once(int fd, std::span<const std::byte> bytes, int flags) {
+    for (;;) {
         // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n =
-            ::send(socket_.get(), message.data() + sent, message.size() - sent, MSG_NOSIGNAL);
+        const ssize_t n = ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL);
         if (n >= 0) {
-            sent += static_cast<std::size_t>(n);
-            continue;
+            return static_cast<std::size_t>(n);
         }
         if (errno == EINTR) {
             continue;
         }
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if ((flags & MSG_DONTWAIT) != 0) {
+                return 0;
+            }
             throw peer_error("send timed out: the peer stopped reading");
         }
         if (errno == EPIPE || errno == ECONNRESET) {
@@ -33,25 +39,24 @@ void stream_channel::send_message(std::span<const std::byte> message) {
     }
 }
 
-void stream_channel::receive_message(std::span<std::byte> message) {
-    std::size_t received = 0;
-    while (received < message.size()) {
-        const ssize_t n =
-            ::recv(socket_.get(), message.data() + received, message.size() - received, 0);
+// One receive; returns the bytes read, or 0 when a MSG_DONTWAIT receive found
+// nothing. Throws peer_closed at the end of the stream.
+std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags) {
+    for (;;) {
+        const ssize_t n = ::recv(fd, buffer.data(), buffer.size(), flags);
         if (n > 0) {
-            received += static_cast<std::size_t>(n);
-            continue;
+            return static_cast<std::size_t>(n);
         }
         if (n == 0) {
-            throw peer_error(received == 0 ? "the peer closed the connection"
-                                           : "the peer closed the connection after " +
-                                                 std::to_string(received) + " of " +
-                                                 std::to_string(message.size()) + " bytes");
+            throw peer_closed("the peer closed the connection");
         }
         if (errno == EINTR) {
             continue;
         }
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if ((flags & MSG_DONTWAIT) != 0) {
+                return 0;
+            }
             throw peer_error("receive timed out: the peer went silent");
         }
         if (errno == ECONNRESET) {
@@ -59,6 +64,64 @@ void stream_channel::receive_message(std::span<std::byte> message) {
         }
         throw std::system_error(errno, std::generic_category(), "receive failed");
     }
+}
+
+}  // namespace
+
+void stream_channel::send_message(std::span<const std::byte> message) {
+    std::size_t sent = 0;
+    while (sent < message.size()) {
+        sent += send_once(socket_.get(), message.subspan(sent), 0);
+    }
+}
+
+std::size_t stream_channel::send_ready(std::span<const std::byte> bytes) {
+    return send_once(socket_.get(), bytes, MSG_DONTWAIT);
+}
+
+std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t) {
+    try {
+        return receive_once(socket_.get(), buffer, MSG_DONTWAIT);
+    } catch (const peer_closed&) {
+        throw peer_error("the peer closed the connection in the middle of the test");
+    }
+}
+
+void stream_channel::receive_message(std::span<std::byte> message) {
+    std::size_t received = 0;
+    while (received < message.size()) {
+        try {
+            received += receive_some(message.subspan(received));
+        } catch (const peer_closed&) {
+            if (received == 0) {
+                throw;
+            }
+            throw peer_error("the peer closed the connection after " + std::to_string(received) +
+                             " of " + std::to_string(message.size()) + " bytes");
+        }
+    }
+}
+
+std::size_t stream_channel::receive_some(std::span<std::byte> buffer) {
+    return receive_once(socket_.get(), buffer, 0);
+}
+
+void send_blob(message_channel& channel, std::string_view text) {
+    channel.send_message(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())));
+    channel.send_message(std::as_bytes(std::span(text.data(), text.size())));
+}
+
+std::string receive_blob(message_channel& channel) {
+    protocol::blob_length_bytes length_bytes{};
+    channel.receive_message(length_bytes);
+    const auto length = protocol::decode_blob_length(length_bytes);
+    if (!length) {
+        throw peer_error(
+            fmt::format("a blob length outside 1..{} bytes", protocol::max_blob_bytes));
+    }
+    std::string text(*length, '\0');
+    channel.receive_message(std::as_writable_bytes(std::span(text.data(), text.size())));
+    return text;
 }
 
 }  // namespace sctp_perf

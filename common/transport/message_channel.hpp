@@ -15,6 +15,8 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "transport/unique_fd.hpp"
 
@@ -27,6 +29,18 @@ class message_channel {
     // Fills `message` with exactly one message of exactly message.size() bytes.
     virtual void receive_message(std::span<std::byte> message) = 0;
     virtual int native_handle() const noexcept = 0;
+
+    // Without waiting (MSG_DONTWAIT; the socket itself stays blocking), for an
+    // event loop that drives many channels:
+    // - send_ready sends `bytes`, all or part, and returns how many the kernel
+    //   took, 0 when its buffer is full. A channel that keeps message
+    //   boundaries takes a whole message or nothing.
+    // - receive_ready fills `buffer` with what has arrived and returns the
+    //   byte count, 0 when nothing has. A channel that keeps message
+    //   boundaries returns whole messages of exactly `message_size` bytes.
+    // Same errors as the blocking calls.
+    virtual std::size_t send_ready(std::span<const std::byte> bytes) = 0;
+    virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
 };
 
 // Messages on a byte stream (TCP or SCTP SOCK_STREAM): the sizes are agreed in
@@ -37,9 +51,21 @@ class stream_channel final : public message_channel {
     void send_message(std::span<const std::byte> message) override;
     void receive_message(std::span<std::byte> message) override;
     int native_handle() const noexcept override { return socket_.get(); }
+    std::size_t send_ready(std::span<const std::byte> bytes) override;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
+
+    // What one read brings: 1..buffer.size() bytes, for a reader that frames
+    // many messages at once. Same bounds and errors as receive_message.
+    std::size_t receive_some(std::span<std::byte> buffer);
 
   private:
     unique_fd socket_;
 };
+
+// A blob (see protocol/wire_protocol.hpp): its length, then its text, each one
+// message. `text` must be 1..max_blob_bytes long. receive_blob throws
+// peer_error for a length out of range.
+void send_blob(message_channel& channel, std::string_view text);
+std::string receive_blob(message_channel& channel);
 
 }  // namespace sctp_perf

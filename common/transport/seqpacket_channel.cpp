@@ -22,11 +22,13 @@ namespace sctp_perf {
 
 namespace {
 
-std::string closed_reason(std::size_t received, std::size_t expected) {
+// A close between messages is a peer_closed, one inside a message a peer_error.
+[[noreturn]] void throw_closed(std::size_t received, std::size_t expected) {
     if (received == 0) {
-        return "the peer closed the association";
+        throw peer_closed("the peer closed the association");
     }
-    return fmt::format("the peer closed the association after {} of {} bytes", received, expected);
+    throw peer_error(
+        fmt::format("the peer closed the association after {} of {} bytes", received, expected));
 }
 
 [[noreturn]] void throw_receive_failure(int error, std::size_t received, std::size_t expected) {
@@ -42,7 +44,7 @@ std::string closed_reason(std::size_t received, std::size_t expected) {
         case EPIPE:
             // The association is gone; the notification saying why was not
             // subscribed to or came too late.
-            throw peer_error(closed_reason(received, expected));
+            throw_closed(received, expected);
         default:
             throw std::system_error(error, std::generic_category(), "receive failed");
     }
@@ -50,10 +52,14 @@ std::string closed_reason(std::size_t received, std::size_t expected) {
 
 }  // namespace
 
-void seqpacket_channel::send_message(std::span<const std::byte> message) {
+namespace {
+
+// Sends one whole SCTP message; returns false when a MSG_DONTWAIT send found
+// no room for it.
+bool send_whole(int fd, std::span<const std::byte> message, int flags) {
     for (;;) {
         // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = ::send(socket_.get(), message.data(), message.size(), MSG_NOSIGNAL);
+        const ssize_t n = ::send(fd, message.data(), message.size(), flags | MSG_NOSIGNAL);
         if (n >= 0) {
             if (static_cast<std::size_t>(n) != message.size()) {
                 // SCTP takes a message whole or not at all; anything else
@@ -62,7 +68,7 @@ void seqpacket_channel::send_message(std::span<const std::byte> message) {
                     EMSGSIZE, std::generic_category(),
                     fmt::format("the kernel took {} of a {}-byte message", n, message.size()));
             }
-            return;
+            return true;
         }
         switch (errno) {
             case EINTR:
@@ -71,6 +77,9 @@ void seqpacket_channel::send_message(std::span<const std::byte> message) {
 #if EWOULDBLOCK != EAGAIN
             case EWOULDBLOCK:
 #endif
+                if ((flags & MSG_DONTWAIT) != 0) {
+                    return false;
+                }
                 throw peer_error("send timed out: the peer stopped reading");
             case EPIPE:
             case ECONNRESET:
@@ -81,6 +90,65 @@ void seqpacket_channel::send_message(std::span<const std::byte> message) {
                 throw std::system_error(errno, std::generic_category(), "send failed");
         }
     }
+}
+
+}  // namespace
+
+void seqpacket_channel::send_message(std::span<const std::byte> message) {
+    send_whole(socket_.get(), message, 0);
+}
+
+std::size_t seqpacket_channel::send_ready(std::span<const std::byte> bytes) {
+    return send_whole(socket_.get(), bytes, MSG_DONTWAIT) ? bytes.size() : 0;
+}
+
+std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
+                                             std::size_t message_size) {
+    std::size_t filled = 0;
+    while (filled + message_size <= buffer.size()) {
+        const auto message = buffer.subspan(filled, message_size);
+        if (pending_) {
+            receive_message(message);
+            filled += message_size;
+            continue;
+        }
+        iovec part{message.data(), message.size()};
+        msghdr header{};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        const ssize_t n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                break;
+            }
+            throw_receive_failure(errno, 0, message_size);
+        }
+        if (n == 0) {
+            throw peer_error("the peer closed the association in the middle of the test");
+        }
+        const auto length = static_cast<std::size_t>(n);
+        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
+            take_notification(message.first(length), (header.msg_flags & MSG_EOR) != 0, 0,
+                              message_size);
+            continue;
+        }
+        if ((header.msg_flags & MSG_EOR) == 0) {
+            if (length == message_size) {
+                throw peer_error(
+                    fmt::format("a message longer than the {} bytes expected", message_size));
+            }
+            // The rest of a message delivered in parts follows at once.
+            receive_rest(message, length);
+        } else if (length != message_size) {
+            throw peer_error(
+                fmt::format("a message of {} bytes where {} were expected", length, message_size));
+        }
+        filled += message_size;
+    }
+    return filled;
 }
 
 void seqpacket_channel::receive_message(std::span<std::byte> message) {
@@ -99,9 +167,12 @@ void seqpacket_channel::receive_message(std::span<std::byte> message) {
         return;
     }
 
+    receive_rest(message, 0);
+}
+
+void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t received) {
     // A large message may arrive in parts (SCTP's partial delivery), each
     // without MSG_EOR until the last; parts are collected until it shows.
-    std::size_t received = 0;
     for (;;) {
         iovec part{message.data() + received, message.size() - received};
         msghdr header{};
@@ -115,7 +186,7 @@ void seqpacket_channel::receive_message(std::span<std::byte> message) {
             throw_receive_failure(errno, received, message.size());
         }
         if (n == 0) {
-            throw peer_error(closed_reason(received, message.size()));
+            throw_closed(received, message.size());
         }
         const auto length = static_cast<std::size_t>(n);
         if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
@@ -161,7 +232,7 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
             throw_receive_failure(errno, received, expected);
         }
         if (n == 0) {
-            throw peer_error(closed_reason(received, expected));
+            throw_closed(received, expected);
         }
         const auto copied = std::min(static_cast<std::size_t>(n), head.size() - head_length);
         std::copy_n(rest.begin(), copied, head.begin() + static_cast<std::ptrdiff_t>(head_length));
@@ -175,14 +246,14 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
     }
     std::memcpy(&type, head.data(), sizeof type);
     if (type == SCTP_SHUTDOWN_EVENT) {
-        throw peer_error(closed_reason(received, expected));
+        throw_closed(received, expected);
     }
     constexpr std::size_t state_offset = offsetof(sctp_assoc_change, sac_state);
     std::uint16_t state = 0;
     if (type == SCTP_ASSOC_CHANGE && head_length >= state_offset + sizeof state) {
         std::memcpy(&state, head.data() + state_offset, sizeof state);
         if (state == SCTP_SHUTDOWN_COMP) {
-            throw peer_error(closed_reason(received, expected));
+            throw_closed(received, expected);
         }
         if (state == SCTP_COMM_LOST || state == SCTP_CANT_STR_ASSOC) {
             throw peer_error("the association was lost: the peer aborted it or stopped answering");

@@ -47,8 +47,12 @@ class seqpacket_channel final : public message_channel {
     // message.size() bytes long.
     void receive_message(std::span<std::byte> message) override;
     int native_handle() const noexcept override { return socket_.get(); }
+    std::size_t send_ready(std::span<const std::byte> bytes) override;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
 
   private:
+    // Completes a message of which `received` bytes are in `message` already.
+    void receive_rest(std::span<std::byte> message, std::size_t received);
     void take_notification(std::span<const std::byte> first_part, bool complete,
                            std::size_t received, std::size_t expected);
 

@@ -5,6 +5,7 @@
 #include <netinet/sctp.h>
 #include <netinet/tcp.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -67,6 +68,45 @@ void set_nagle(int fd, transport_protocol transport, bool enabled) {
                                 transport == transport_protocol::sctp ? "cannot set SCTP_NODELAY"
                                                                       : "cannot set TCP_NODELAY");
     }
+}
+
+namespace {
+
+void set_buffer(int fd, int forced, int plain, int bytes, const char* what) {
+    // As root the FORCE variant is tried first: it ignores net.core.*mem_max,
+    // which would otherwise cap the request without a word.
+    if (::geteuid() == 0 && ::setsockopt(fd, SOL_SOCKET, forced, &bytes, sizeof bytes) == 0) {
+        return;
+    }
+    if (::setsockopt(fd, SOL_SOCKET, plain, &bytes, sizeof bytes) != 0) {
+        throw std::system_error(errno, std::generic_category(),
+                                std::string("cannot set the socket ") + what);
+    }
+}
+
+int read_buffer(int fd, int option) {
+    int bytes = 0;
+    socklen_t length = sizeof bytes;
+    if (::getsockopt(fd, SOL_SOCKET, option, &bytes, &length) != 0) {
+        throw std::system_error(errno, std::generic_category(), "cannot read a socket buffer size");
+    }
+    return bytes;
+}
+
+}  // namespace
+
+void apply_socket_buffers(int fd, const socket_buffer_request& request) {
+    if (request.send_bytes) {
+        set_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, *request.send_bytes, "send buffer (--sndbuf)");
+    }
+    if (request.receive_bytes) {
+        set_buffer(fd, SO_RCVBUFFORCE, SO_RCVBUF, *request.receive_bytes,
+                   "receive buffer (--rcvbuf)");
+    }
+}
+
+socket_buffer_sizes read_socket_buffers(int fd) {
+    return {read_buffer(fd, SO_SNDBUF), read_buffer(fd, SO_RCVBUF)};
 }
 
 void set_blocking(int fd) {

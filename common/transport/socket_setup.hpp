@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "transport/transport_protocol.hpp"
@@ -27,6 +28,26 @@ bool ipv6_sockets_work(int type, transport_protocol transport);
 // Nagle's algorithm is off unless asked for (TCP_NODELAY / SCTP_NODELAY set),
 // because a latency test that batches small requests measures the batching.
 void set_nagle(int fd, transport_protocol transport, bool enabled);
+
+// Socket buffer sizes asked for on the command line; unset keeps the system's.
+struct socket_buffer_request {
+    std::optional<int> send_bytes;     // SO_SNDBUF
+    std::optional<int> receive_bytes;  // SO_RCVBUF
+};
+
+// What the kernel really uses (Linux doubles a requested size for its own
+// bookkeeping and caps it at net.core.[rw]mem_max unless run as root).
+struct socket_buffer_sizes {
+    int send_bytes = 0;
+    int receive_bytes = 0;
+};
+
+// Sets the requested sizes; on a socket that will connect or listen, call it
+// before, so TCP's window scale is chosen to fit. Root uses the FORCE variants
+// so that the system maximum does not silently cap the request. Throws
+// std::system_error.
+void apply_socket_buffers(int fd, const socket_buffer_request& request);
+socket_buffer_sizes read_socket_buffers(int fd);
 
 // Puts the socket back into blocking mode: Asio leaves descriptors it used
 // asynchronously (connect, accept) non-blocking, and the timed data path

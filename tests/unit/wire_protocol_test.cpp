@@ -1,22 +1,34 @@
 #include "protocol/wire_protocol.hpp"
 
 #include <catch2/catch.hpp>
+#include <vector>
 
 namespace protocol = sctp_perf::protocol;
 using protocol::status;
+using protocol::test_mode;
+
+namespace {
+
+unsigned byte_at(std::span<const std::byte> bytes, std::size_t i) {
+    return std::to_integer<unsigned>(bytes[i]);
+}
+
+}  // namespace
 
 TEST_CASE("wire: header round-trips and is big-endian") {
-    const auto bytes = protocol::encode_header({128, 1100});
-    // magic "SPRF", version 1, flags 0, 128 = 0x80, 1100 = 0x044c
-    const unsigned char expected[16] = {'S', 'P', 'R', 'F',  0, 1, 0,    0,
+    const auto bytes = protocol::encode_header({128, 1100, test_mode::rate});
+    // magic "SPRF", version 2, flags 1 (rate mode), 128 = 0x80, 1100 = 0x044c
+    const unsigned char expected[16] = {'S', 'P', 'R', 'F',  0, 2, 0,    1,
                                         0,   0,   0,   0x80, 0, 0, 0x04, 0x4c};
-    for (int i = 0; i < 16; ++i) {
-        CHECK(std::to_integer<unsigned>(bytes[i]) == expected[i]);
+    for (std::size_t i = 0; i < 16; ++i) {
+        CHECK(byte_at(bytes, i) == expected[i]);
     }
     const auto decoded = protocol::decode_header(bytes);
     CHECK(decoded.verdict == status::accepted);
     CHECK(decoded.header.payload_bytes == 128);
     CHECK(decoded.header.iterations == 1100);
+    CHECK(decoded.header.mode == test_mode::rate);
+    CHECK(decoded.peer_version == 2);
 }
 
 TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
@@ -25,12 +37,19 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
         bytes[0] = std::byte{'X'};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_magic);
     }
-    SECTION("version") {
-        bytes[5] = std::byte{2};
-        CHECK(protocol::decode_header(bytes).verdict == status::unsupported_version);
+    SECTION("version 1 (the previous release) is refused and named") {
+        bytes[5] = std::byte{1};
+        const auto decoded = protocol::decode_header(bytes);
+        CHECK(decoded.verdict == status::unsupported_version);
+        CHECK(decoded.peer_version == 1);
     }
-    SECTION("flags") {
-        bytes[7] = std::byte{1};
+    SECTION("unknown flag bits and mode 3") {
+        bytes[7] = std::byte{4};
+        CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
+        bytes[7] = std::byte{3};
+        CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
+        bytes[6] = std::byte{0x80};
+        bytes[7] = std::byte{0};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
     }
     SECTION("payload size 0 and 2^16 + 1") {
@@ -41,9 +60,17 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
         CHECK(protocol::decode_header(protocol::encode_header({65536, 10})).verdict ==
               status::accepted);
     }
-    SECTION("iteration count 0 and absurd") {
+    SECTION("load modes need room for the 16-byte message header") {
+        CHECK(protocol::decode_header(protocol::encode_header({15, 0, test_mode::throughput}))
+                  .verdict == status::payload_too_small_for_mode);
+        CHECK(protocol::decode_header(protocol::encode_header({16, 0, test_mode::throughput}))
+                  .verdict == status::accepted);
+        CHECK(protocol::decode_header(protocol::encode_header({1, 10, test_mode::ping_pong}))
+                  .verdict == status::accepted);
+    }
+    SECTION("iteration count 0 means until the client ends; above the maximum is refused") {
         CHECK(protocol::decode_header(protocol::encode_header({1, 0})).verdict ==
-              status::bad_iteration_count);
+              status::accepted);
         CHECK(protocol::decode_header(protocol::encode_header({1, 0xffffffffu})).verdict ==
               status::bad_iteration_count);
         CHECK(protocol::decode_header(protocol::encode_header({1, protocol::max_iterations}))
@@ -51,21 +78,65 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
     }
 }
 
-TEST_CASE("wire: verdicts carry a status and reject foreign answers") {
+TEST_CASE("wire: verdicts carry a status and the server's version") {
     const auto ok = protocol::decode_verdict(protocol::encode_verdict(status::accepted));
     CHECK(ok.well_formed);
     CHECK(ok.raw_status == 0);
+    CHECK(ok.server_version == 2);
     const auto busy = protocol::decode_verdict(protocol::encode_verdict(status::server_busy));
     CHECK(busy.raw_status == static_cast<std::uint16_t>(status::server_busy));
+    // A version 1 server's refusal: "SPRF", status 2, reserved 0.
+    const protocol::verdict_bytes old{std::byte{'S'}, std::byte{'P'}, std::byte{'R'},
+                                      std::byte{'F'}, std::byte{0},   std::byte{2},
+                                      std::byte{0},   std::byte{0}};
+    CHECK(protocol::decode_verdict(old).server_version == 0);
     protocol::verdict_bytes garbage{};
     CHECK_FALSE(protocol::decode_verdict(garbage).well_formed);
     CHECK(protocol::describe(status::bad_payload_size).find("65536") != std::string_view::npos);
 }
 
-TEST_CASE("wire: replies echo the low 16 bits of the iteration") {
-    const auto reply = protocol::encode_reply(65536 + 7);
-    CHECK(std::to_integer<unsigned>(reply[0]) == 0);
-    CHECK(std::to_integer<unsigned>(reply[1]) == 7);
-    CHECK(protocol::reply_matches(reply, 7));
-    CHECK_FALSE(protocol::reply_matches(reply, 8));
+TEST_CASE("wire: a ping-pong reply is the request's first and last byte") {
+    std::vector<std::byte> request{std::byte{0xa1}, std::byte{1}, std::byte{2}, std::byte{0x7f}};
+    const auto reply = protocol::pingpong_reply(request);
+    CHECK(byte_at(reply, 0) == 0xa1);
+    CHECK(byte_at(reply, 1) == 0x7f);
+    std::vector<std::byte> one{std::byte{0x33}};
+    CHECK(protocol::pingpong_reply(one) == protocol::reply_bytes{std::byte{0x33}, std::byte{0x33}});
+}
+
+TEST_CASE("wire: message headers round-trip and refuse unknown bits") {
+    std::vector<std::byte> request(32, std::byte{0xee});
+    const protocol::message_header header{0x0102030405060708ULL, 0xdeadbeef,
+                                          protocol::flag_reply_wanted};
+    protocol::encode_message_header(header, request);
+    // sequence 8 bytes, token 4, flags 0x0001, reserved 0x0000; the rest untouched
+    const unsigned expected[16] = {1, 2, 3, 4, 5, 6, 7, 8, 0xde, 0xad, 0xbe, 0xef, 0, 1, 0, 0};
+    for (std::size_t i = 0; i < 16; ++i) {
+        CHECK(byte_at(request, i) == expected[i]);
+    }
+    CHECK(byte_at(request, 16) == 0xee);
+    const auto decoded = protocol::decode_message_header(request);
+    REQUIRE(decoded);
+    CHECK(*decoded == header);
+    CHECK(decoded->reply_wanted());
+    CHECK_FALSE(decoded->end_of_test());
+
+    SECTION("unknown flag") {
+        request[13] = std::byte{4};
+        CHECK_FALSE(protocol::decode_message_header(request));
+    }
+    SECTION("reserved bits") {
+        request[15] = std::byte{1};
+        CHECK_FALSE(protocol::decode_message_header(request));
+    }
+    SECTION("too short") {
+        CHECK_FALSE(protocol::decode_message_header(std::span(request).first(15)));
+    }
+}
+
+TEST_CASE("wire: blob lengths are bounded") {
+    CHECK(protocol::decode_blob_length(protocol::encode_blob_length(1)) == 1u);
+    CHECK(protocol::decode_blob_length(protocol::encode_blob_length(65536)) == 65536u);
+    CHECK_FALSE(protocol::decode_blob_length(protocol::encode_blob_length(0)));
+    CHECK_FALSE(protocol::decode_blob_length(protocol::encode_blob_length(65537)));
 }

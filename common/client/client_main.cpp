@@ -1,0 +1,163 @@
+#include "client/client_main.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <system_error>
+
+#include "client/load/load_engine.hpp"
+#include "client/ping_pong.hpp"
+#include "client/test_negotiation.hpp"
+#include "errors.hpp"
+#include "report/run_report.hpp"
+#include "transport/socket_setup.hpp"
+#include "transport/stream_connector.hpp"
+
+namespace sctp_perf {
+namespace {
+
+// Opened before the test runs, so that a path that cannot be written fails
+// at once rather than after a run of a million iterations.
+std::ofstream open_json_file(const std::string& path) {
+    std::ofstream file;
+    if (!path.empty()) {
+        file.open(path);
+        if (!file) {
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot open the JSON report file " + path);
+        }
+    }
+    return file;
+}
+
+void write_reports(const client_options& options, const run_report& report,
+                   std::ofstream& json_file) {
+    if (options.format == report_format::json) {
+        write_json_report(std::cout, report);
+    } else {
+        write_ace_report(std::cout, report);
+    }
+    std::cout.flush();
+    if (json_file.is_open()) {
+        write_json_report(json_file, report);
+        json_file.close();
+        if (!json_file) {
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot write the JSON report to " + options.json_file);
+        }
+    }
+}
+
+void describe_connection(run_report& report, const client_options& options,
+                         const client_connection& connection) {
+    const int fd = connection.channel->native_handle();
+    report.local_addresses = connection.local_addresses;
+    report.peer_addresses = connection.peer_addresses;
+    if (options.common.transport == transport_protocol::sctp) {
+        report.sctp_rto_socket = read_sctp_rto(fd);
+        report.sctp_rto_system = read_system_sctp_rto();
+    }
+    if (options.common.buffers.send_bytes || options.common.buffers.receive_bytes) {
+        report.client_buffers = read_socket_buffers(fd);
+    }
+}
+
+int run_ping_pong_test(const client_options& options, run_report& report,
+                       const client_connector& connect, std::ofstream& json_file) {
+    client_connection connection = connect(options);
+    describe_connection(report, options, connection);
+    message_channel& channel = *connection.channel;
+    // With --duration the server is told 0: serve until the client closes.
+    const std::uint32_t total =
+        options.duration ? 0 : options.iterations + protocol::primer_iterations;
+    report.server_settings =
+        negotiate_test(channel, {options.payload_bytes(), total, options.mode});
+    latency_recorder recorder(options.histogram);
+    const auto result = run_ping_pong(
+        channel, {options.payload_bytes(), options.iterations, options.duration}, recorder);
+    connection.channel.reset();  // close before reporting, as the server expects
+
+    report.duration_s = std::chrono::duration<double>(result.elapsed).count();
+    report.recorder = &recorder;
+    write_reports(options, report, json_file);
+    return exit_success;
+}
+
+int run_load(const client_options& options, run_report& report, const client_connector& connect,
+             std::ofstream& json_file) {
+    std::vector<std::unique_ptr<message_channel>> channels;
+    for (unsigned flow = 0; flow < options.flows; ++flow) {
+        client_connection connection = connect(options);
+        if (flow == 0) {
+            describe_connection(report, options, connection);
+        }
+        // A load test ends with its end-of-test message, whatever the count.
+        auto settings =
+            negotiate_test(*connection.channel, {options.payload_bytes(), 0, options.mode});
+        if (flow == 0) {
+            report.server_settings = std::move(settings);
+        }
+        channels.push_back(std::move(connection.channel));
+    }
+    load_plan plan;
+    plan.mode = options.mode;
+    plan.payload_bytes = options.payload_bytes();
+    plan.rate_per_s = options.mode == protocol::test_mode::rate ? options.rate_per_s : 0.0;
+    plan.echo_every = options.echo_every;
+    plan.messages = options.iterations;
+    plan.duration = options.duration;
+    plan.threads = options.threads;
+    plan.interval = options.interval;
+    plan.io_timeout = options.common.io_timeout;
+    load_outputs outputs;
+    outputs.progress = &std::cerr;
+    outputs.interval_csv = options.interval_csv;
+    outputs.histogram_log = options.histogram_log;
+    outputs.latency_file = options.latency_file;
+    const auto result = run_load_test(std::move(channels), plan, outputs);
+    report.load = &result;
+    report.duration_s = result.duration_s;
+    write_reports(options, report, json_file);
+    return exit_success;
+}
+
+int run(const client_options& options, const program_info& program,
+        const client_connector& connect) {
+    run_report report;
+    report.program = program;
+    report.options = options;
+    report.environment = read_environment();
+    std::ofstream json_file = open_json_file(options.json_file);
+    if (options.load_mode()) {
+        return run_load(options, report, connect, json_file);
+    }
+    return run_ping_pong_test(options, report, connect, json_file);
+}
+
+}  // namespace
+
+int client_main(int argc, const char* const* argv, const program_info& program,
+                const client_connector& connect) {
+    const std::string server_name =
+        program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    try {
+        const auto options = parse_client_options(argc, argv, program, std::cout);
+        if (!options) {
+            return exit_success;
+        }
+        return run(*options, program, connect);
+    } catch (const usage_error& e) {
+        std::cerr << program.name << ": " << e.what() << "\nTry '" << program.name
+                  << " --help' for the options.\n";
+        return exit_usage_error;
+    } catch (const connect_error& e) {
+        std::cerr << program.name << ": " << e.what()
+                  << (e.refused() ? fmt::format(": is {} running?", server_name) : "") << '\n';
+    } catch (const std::exception& e) {  // refused, peer failures, kernel errors
+        std::cerr << program.name << ": " << e.what() << '\n';
+    }
+    return exit_runtime_failure;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,389 @@
+#include "client/load/load_engine.hpp"
+
+#include <fmt/format.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+
+#include <atomic>
+#include <cerrno>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <system_error>
+#include <thread>
+
+#include "client/load/interval_collector.hpp"
+#include "errors.hpp"
+#include "report/histogram_log.hpp"
+#include "report/interval_report.hpp"
+
+namespace sctp_perf {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+// A sleep ends this long before the next due time, and the rest is spun:
+// waking from a timer is late by tens of microseconds, and that lateness
+// would be measured as latency.
+constexpr auto spin_before_due = std::chrono::microseconds(50);
+// The longest single wait, so that I/O timeouts and an abort are noticed.
+constexpr auto longest_wait = std::chrono::milliseconds(100);
+
+std::ofstream open_output(const std::string& path, const char* option) {
+    std::ofstream file;
+    if (!path.empty()) {
+        file.open(path);
+        if (!file) {
+            throw std::system_error(errno, std::generic_category(),
+                                    fmt::format("cannot open the {} file {}", option, path));
+        }
+    }
+    return file;
+}
+
+void check_output(std::ofstream& file, const std::string& path, const char* option) {
+    if (!file.is_open()) {
+        return;
+    }
+    file.close();
+    if (!file) {
+        throw std::system_error(errno, std::generic_category(),
+                                fmt::format("cannot write the {} file {}", option, path));
+    }
+}
+
+// What the workers share with the main thread.
+struct shared_run {
+    clock::time_point t0;
+    clock::time_point stop_at = clock::time_point::max();
+    std::optional<std::chrono::nanoseconds> interval;
+    interval_collector* collector = nullptr;
+    std::atomic<bool> abort{false};
+    std::mutex error_mutex;
+    std::exception_ptr error;
+};
+
+int wait_events(int epoll_fd, epoll_event* events, int capacity, clock::duration timeout) {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
+    const timespec limit{static_cast<time_t>(ns / 1'000'000'000),
+                         static_cast<long>(ns % 1'000'000'000)};
+    for (;;) {
+        // epoll_pwait2 takes a timeout in nanoseconds; epoll_wait only whole milliseconds.
+        const int n = ::epoll_pwait2(epoll_fd, events, capacity, &limit, nullptr);
+        if (n >= 0) {
+            return n;
+        }
+        if (errno != EINTR) {
+            throw std::system_error(errno, std::generic_category(), "epoll_pwait2 failed");
+        }
+    }
+}
+
+class worker {
+  public:
+    worker(std::vector<load_flow*> flows, sample_sink& sink, const load_plan& plan,
+           shared_run& shared)
+        : flows_(std::move(flows)), sink_(sink), plan_(plan), shared_(shared) {}
+
+    void run() noexcept {
+        std::uint64_t interval_index = 0;
+        try {
+            interval_index = loop();
+        } catch (...) {
+            {
+                const std::lock_guard lock(shared_.error_mutex);
+                if (!shared_.error) {
+                    shared_.error = std::current_exception();
+                }
+            }
+            shared_.abort = true;
+        }
+        if (shared_.collector != nullptr) {
+            shared_.collector->hand_in(interval_index, clock::now(), sink_);
+            shared_.collector->worker_done(interval_index);
+        }
+    }
+
+  private:
+    std::uint64_t loop() {
+        // The timer slack would otherwise add up to 50 us to every sleep.
+        ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+        unique_fd epoll_fd(::epoll_create1(EPOLL_CLOEXEC));
+        if (!epoll_fd) {
+            throw std::system_error(errno, std::generic_category(), "epoll_create1 failed");
+        }
+        std::vector<bool> wants_out(flows_.size(), false);
+        for (std::size_t i = 0; i < flows_.size(); ++i) {
+            epoll_event event{};
+            event.events = EPOLLIN;
+            event.data.u64 = i;
+            if (::epoll_ctl(epoll_fd.get(), EPOLL_CTL_ADD, flows_[i]->native_handle(), &event) !=
+                0) {
+                throw std::system_error(errno, std::generic_category(), "epoll_ctl failed");
+            }
+        }
+        const send_schedule schedule(shared_.t0, plan_.rate_per_s);
+        for (auto* flow : flows_) {
+            flow->begin(schedule, shared_.stop_at);
+        }
+        const auto interval = shared_.interval.value_or(clock::duration::max());
+        std::uint64_t interval_index = 0;
+        auto interval_end = shared_.interval ? shared_.t0 + interval : clock::time_point::max();
+        std::size_t unfinished = flows_.size();
+        std::vector<epoll_event> events(flows_.size());
+
+        while (unfinished > 0 && !shared_.abort) {
+            auto now = clock::now();
+            if (now >= interval_end) {
+                shared_.collector->hand_in(interval_index++, interval_end, sink_);
+                interval_end += interval;
+            }
+            auto wake = std::min(interval_end, now + longest_wait);
+            for (std::size_t i = 0; i < flows_.size(); ++i) {
+                auto& flow = *flows_[i];
+                if (flow.finished()) {
+                    continue;
+                }
+                const bool blocked = flow.send_due(now, sink_);
+                if (blocked != wants_out[i]) {
+                    wants_out[i] = blocked;
+                    epoll_event event{};
+                    event.events = EPOLLIN | (blocked ? EPOLLOUT : 0);
+                    event.data.u64 = i;
+                    ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, flow.native_handle(), &event);
+                }
+                if (!blocked) {
+                    wake = std::min(wake, flow.next_due());
+                }
+                if (flow.waiting_on_peer() && now - flow.last_progress() > plan_.io_timeout) {
+                    throw peer_error(fmt::format(
+                        "flow {}: nothing sent or received for {:.1f} s (--io-timeout): the "
+                        "server stopped reading or answering",
+                        flow.index(), std::chrono::duration<double>(plan_.io_timeout).count()));
+                }
+            }
+            now = clock::now();
+            const auto timeout = wake <= now + spin_before_due ? clock::duration::zero()
+                                                               : wake - spin_before_due - now;
+            const int n = wait_events(epoll_fd.get(), events.data(),
+                                      static_cast<int>(events.size()), timeout);
+            for (int e = 0; e < n; ++e) {
+                const auto i = events[static_cast<std::size_t>(e)].data.u64;
+                auto& flow = *flows_[i];
+                if ((events[static_cast<std::size_t>(e)].events & ~EPOLLOUT) == 0 ||
+                    flow.finished()) {
+                    continue;
+                }
+                flow.receive(sink_);
+                if (flow.finished()) {
+                    --unfinished;
+                    ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_DEL, flow.native_handle(), nullptr);
+                }
+            }
+        }
+        return interval_index;
+    }
+
+    std::vector<load_flow*> flows_;
+    sample_sink& sink_;
+    const load_plan& plan_;
+    shared_run& shared_;
+};
+
+// Writes one finished interval to every output that asked for it.
+class interval_writer {
+  public:
+    interval_writer(const load_plan& plan, const load_outputs& outputs, clock::time_point t0,
+                    std::chrono::system_clock::time_point wall_t0)
+        : plan_(plan),
+          outputs_(outputs),
+          t0_(t0),
+          previous_end_(t0),
+          csv_file_(open_output(outputs.interval_csv, "--interval-csv")),
+          log_file_(open_output(outputs.histogram_log, "--histogram-log")),
+          usage_(read_process_usage()) {
+        if (csv_file_.is_open()) {
+            csv_.emplace(csv_file_);
+        }
+        if (log_file_.is_open()) {
+            log_.emplace(log_file_, wall_t0);
+        }
+    }
+
+    void write(const interval_slot& slot, rss_tracker& rss) {
+        const auto usage = read_process_usage();
+        rss.add(usage.rss_kib);
+        const bool rate = plan_.mode == protocol::test_mode::rate;
+        interval_sample sample;
+        sample.elapsed_s = std::chrono::duration<double>(slot.end - t0_).count();
+        sample.length_s = std::chrono::duration<double>(slot.end - previous_end_).count();
+        sample.messages_sent = slot.sent;
+        sample.messages_received = slot.replies;
+        sample.bytes_sent = slot.sent * plan_.payload_bytes;
+        sample.bytes_received = slot.replies * protocol::load_reply_size;
+        sample.latency = rate ? &slot.corrected : &slot.uncorrected;
+        sample.latency_corrected = rate;
+        sample.cpu_percent = cpu_percent_between(usage_, usage);
+        sample.rss_kib = usage.rss_kib;
+        if (outputs_.progress != nullptr) {
+            *outputs_.progress << format_interval_line(sample) << '\n' << std::flush;
+        }
+        if (csv_) {
+            csv_->write(sample);
+        }
+        if (log_) {
+            log_->write_interval(previous_end_ - t0_, slot.end - previous_end_, slot.corrected);
+            log_->write_interval(previous_end_ - t0_, slot.end - previous_end_, slot.uncorrected,
+                                 "uncorrected");
+        }
+        previous_end_ = slot.end;
+        usage_ = usage;
+    }
+
+    void close() {
+        check_output(csv_file_, outputs_.interval_csv, "--interval-csv");
+        check_output(log_file_, outputs_.histogram_log, "--histogram-log");
+    }
+
+  private:
+    const load_plan& plan_;
+    const load_outputs& outputs_;
+    clock::time_point t0_;
+    clock::time_point previous_end_;
+    std::ofstream csv_file_;
+    std::ofstream log_file_;
+    std::optional<interval_csv_writer> csv_;
+    std::optional<histogram_log_writer> log_;
+    process_usage usage_;
+};
+
+void add_account(server_account& total, const server_account& flow) {
+    total.messages_received += flow.messages_received;
+    total.bytes_received += flow.bytes_received;
+    total.replies_sent += flow.replies_sent;
+    total.duration_s = std::max(total.duration_s, flow.duration_s);
+    total.cpu_percent += flow.cpu_percent;
+    total.rss_kib = std::max(total.rss_kib, flow.rss_kib);
+}
+
+}  // namespace
+
+load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels,
+                          const load_plan& plan, const load_outputs& outputs) {
+    std::optional<latency_file> latencies;
+    if (!outputs.latency_file.empty()) {
+        latencies.emplace(outputs.latency_file);
+    }
+    std::vector<std::unique_ptr<load_flow>> flows;
+    for (std::size_t i = 0; i < channels.size(); ++i) {
+        flows.push_back(
+            std::make_unique<load_flow>(static_cast<unsigned>(i), std::move(channels[i]), plan));
+    }
+    for (auto& flow : flows) {
+        flow->run_primer();
+    }
+
+    const auto thread_count =
+        static_cast<unsigned>(std::clamp<std::size_t>(plan.threads, 1, flows.size()));
+    std::vector<std::unique_ptr<sample_sink>> sinks;
+    std::vector<std::optional<latency_file::writer>> writers(thread_count);
+    std::vector<std::vector<load_flow*>> groups(thread_count);
+    for (unsigned t = 0; t < thread_count; ++t) {
+        sinks.push_back(std::make_unique<sample_sink>());
+        if (latencies) {
+            writers[t].emplace(latencies->make_writer());
+            sinks[t]->file = &*writers[t];
+        }
+    }
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+        groups[i % thread_count].push_back(flows[i].get());
+    }
+
+    interval_collector collector(thread_count);
+    shared_run shared;
+    shared.interval = plan.interval;
+    shared.collector = &collector;
+    // A moment's head start, so that every worker is up before the first
+    // message is due; one that is late only catches up.
+    shared.t0 = clock::now() + std::chrono::milliseconds(2);
+    const auto wall_t0 = std::chrono::system_clock::now() + std::chrono::milliseconds(2);
+    if (plan.duration) {
+        shared.stop_at = shared.t0 + *plan.duration;
+    }
+    for (auto& sink : sinks) {
+        sink->t0 = shared.t0;
+    }
+    interval_writer intervals(plan, outputs, shared.t0, wall_t0);
+    load_result result;
+    const auto usage_start = read_process_usage();
+
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < thread_count; ++t) {
+        threads.emplace_back([&, t] { worker(groups[t], *sinks[t], plan, shared).run(); });
+    }
+    // The main thread reports intervals while the workers run.
+    while (!collector.drained()) {
+        if (auto slot = collector.next(longest_wait)) {
+            if (shared.interval) {
+                intervals.write(*slot, result.client_rss);
+            }
+        }
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    const auto finished_at = clock::now();
+    const auto usage_end = read_process_usage();
+    if (shared.error) {
+        std::rethrow_exception(shared.error);
+    }
+
+    result.mode = plan.mode;
+    result.flows = static_cast<unsigned>(flows.size());
+    result.threads = thread_count;
+    result.echo_every = plan.echo_every;
+    result.payload_bytes = plan.payload_bytes;
+    result.rate_asked_per_s = plan.rate_per_s;
+    result.duration_s = std::chrono::duration<double>(finished_at - shared.t0).count();
+    result.client_cpu_percent = cpu_percent_between(usage_start, usage_end);
+    result.client_rss.add(usage_end.rss_kib);
+    result.corrected = std::make_unique<log_linear_histogram>();
+    result.uncorrected = std::make_unique<log_linear_histogram>();
+    std::chrono::nanoseconds max_slip{0};
+    for (const auto& sink : sinks) {
+        result.corrected->merge(sink->corrected_run);
+        result.uncorrected->merge(sink->uncorrected_run);
+        max_slip = std::max(max_slip, sink->max_slip);
+    }
+    result.schedule_slip_max_us = static_cast<double>(max_slip.count()) / 1000.0;
+    double rate_sum = 0.0;
+    for (auto& flow : flows) {
+        auto flow_result = flow->finish();
+        result.sending_s = std::max(result.sending_s, flow->sending_s());
+        result.messages_sent += flow_result.messages_sent;
+        result.messages_echo_requested += flow_result.messages_echo_requested;
+        result.messages_replied += flow_result.messages_replied;
+        result.messages_lost += flow_result.messages_lost;
+        result.messages_duplicated += flow_result.messages_duplicated;
+        // The server counts the primer too.
+        const auto primer = std::uint64_t{protocol::primer_iterations};
+        result.messages_received_by_server += flow_result.server.messages_received > primer
+                                                  ? flow_result.server.messages_received - primer
+                                                  : 0;
+        add_account(result.server, flow_result.server);
+        rate_sum += flow_result.rate_per_s;
+        result.per_flow.push_back(std::move(flow_result));
+    }
+    result.rate_achieved_per_s = rate_sum / static_cast<double>(flows.size());
+
+    writers.clear();
+    if (latencies) {
+        latencies->close();
+    }
+    intervals.close();
+    return result;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,293 @@
+#include "client/load/load_flow.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+
+namespace sctp_perf {
+namespace {
+
+// Messages a throughput flow sends before the worker looks at its other
+// flows and at the replies, so that echoed replies are timed promptly.
+constexpr int throughput_batch = 64;
+
+// Replies read per receive on a byte stream.
+constexpr std::size_t stream_receive_bytes = 64 * 1024;
+
+template <typename T>
+T json_number(const nlohmann::json& doc, const char* key) {
+    const auto it = doc.find(key);
+    return it != doc.end() && it->is_number() ? it->get<T>() : T{};
+}
+
+}  // namespace
+
+load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
+                     const load_plan& plan)
+    : index_(index), channel_(std::move(channel)), plan_(plan), out_(plan.payload_bytes) {
+    for (std::size_t i = 0; i < out_.size(); ++i) {
+        out_[i] = static_cast<std::byte>(i & 0xff);
+    }
+    // A byte stream is read in bulk; SOCK_SEQPACKET one message per read, so
+    // that the blob after the end-of-test reply is never read as a reply.
+    const bool bulk = dynamic_cast<stream_channel*>(channel_.get()) != nullptr;
+    in_.resize(bulk ? stream_receive_bytes : protocol::load_reply_size);
+    result_.flow = index;
+    result_.latency = std::make_unique<log_linear_histogram>();
+}
+
+void load_flow::run_primer() {
+    protocol::message_header header;
+    header.flags = protocol::flag_reply_wanted;
+    protocol::message_header_bytes reply{};
+    for (std::uint32_t i = 0; i < protocol::primer_iterations; ++i) {
+        header.sequence = next_sequence_++;
+        header.token = static_cast<std::uint32_t>(tokens_.next());
+        protocol::encode_message_header(header, out_);
+        try {
+            channel_->send_message(out_);
+            channel_->receive_message(reply);
+        } catch (const peer_error& e) {
+            throw peer_error(
+                fmt::format("flow {}, primer round trip {}: {}", index_, i + 1, e.what()));
+        }
+        if (protocol::decode_message_header(reply) != header) {
+            throw peer_error(fmt::format(
+                "flow {}, primer round trip {}: the reply does not carry its request's sequence "
+                "and token (the peer answered without reading the request)",
+                index_, i + 1));
+        }
+    }
+}
+
+void load_flow::begin(const send_schedule& schedule, clock::time_point stop_at) {
+    schedule_ = schedule;
+    stop_at_ = stop_at;
+    last_progress_ = schedule.start();
+}
+
+load_flow::clock::time_point load_flow::next_due() const noexcept {
+    if (end_sent_ && !out_pending_) {
+        return clock::time_point::max();
+    }
+    if (out_pending_ || !schedule_->paced()) {
+        return schedule_->start();  // due already: send as soon as there is room
+    }
+    return std::min(schedule_->due(measured_sent_), stop_at_);
+}
+
+void load_flow::start_message(clock::time_point due, bool end_of_test) {
+    protocol::message_header header;
+    header.sequence = next_sequence_++;
+    header.token = static_cast<std::uint32_t>(tokens_.next());
+    const bool timed = !end_of_test && measured_sent_ % plan_.echo_every == 0;
+    header.flags =
+        static_cast<std::uint16_t>((timed || end_of_test ? protocol::flag_reply_wanted : 0) |
+                                   (end_of_test ? protocol::flag_end_of_test : 0));
+    protocol::encode_message_header(header, out_);
+    out_sent_ = 0;
+    out_pending_ = true;
+    out_is_end_ = end_of_test;
+    out_due_ = due;
+    out_timed_.reset();
+    if (timed) {
+        out_timed_ = timed_request{header.sequence, header.token, due, {}};
+    }
+    if (end_of_test) {
+        end_sequence_ = header.sequence;
+        end_token_ = header.token;
+        end_sent_ = true;
+    } else {
+        ++measured_sent_;
+    }
+}
+
+bool load_flow::flush_pending(clock::time_point now) {
+    const auto sent_at = out_sent_ == 0 ? clock::now() : now;
+    const auto n = channel_->send_ready(std::span(out_).subspan(out_sent_));
+    if (n == 0) {
+        return false;
+    }
+    out_sent_ += n;
+    if (out_sent_ < out_.size()) {
+        return false;  // the rest waits for room
+    }
+    out_pending_ = false;
+    last_progress_ = sent_at;
+    if (out_timed_) {
+        out_timed_->sent = sent_at;
+        if (!schedule_->paced()) {
+            out_timed_->due = sent_at;  // throughput: timed from the actual send
+        }
+        matcher_.expect(*out_timed_);
+        ++result_.messages_echo_requested;
+    }
+    return true;
+}
+
+bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
+    for (int batch = 0; batch < throughput_batch; ++batch) {
+        if (!out_pending_) {
+            if (end_sent_) {
+                return false;
+            }
+            const std::uint64_t k = measured_sent_;
+            const auto due = schedule_->due(k);
+            const bool count_done = !plan_.duration && k >= plan_.messages;
+            const bool time_done =
+                plan_.duration && (schedule_->paced() ? due >= stop_at_ : now >= stop_at_);
+            if (count_done || time_done) {
+                start_message(now, /*end_of_test=*/true);
+            } else if (schedule_->paced() && due > now) {
+                return false;
+            } else {
+                start_message(due, /*end_of_test=*/false);
+            }
+        }
+        if (!flush_pending(now)) {
+            return true;
+        }
+        if (!out_is_end_) {
+            ++result_.messages_sent;
+            ++sink.interval_sent;
+            if (result_.messages_sent == 1) {
+                first_send_ = last_progress_;
+            }
+            last_send_ = last_progress_;
+            if (schedule_->paced()) {
+                sink.max_slip = std::max(sink.max_slip, last_progress_ - out_due_);
+            }
+        }
+        if (schedule_->paced()) {
+            now = clock::now();
+        }
+    }
+    return false;
+}
+
+void load_flow::receive(sample_sink& sink) {
+    while (!end_reply_received_) {
+        const auto n =
+            channel_->receive_ready(std::span(in_).subspan(in_filled_), protocol::load_reply_size);
+        if (n == 0) {
+            return;
+        }
+        const auto arrived = clock::now();
+        last_progress_ = arrived;
+        in_filled_ += n;
+        std::size_t at = 0;
+        for (; in_filled_ - at >= protocol::load_reply_size && !end_reply_received_;
+             at += protocol::load_reply_size) {
+            take_reply(std::span(in_).subspan(at, protocol::load_reply_size), arrived, sink);
+        }
+        std::memmove(in_.data(), in_.data() + at, in_filled_ - at);
+        in_filled_ -= at;
+    }
+    blob_prefix_ = in_filled_;
+}
+
+void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
+                           sample_sink& sink) {
+    const auto header = protocol::decode_message_header(reply);
+    if (!header) {
+        throw peer_error(
+            fmt::format("flow {}: a reply with unknown flags or reserved bits", index_));
+    }
+    if (header->end_of_test()) {
+        if (header->sequence != end_sequence_ || header->token != end_token_ || !end_sent_) {
+            throw peer_error(fmt::format(
+                "flow {}: an end-of-test reply that does not answer this client's end of test",
+                index_));
+        }
+        end_reply_received_ = true;
+        return;
+    }
+    const auto match = matcher_.match(header->sequence, header->token);
+    switch (match.what) {
+        case reply_matcher::verdict::matched: {
+            const auto corrected = arrived - match.request.due;
+            const auto uncorrected = arrived - match.request.sent;
+            const auto corrected_ns =
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, corrected.count()));
+            const auto uncorrected_ns =
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, uncorrected.count()));
+            sink.corrected_run.record(corrected_ns);
+            sink.uncorrected_run.record(uncorrected_ns);
+            sink.corrected_interval.record(corrected_ns);
+            sink.uncorrected_interval.record(uncorrected_ns);
+            result_.latency->record(schedule_->paced() ? corrected_ns : uncorrected_ns);
+            ++result_.messages_replied;
+            ++sink.interval_replies;
+            if (sink.file != nullptr) {
+                sink.file->add(index_, match.request.sequence,
+                               (match.request.due - sink.t0).count(),
+                               (match.request.sent - sink.t0).count(), (arrived - sink.t0).count());
+            }
+            return;
+        }
+        case reply_matcher::verdict::duplicate:
+            ++result_.messages_duplicated;
+            return;
+        case reply_matcher::verdict::unknown:
+            throw peer_error(fmt::format(
+                "flow {}: a reply to request {}, which asked for none (the peer is out of step)",
+                index_, header->sequence));
+        case reply_matcher::verdict::wrong_token:
+            throw peer_error(fmt::format(
+                "flow {}: the reply to request {} does not carry its token (the peer answered "
+                "without reading the request, or replays another session)",
+                index_, header->sequence));
+    }
+}
+
+flow_result load_flow::finish() {
+    // On a byte stream the blob's first bytes may have come with the end reply.
+    protocol::blob_length_bytes length_bytes{};
+    const std::size_t from_prefix = std::min(blob_prefix_, length_bytes.size());
+    std::copy_n(in_.begin(), from_prefix, length_bytes.begin());
+    std::string text;
+    try {
+        if (from_prefix < length_bytes.size()) {
+            channel_->receive_message(std::span(length_bytes).subspan(from_prefix));
+        }
+        const auto length = protocol::decode_blob_length(length_bytes);
+        if (!length) {
+            throw peer_error("the server's account has a length out of range");
+        }
+        text.resize(*length);
+        const std::size_t rest = std::min<std::size_t>(blob_prefix_ - from_prefix, *length);
+        std::memcpy(text.data(), in_.data() + from_prefix, rest);
+        if (rest < *length) {
+            channel_->receive_message(std::as_writable_bytes(std::span(text)).subspan(rest));
+        }
+    } catch (const peer_error& e) {
+        throw peer_error(
+            fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
+    }
+    const auto doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_object()) {
+        throw peer_error(fmt::format("flow {}: the server's account is not a JSON object", index_));
+    }
+    auto& server = result_.server;
+    server.messages_received = json_number<std::uint64_t>(doc, "messages_received");
+    server.bytes_received = json_number<std::uint64_t>(doc, "bytes_received");
+    server.replies_sent = json_number<std::uint64_t>(doc, "replies_sent");
+    server.duration_s = json_number<double>(doc, "duration_s");
+    server.cpu_percent = json_number<double>(doc, "cpu_percent");
+    server.rss_kib = json_number<std::uint64_t>(doc, "rss_kib");
+    channel_.reset();
+
+    result_.messages_lost = matcher_.abandon_outstanding();
+    const auto sending = std::chrono::duration<double>(last_send_ - first_send_).count();
+    result_.rate_per_s = result_.messages_sent >= 2 && sending > 0.0
+                             ? static_cast<double>(result_.messages_sent - 1) / sending
+                             : 0.0;
+    sending_s_ = sending;
+    return std::move(result_);
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,129 @@
+#pragma once
+// One flow of a load test: a connection (or association) that sends
+// requests on its schedule, matches the replies, and finally reads the
+// server's account of it.
+//
+// Driven by a worker's event loop: send_due() and receive() never wait (the
+// socket stays blocking; each call passes MSG_DONTWAIT), so one thread can
+// drive many flows. Only the primer and the final account use blocking,
+// timeout-bounded calls.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "client/load/reply_matcher.hpp"
+#include "client/load/send_schedule.hpp"
+#include "client/random_tokens.hpp"
+#include "report/latency_file.hpp"
+#include "report/load_result.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+struct load_plan {
+    protocol::test_mode mode = protocol::test_mode::rate;
+    std::uint32_t payload_bytes = 16;
+    double rate_per_s = 0.0;       // per flow; 0 in throughput mode
+    std::uint32_t echo_every = 1;  // every Nth measured message asks for a reply
+    std::uint64_t messages = 0;    // measured messages per flow, when no duration is set
+    std::optional<std::chrono::nanoseconds> duration;
+    unsigned threads = 1;
+    std::optional<std::chrono::nanoseconds> interval;
+    std::chrono::milliseconds io_timeout{10'000};
+};
+
+// Where a worker's samples and counts go; one per worker thread.
+struct sample_sink {
+    log_linear_histogram corrected_run;
+    log_linear_histogram uncorrected_run;
+    log_linear_histogram corrected_interval;
+    log_linear_histogram uncorrected_interval;
+    std::uint64_t interval_sent = 0;
+    std::uint64_t interval_replies = 0;
+    latency_file::writer* file = nullptr;
+    std::chrono::steady_clock::time_point t0;
+    std::chrono::nanoseconds max_slip{0};
+};
+
+class load_flow {
+  public:
+    using clock = std::chrono::steady_clock;
+
+    load_flow(unsigned index, std::unique_ptr<message_channel> channel, const load_plan& plan);
+
+    // The unrecorded primer: round trips one at a time, each a request that
+    // asks for a reply. Blocking, bounded by the I/O timeout.
+    void run_primer();
+
+    // Starts the measured messages on `schedule`; with a duration, none is
+    // due at or after `stop_at`.
+    void begin(const send_schedule& schedule, clock::time_point stop_at);
+
+    // Sends every message due by `now` (in throughput mode, up to a batch).
+    // Returns true when the socket is full and messages are still due.
+    bool send_due(clock::time_point now, sample_sink& sink);
+    // Reads and matches every reply that has arrived.
+    void receive(sample_sink& sink);
+
+    // When the next message is due; time_point::max() once all are sent.
+    clock::time_point next_due() const noexcept;
+    bool sending_done() const noexcept { return end_sent_; }
+    bool finished() const noexcept { return end_reply_received_; }
+    // Whether the flow waits for the server: a request is unanswered, the
+    // socket is full, or the end-of-test reply has not come.
+    bool waiting_on_peer() const noexcept {
+        return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_sent_);
+    }
+    // The last moment this flow sent or received anything, for the I/O timeout.
+    clock::time_point last_progress() const noexcept { return last_progress_; }
+    int native_handle() const noexcept { return channel_->native_handle(); }
+    unsigned index() const noexcept { return index_; }
+
+    // After finished(): reads the server's account (blocking), counts the
+    // requests never answered as lost, and closes the connection.
+    flow_result finish();
+    // After finish(): seconds from the first send to the last.
+    double sending_s() const noexcept { return sending_s_; }
+
+  private:
+    void start_message(clock::time_point due, bool end_of_test);
+    bool flush_pending(clock::time_point now);
+    void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink);
+
+    unsigned index_;
+    std::unique_ptr<message_channel> channel_;
+    const load_plan& plan_;
+    random_tokens tokens_;
+    reply_matcher matcher_;
+    std::optional<send_schedule> schedule_;
+    clock::time_point stop_at_ = clock::time_point::max();
+
+    std::vector<std::byte> out_;  // the message being sent
+    std::size_t out_sent_ = 0;    // bytes of out_ the kernel has taken
+    bool out_pending_ = false;
+    bool out_is_end_ = false;
+    clock::time_point out_due_{};
+    std::optional<timed_request> out_timed_;  // set when out_ asks for a reply
+
+    std::vector<std::byte> in_;  // replies read, not yet taken
+    std::size_t in_filled_ = 0;
+    std::size_t blob_prefix_ = 0;  // bytes of in_ after the end reply (the blob's start)
+
+    std::uint64_t next_sequence_ = 0;
+    std::uint64_t measured_sent_ = 0;
+    bool end_sent_ = false;
+    bool end_reply_received_ = false;
+    std::uint64_t end_sequence_ = 0;
+    std::uint32_t end_token_ = 0;
+    clock::time_point first_send_{};
+    clock::time_point last_send_{};
+    clock::time_point last_progress_{};
+
+    flow_result result_;
+    double sending_s_ = 0.0;
+};
+
+}  // namespace sctp_perf

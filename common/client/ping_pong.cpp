@@ -1,0 +1,66 @@
+#include "client/ping_pong.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "client/random_tokens.hpp"
+#include "errors.hpp"
+#include "protocol/wire_protocol.hpp"
+
+namespace sctp_perf {
+ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
+                               latency_recorder& recorder) {
+    // Initialised payload: the bytes on the wire are defined, and a capture is
+    // recognisable.
+    std::vector<std::byte> payload(plan.payload_bytes);
+    for (std::size_t i = 0; i < payload.size(); ++i) {
+        payload[i] = static_cast<std::byte>(i & 0xff);
+    }
+    random_tokens random;
+    protocol::reply_bytes reply{};
+    const std::uint64_t primer = protocol::primer_iterations;
+    const std::uint64_t total = plan.duration ? primer + protocol::max_measured_iterations
+                                              : primer + plan.measured_iterations;
+    using clock = std::chrono::steady_clock;
+    clock::time_point measuring_since{};
+    clock::time_point last_stop{};
+    const auto deadline = plan.duration.value_or(clock::duration::max());
+
+    std::uint64_t i = 0;
+    for (; i < total; ++i) {
+        const auto r = random.next();
+        payload.front() = static_cast<std::byte>(r);
+        payload.back() = static_cast<std::byte>(r >> 8);
+        const auto expected = protocol::pingpong_reply(payload);
+        if (i == primer) {
+            measuring_since = clock::now();
+        }
+        try {
+            const auto start = clock::now();
+            channel.send_message(payload);
+            channel.receive_message(reply);
+            last_stop = clock::now();
+            if (i >= primer) {
+                recorder.record(last_stop - start, i - primer);
+            }
+        } catch (const peer_error& e) {
+            throw peer_error(plan.duration
+                                 ? fmt::format("iteration {}: {}", i + 1, e.what())
+                                 : fmt::format("iteration {} of {}: {}", i + 1, total, e.what()));
+        }
+        if (reply != expected) {
+            throw peer_error(fmt::format(
+                "iteration {}: the reply does not carry the request's check bytes (the peer "
+                "answered without reading the request, or the stream is out of step)",
+                i + 1));
+        }
+        if (i >= primer && last_stop - measuring_since >= deadline) {
+            ++i;
+            break;
+        }
+    }
+    return {last_stop - measuring_since, i - primer};
+}
+
+}  // namespace sctp_perf

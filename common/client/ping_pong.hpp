@@ -1,0 +1,35 @@
+#pragma once
+// The ping-pong workload: a closed loop of round trips over one channel.
+//
+// After the primer iterations (unrecorded), each measured iteration is
+//     start clock -> send 2^s bytes -> receive the 2-byte reply -> stop clock,
+// so a stall counts once, as the single long round trip it delays; --rate
+// measures what an open-loop sender would see instead.
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "stats/latency_recorder.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+struct ping_pong_plan {
+    std::uint32_t payload_bytes = 1;
+    std::uint32_t measured_iterations = 0;             // used when no duration is set
+    std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
+};
+
+struct ping_pong_result {
+    std::chrono::nanoseconds elapsed{0};  // wall time of the measured iterations
+    std::uint64_t measured_iterations = 0;
+};
+
+// Runs the primer and the measured iterations, recording into `recorder`.
+// Throws peer_error naming the iteration at which the peer failed, or whose
+// reply does not carry the request's check bytes.
+ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
+                               latency_recorder& recorder);
+
+}  // namespace sctp_perf

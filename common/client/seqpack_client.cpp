@@ -1,0 +1,42 @@
+#include "client/seqpack_client.hpp"
+
+#include "transport/sctp_addresses.hpp"
+#include "transport/seqpacket_channel.hpp"
+#include "transport/seqpacket_connector.hpp"
+#include "transport/socket_setup.hpp"
+
+namespace sctp_perf {
+
+client_connection connect_seqpack_client(const client_options& options) {
+    seqpacket_connect_request request;
+    request.server_hosts = options.server_hosts;
+    request.server_port = options.server_port;
+    request.client_addresses = options.client_addresses;
+    request.client_port = options.client_port;
+    request.timeout = options.common.io_timeout;
+    request.sctp_rto = options.common.sctp_rto;
+    request.nagle = options.common.nagle;
+
+    seqpacket_association association = connect_seqpacket(request);
+    const int fd = association.socket.get();
+    set_blocking(fd);
+    set_nagle(fd, transport_protocol::sctp, options.common.nagle);
+    set_io_timeout(fd, options.common.io_timeout);
+    apply_socket_buffers(fd, options.common.buffers);
+
+    // Every address of the association, so the report says which addresses
+    // each end bound, not just the primary path.
+    client_connection connection;
+    connection.local_addresses = association_local_addresses(fd, association.id);
+    connection.peer_addresses = association_peer_addresses(fd, association.id);
+    if (connection.local_addresses.empty()) {
+        connection.local_addresses = {local_address_of(fd)};
+    }
+    if (connection.peer_addresses.empty()) {
+        connection.peer_addresses = {peer_address_of(fd)};
+    }
+    connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
+    return connection;
+}
+
+}  // namespace sctp_perf

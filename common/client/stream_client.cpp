@@ -1,0 +1,32 @@
+#include "client/stream_client.hpp"
+
+#include "transport/socket_setup.hpp"
+#include "transport/stream_connector.hpp"
+
+namespace sctp_perf {
+
+client_connection connect_stream_client(const client_options& options) {
+    connect_request request;
+    request.transport = options.common.transport;
+    request.server_host = options.server_hosts.front();
+    request.server_port = options.server_port;
+    request.client_address =
+        options.client_addresses.empty() ? "" : options.client_addresses.front();
+    request.client_port = options.client_port;
+    request.timeout = options.common.io_timeout;
+    request.sctp_rto = options.common.sctp_rto;
+
+    unique_fd fd = connect_stream(request);
+    set_blocking(fd.get());
+    set_nagle(fd.get(), options.common.transport, options.common.nagle);
+    set_io_timeout(fd.get(), options.common.io_timeout);
+    apply_socket_buffers(fd.get(), options.common.buffers);
+
+    client_connection connection;
+    connection.local_addresses = {local_address_of(fd.get())};
+    connection.peer_addresses = {peer_address_of(fd.get())};
+    connection.channel = std::make_unique<stream_channel>(std::move(fd));
+    return connection;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,18 @@
+#pragma once
+// The opening of every test, client side: send the test header, read the
+// verdict, and read the server's settings that follow an accepted one.
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/wire_protocol.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+// Returns the server's settings (a JSON object, see README.SCTP_PERF_TEST
+// section 11). Throws test_refused with the server's reason, or peer_error
+// when the peer is not an sctp-perf server, speaks another protocol version,
+// or sends settings that are not a JSON object.
+nlohmann::json negotiate_test(message_channel& channel, const protocol::test_header& header);
+
+}  // namespace sctp_perf

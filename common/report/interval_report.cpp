@@ -1,0 +1,66 @@
+#include "report/interval_report.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace sctp_perf {
+namespace {
+
+constexpr std::uint32_t p50_ppm = 500'000;
+constexpr std::uint32_t p99_ppm = 990'000;
+
+// A rate over a zero-length interval has no meaning; 0 keeps the output a number.
+double mb_per_s(std::uint64_t bytes, double length_s) {
+    return length_s > 0 ? static_cast<double>(bytes) / length_s / 1e6 : 0.0;
+}
+
+bool has_latency(const interval_sample& s) {
+    return s.latency != nullptr && s.latency->count() > 0;
+}
+
+// percentile_ns requires a non-empty histogram; callers check has_latency first.
+std::string percentile_us(const log_linear_histogram& h, std::uint32_t ppm) {
+    return fmt::format("{:.3f}", h.percentile_ns(ppm) / 1000.0);
+}
+
+std::string max_us(const log_linear_histogram& h) {
+    return fmt::format("{:.3f}", static_cast<double>(h.max_ns()) / 1000.0);
+}
+
+const char* latency_kind(const interval_sample& s) {
+    return s.latency_corrected ? "corrected" : "uncorrected";
+}
+
+}  // namespace
+
+std::string format_interval_line(const interval_sample& s) {
+    const bool latency = has_latency(s);
+    const std::string p50 = latency ? percentile_us(*s.latency, p50_ppm) : "-";
+    const std::string p99 = latency ? percentile_us(*s.latency, p99_ppm) : "-";
+    const std::string max = latency ? max_us(*s.latency) : "-";
+    return fmt::format(
+        "[{:8.3f} s] sent {:>8} recv {:>8} | {:9.3f} MB/s out {:9.3f} MB/s in | "
+        "{:<11} p50 {:>10} p99 {:>10} max {:>10} us | cpu {:5.1f} % rss {:8.1f} MiB",
+        s.elapsed_s, s.messages_sent, s.messages_received, mb_per_s(s.bytes_sent, s.length_s),
+        mb_per_s(s.bytes_received, s.length_s), latency_kind(s), p50, p99, max, s.cpu_percent,
+        static_cast<double>(s.rss_kib) / 1024.0);
+}
+
+void interval_csv_writer::write(const interval_sample& s) {
+    if (!header_written_) {
+        out_ << "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,"
+                "mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib\n";
+        header_written_ = true;
+    }
+    const bool latency = has_latency(s);
+    out_ << fmt::format(
+        "{:.3f},{:.3f},{},{},{:.6f},{:.6f},{},{},{},{},{:.1f},{}\n", s.elapsed_s, s.length_s,
+        s.messages_sent, s.messages_received, mb_per_s(s.bytes_sent, s.length_s),
+        mb_per_s(s.bytes_received, s.length_s), latency ? percentile_us(*s.latency, p50_ppm) : "",
+        latency ? percentile_us(*s.latency, p99_ppm) : "", latency ? max_us(*s.latency) : "",
+        latency_kind(s), s.cpu_percent, s.rss_kib);
+    out_.flush();
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,59 @@
+#pragma once
+// Progress while a load test runs: one line per interval for a person watching
+// stderr, and the same numbers as CSV for a script.
+//
+// An interval covers every flow together. Its latency is that of the timed
+// messages whose replies arrived in it. In rate mode latency is "corrected":
+// measured from the time a message was due, so a client that fell behind its
+// schedule shows the delay instead of hiding it (coordinated omission). In
+// throughput mode nothing is scheduled and latency runs from the actual send:
+// "uncorrected". MB means 10^6 bytes.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "stats/log_linear_histogram.hpp"
+
+namespace sctp_perf {
+
+struct interval_sample {
+    double elapsed_s = 0;                 // end of the interval, seconds since measuring started
+    double length_s = 0;                  // length of this interval
+    std::uint64_t messages_sent = 0;      // requests sent in the interval
+    std::uint64_t messages_received = 0;  // replies received in the interval
+    std::uint64_t bytes_sent = 0;         // request bytes sent (payload incl. message header)
+    std::uint64_t bytes_received = 0;     // reply bytes received
+    const log_linear_histogram* latency = nullptr;  // ns; null or empty: no timed reply arrived
+    bool latency_corrected = true;  // rate mode: from due time; throughput: from actual send
+    double cpu_percent = 0;         // client, user + system, % of one CPU
+    std::uint64_t rss_kib = 0;      // client resident set at the end of the interval
+};
+
+// One line for stderr, without its newline, e.g.
+// "[   3.000 s] sent     2000 recv     2000 |     0.256 MB/s out     0.032 MB/s in |
+//  corrected   p50      1.050 p99      1.099 max      1.100 us | cpu  12.5 % rss      5.2 MiB"
+// (one line, wrapped here). Every field has a fixed width so successive lines
+// align; latency percentiles are in microseconds, "-" when no timed reply
+// arrived in the interval. A zero-length interval shows rates of 0.
+std::string format_interval_line(const interval_sample& s);
+
+// Writes one CSV row per interval, after a header row whose column names carry
+// their units:
+// elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,
+// mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib
+// latency_kind is "corrected" or "uncorrected"; the three latency fields are
+// empty when no timed reply arrived in the interval. Each row is flushed, so
+// the file can be followed while the test runs.
+class interval_csv_writer {
+  public:
+    explicit interval_csv_writer(std::ostream& out) : out_(out) {}
+    // Writes the header before the first row.
+    void write(const interval_sample& s);
+
+  private:
+    std::ostream& out_;
+    bool header_written_ = false;
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,169 @@
+#include "report/load_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "stats/latency_recorder.hpp"
+
+namespace sctp_perf {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double us(double ns) {
+    return ns / 1000.0;
+}
+
+void write_latency(std::ostream& out, const char* title, const log_linear_histogram& h) {
+    fmt::print(out, "{}\n", title);
+    if (h.count() == 0) {
+        fmt::print(out, "\tno timed message was answered\n\n");
+        return;
+    }
+    fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {:.3f}\n", h.count(),
+               us(static_cast<double>(h.min_ns())), us(h.mean_ns()), us(h.stddev_ns()));
+    for (const auto& p : reported_percentiles) {
+        fmt::print(out, "\t{:<8}{:12.3f}\n", p.label, us(h.percentile_ns(p.parts_per_million)));
+    }
+    fmt::print(out, "\t{:<8}{:12.3f}\n\n", "max", us(static_cast<double>(h.max_ns())));
+}
+
+}  // namespace
+
+json latency_json(const log_linear_histogram& h) {
+    if (h.count() == 0) {
+        return {{"num_points", 0}};
+    }
+    json doc = {
+        {"num_points", h.count()},
+        {"min_us", us(static_cast<double>(h.min_ns()))},
+        {"mean_us", us(h.mean_ns())},
+        {"stddev_us", us(h.stddev_ns())},
+        {"max_us", us(static_cast<double>(h.max_ns()))},
+    };
+    for (const auto& p : reported_percentiles) {
+        doc[p.label] = us(h.percentile_ns(p.parts_per_million));
+    }
+    doc["max"] = us(static_cast<double>(h.max_ns()));
+    return doc;
+}
+
+void write_load_summary(std::ostream& out, const load_result& l) {
+    const bool rate = l.mode == protocol::test_mode::rate;
+    fmt::print(out, "\n\n\t\t\t\tsctp-perf latency under load ({} mode)\n",
+               protocol::name_of(l.mode));
+    fmt::print(out, "\t\t\t\t\t(Message Size {}, {} flow{})\n", l.payload_bytes, l.flows,
+               l.flows == 1 ? "" : "s");
+    fmt::print(out, "load:\n");
+    if (rate) {
+        fmt::print(out, "\trate: asked {:g} msg/s per flow, achieved {:.3f} msg/s per flow\n",
+                   l.rate_asked_per_s, l.rate_achieved_per_s);
+    } else {
+        fmt::print(out, "\trate: as fast as the transport takes, achieved {:.1f} msg/s per flow\n",
+                   l.rate_achieved_per_s);
+    }
+    fmt::print(out, "\tflows: {} on {} thread{}, {} timed\n", l.flows, l.threads,
+               l.threads == 1 ? "" : "s",
+               l.echo_every == 1 ? std::string("every message")
+                                 : fmt::format("one message in {}", l.echo_every));
+    fmt::print(out, "\tduration: {:.3f} s (sending {:.3f} s)\n", l.duration_s, l.sending_s);
+    fmt::print(out,
+               "\tmessages: sent {}, received by the server {}, replies asked {}, replied {}, "
+               "lost {}, duplicated {}\n",
+               l.messages_sent, l.messages_received_by_server, l.messages_echo_requested,
+               l.messages_replied, l.messages_lost, l.messages_duplicated);
+    fmt::print(
+        out, "\tpayload: {:.3f} MB/s sent, {:.3f} MB/s received by the server (MB = 10^6 bytes)\n",
+        l.payload_mb_per_s_sent(), l.payload_mb_per_s_received_by_server());
+    if (rate) {
+        fmt::print(out, "\tschedule slip: at most {:.3f} us behind a message's due time\n",
+                   l.schedule_slip_max_us);
+    }
+    fmt::print(out, "\tclient: cpu {:.1f} % of one CPU, rss {} KiB (min {} avg {:.0f} max {})\n",
+               l.client_cpu_percent, l.client_rss.max_kib(), l.client_rss.min_kib(),
+               l.client_rss.avg_kib(), l.client_rss.max_kib());
+    fmt::print(out,
+               "\tserver: received {} messages ({} bytes, primer included), sent {} replies, "
+               "cpu {:.1f} % of one CPU, rss {} KiB\n\n",
+               l.server.messages_received, l.server.bytes_received, l.server.replies_sent,
+               l.server.cpu_percent, l.server.rss_kib);
+    if (rate) {
+        write_latency(
+            out,
+            "latency corrected (from each message's due time to its reply; the headline), "
+            "microseconds:",
+            *l.corrected);
+    }
+    write_latency(out, "latency uncorrected (from each message's send to its reply), microseconds:",
+                  *l.uncorrected);
+    fmt::print(out, "flows:\n\t{:>5} {:>12} {:>12} {:>14} {:>12} {:>12} {:>12}\n", "flow", "sent",
+               "replied", "rate msg/s", "p50 us", "p99 us", "max us");
+    for (const auto& f : l.per_flow) {
+        const auto& h = *f.latency;
+        const auto pct = [&h](std::uint32_t ppm) {
+            return h.count() ? fmt::format("{:.3f}", us(h.percentile_ns(ppm))) : std::string("-");
+        };
+        fmt::print(out, "\t{:>5} {:>12} {:>12} {:>14.3f} {:>12} {:>12} {:>12}\n", f.flow,
+                   f.messages_sent, f.messages_replied, f.rate_per_s, pct(500'000), pct(990'000),
+                   h.count() ? fmt::format("{:.3f}", us(static_cast<double>(h.max_ns()))) : "-");
+    }
+    fmt::print(out, "\n");
+}
+
+json load_json(const load_result& l) {
+    const bool rate = l.mode == protocol::test_mode::rate;
+    json flows = json::array();
+    for (const auto& f : l.per_flow) {
+        const auto& h = *f.latency;
+        const auto pct = [&h](std::uint32_t ppm) {
+            return h.count() ? json(us(h.percentile_ns(ppm))) : json(nullptr);
+        };
+        flows.push_back(
+            {{"flow", f.flow},
+             {"messages_sent", f.messages_sent},
+             {"messages_replied", f.messages_replied},
+             {"messages_lost", f.messages_lost},
+             {"rate_per_s", f.rate_per_s},
+             {"p50_us", pct(500'000)},
+             {"p99_us", pct(990'000)},
+             {"max_us", h.count() ? json(us(static_cast<double>(h.max_ns()))) : json(nullptr)}});
+    }
+    return {
+        {"mode", std::string(protocol::name_of(l.mode))},
+        {"duration_s", l.duration_s},
+        {"sending_s", l.sending_s},
+        {"flows", l.flows},
+        {"threads", l.threads},
+        {"echo_every", l.echo_every},
+        {"rate_asked_per_s", rate ? json(l.rate_asked_per_s) : json(nullptr)},
+        {"rate_achieved_per_s", l.rate_achieved_per_s},
+        {"messages_sent", l.messages_sent},
+        {"messages_received_by_server", l.messages_received_by_server},
+        {"messages_echo_requested", l.messages_echo_requested},
+        {"messages_replied", l.messages_replied},
+        {"messages_lost", l.messages_lost},
+        {"messages_duplicated", l.messages_duplicated},
+        {"payload_mb_per_s_sent", l.payload_mb_per_s_sent()},
+        {"payload_mb_per_s_received_by_server", l.payload_mb_per_s_received_by_server()},
+        {"schedule_slip_max_us", rate ? json(l.schedule_slip_max_us) : json(nullptr)},
+        {"latency_corrected", rate ? latency_json(*l.corrected) : json(nullptr)},
+        {"latency_uncorrected", latency_json(*l.uncorrected)},
+        {"client_cpu_percent", l.client_cpu_percent},
+        {"client_rss_kib",
+         {{"min", l.client_rss.min_kib()},
+          {"avg", l.client_rss.avg_kib()},
+          {"max", l.client_rss.max_kib()}}},
+        {"server",
+         {{"messages_received", l.server.messages_received},
+          {"bytes_received", l.server.bytes_received},
+          {"replies_sent", l.server.replies_sent},
+          {"duration_s", l.server.duration_s},
+          {"cpu_percent", l.server.cpu_percent},
+          {"rss_kib", l.server.rss_kib}}},
+        {"per_flow", flows},
+    };
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,82 @@
+#pragma once
+// What a load-mode run (--rate or --throughput) hands to the report writers.
+//
+// Counts exclude the primer and the end-of-test message. Latencies are in
+// nanoseconds in the histograms and printed in microseconds.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "protocol/wire_protocol.hpp"
+#include "report/process_usage.hpp"
+#include "stats/log_linear_histogram.hpp"
+
+namespace sctp_perf {
+
+// The server's own account of one flow, from the blob it sends at the end.
+struct server_account {
+    std::uint64_t messages_received = 0;  // primer included, end message not
+    std::uint64_t bytes_received = 0;
+    std::uint64_t replies_sent = 0;
+    double duration_s = 0.0;
+    double cpu_percent = 0.0;
+    std::uint64_t rss_kib = 0;
+};
+
+struct flow_result {
+    unsigned flow = 0;
+    std::uint64_t messages_sent = 0;
+    std::uint64_t messages_echo_requested = 0;
+    std::uint64_t messages_replied = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint64_t messages_duplicated = 0;
+    double rate_per_s = 0.0;  // between its first and last send
+    std::unique_ptr<log_linear_histogram>
+        latency;  // corrected (rate) or from the send (throughput)
+    server_account server;
+};
+
+struct load_result {
+    protocol::test_mode mode = protocol::test_mode::rate;
+    double duration_s = 0.0;  // from t0 to the last flow's end-of-test reply
+    unsigned flows = 0;
+    unsigned threads = 0;
+    std::uint32_t echo_every = 1;
+    std::uint32_t payload_bytes = 0;
+    double rate_asked_per_s = 0.0;     // per flow; 0 in throughput mode
+    double rate_achieved_per_s = 0.0;  // per flow, the mean of the flows'
+    double sending_s = 0.0;            // from the first send to the last, longest flow
+    std::uint64_t messages_sent = 0;
+    std::uint64_t messages_received_by_server = 0;
+    std::uint64_t messages_echo_requested = 0;
+    std::uint64_t messages_replied = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint64_t messages_duplicated = 0;
+    double schedule_slip_max_us = 0.0;
+    std::unique_ptr<log_linear_histogram> corrected;    // from the due time
+    std::unique_ptr<log_linear_histogram> uncorrected;  // from the send
+    double client_cpu_percent = 0.0;
+    rss_tracker client_rss;
+    server_account server;  // summed over flows (duration: the longest; RSS: the largest)
+    std::vector<flow_result> per_flow;
+
+    double payload_mb_per_s_sent() const noexcept {
+        return sending_s > 0.0
+                   ? static_cast<double>(messages_sent) * payload_bytes / sending_s / 1e6
+                   : 0.0;
+    }
+    double payload_mb_per_s_received_by_server() const noexcept {
+        return sending_s > 0.0 ? static_cast<double>(messages_received_by_server) * payload_bytes /
+                                     sending_s / 1e6
+                               : 0.0;
+    }
+    // The latency that heads the report: corrected in rate mode; in
+    // throughput mode every latency is from the actual send.
+    const log_linear_histogram& headline() const noexcept {
+        return mode == protocol::test_mode::rate ? *corrected : *uncorrected;
+    }
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,331 @@
+#include "server/seqpack_server.hpp"
+
+#include <fmt/ranges.h>
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+#include <sys/socket.h>
+
+#include <boost/asio/generic/seq_packet_protocol.hpp>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <system_error>
+#include <vector>
+
+#include "errors.hpp"
+#include "server/server_log.hpp"
+#include "server/server_loop.hpp"
+#include "transport/sctp_addresses.hpp"
+#include "transport/sctp_tuning.hpp"
+#include "transport/seqpacket_channel.hpp"
+#include "transport/socket_setup.hpp"
+
+namespace sctp_perf {
+namespace asio = boost::asio;
+using seq_packet = asio::generic::seq_packet_protocol;
+
+namespace {
+
+// Notifications have a small fixed part, and the first message of a client
+// is a 16-byte test header; anything longer is kept in part and refused by
+// the session as too long.
+constexpr std::size_t listener_buffer_bytes = 4096;
+
+// Messages handled per wake-up, so that a flood of new associations cannot
+// keep the signal handler and the idle timer from their turn.
+constexpr int messages_per_wakeup = 64;
+
+struct listen_plan {
+    int family = AF_INET;
+    packed_addresses addresses;  // each with the requested port
+    std::string description;     // for the log
+};
+
+listen_plan plan_listener(const server_options& options) {
+    const bool ipv6 = ipv6_sockets_work(SOCK_SEQPACKET, transport_protocol::sctp);
+    listen_plan plan;
+    if (options.bind_addresses.empty()) {
+        plan.family = ipv6 ? AF_INET6 : AF_INET;
+        plan.addresses.add(any_address(plan.family, options.port));
+        plan.description = ipv6 ? "IN6ADDR_ANY (IPv6 and IPv4)" : "INADDR_ANY (IPv4 only: no IPv6)";
+        return plan;
+    }
+    std::vector<resolved_host> hosts;
+    try {
+        hosts = resolve_hosts(options.bind_addresses, options.port, true);
+    } catch (const resolve_error& e) {
+        throw usage_error(std::string("-a/--server-accept-addr: ") + e.what());
+    }
+    // Every address of every name, on one socket: an IPv6 one when any of
+    // them is IPv6, since it takes the IPv4 ones too.
+    bool any_v6 = false;
+    for (const auto& host : hosts) {
+        any_v6 = any_v6 || host.has_family(AF_INET6);
+    }
+    plan.family = any_v6 && ipv6 ? AF_INET6 : AF_INET;
+    for (const auto& host : hosts) {
+        bool added = false;
+        for (const auto& address : host.addresses) {
+            if (address.family() == AF_INET || plan.family == AF_INET6) {
+                plan.addresses.add(address);
+                added = true;
+            }
+        }
+        if (!added) {
+            throw std::system_error(EAFNOSUPPORT, std::generic_category(),
+                                    "cannot bind '" + host.name + "': this machine has no IPv6");
+        }
+    }
+    plan.description = plan.addresses.hosts();
+    return plan;
+}
+
+// What one read of the one-to-many socket brought.
+struct listener_message {
+    std::vector<std::byte> bytes;  // at most listener_buffer_bytes of it
+    bool notification = false;
+    bool complete = false;                 // MSG_EOR seen
+    std::optional<sctp_assoc_t> assoc_id;  // of a data message, from SCTP_RCVINFO
+};
+
+class seqpack_server {
+  public:
+    seqpack_server(const server_options& options, const program_info& program)
+        : options_(options),
+          loop_(options, program),
+          listener_(loop_.io()),
+          buffer_(listener_buffer_bytes) {}
+
+    int run() {
+        open_listener();
+        wait_for_listener();
+        loop_.run([this] {
+            boost::system::error_code ignored;
+            listener_.close(ignored);
+        });
+        return exit_success;
+    }
+
+  private:
+    void open_listener() {
+        const auto plan = plan_listener(options_);
+        unique_fd fd = open_socket(plan.family, SOCK_SEQPACKET, transport_protocol::sctp);
+        const int on = 1;
+        const int off = 0;
+        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        if (plan.family == AF_INET6) {
+            ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        }
+        // Before listen(), so no association can come up unannounced: the
+        // COMM_UP notification is what tells this server to peel it off.
+        subscribe_association_events(fd.get());
+        // Tells which association a data message belongs to, for the rare
+        // message read here before its association was peeled off.
+        ::setsockopt(fd.get(), IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on);
+        // Set here, every association starts with them; set again on each
+        // peeled-off socket below so the choice is explicit there too.
+        apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+        set_nagle(fd.get(), transport_protocol::sctp, options_.common.nagle);
+        apply_socket_buffers(fd.get(), options_.common.buffers);
+
+        // One address at a time, so that a failure names it; after the first
+        // the port is the one the kernel chose (with -p 0) for all others.
+        std::uint16_t port = options_.port;
+        for (const auto& planned : plan.addresses.addresses()) {
+            socket_address address = planned;
+            if (address.family() == AF_INET6) {
+                reinterpret_cast<sockaddr_in6*>(&address.storage)->sin6_port = htons(port);
+            } else {
+                reinterpret_cast<sockaddr_in*>(&address.storage)->sin_port = htons(port);
+            }
+            if (::sctp_bindx(fd.get(), reinterpret_cast<sockaddr*>(&address.storage), 1,
+                             SCTP_BINDX_ADD_ADDR) != 0) {
+                throw std::system_error(
+                    errno, std::generic_category(),
+                    "cannot bind to " + format_address(address.get(), address.length));
+            }
+            port = local_port_of(fd.get());
+        }
+        if (::listen(fd.get(), SOMAXCONN) != 0) {
+            throw std::system_error(errno, std::generic_category(), "cannot listen");
+        }
+        const auto rto = read_sctp_rto(fd.get());
+        listener_.assign(seq_packet(plan.family, IPPROTO_SCTP), fd.release());
+
+        log_format("Accepting connections on port {} on interface {} using IPPROTO_SCTP", port,
+                   plan.description);
+        log_format("SCTP retransmission timeout: initial {} ms, min {} ms, max {} ms",
+                   rto.initial_ms, rto.min_ms, rto.max_ms);
+        log_format("starting server at port {}", port);
+    }
+
+    void wait_for_listener() {
+        listener_.async_wait(seq_packet::socket::wait_read,
+                             [this](const boost::system::error_code& ec) {
+                                 if (ec) {
+                                     return;  // closed: stopping
+                                 }
+                                 if (drain_listener()) {
+                                     wait_for_listener();
+                                 }
+                             });
+    }
+
+    // Handles what is queued on the listening socket. Returns false when a
+    // read failed and a retry has been scheduled instead.
+    bool drain_listener() {
+        for (int i = 0; i < messages_per_wakeup; ++i) {
+            listener_message message;
+            const int error = receive_on_listener(message);
+            if (error == EAGAIN || error == EWOULDBLOCK) {
+                return true;
+            }
+            if (error != 0) {
+                // Out of memory or similar: say so, and try again shortly
+                // rather than spin.
+                log_format("receive on the listening socket failed: {}", std::strerror(error));
+                loop_.retry_after(std::chrono::milliseconds(100), [this] { wait_for_listener(); });
+                return false;
+            }
+            handle(std::move(message));
+        }
+        return true;
+    }
+
+    // Returns 0 or the errno of the failed read.
+    int receive_on_listener(listener_message& message) {
+        for (;;) {
+            iovec part{buffer_.data(), buffer_.size()};
+            alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))]{};
+            msghdr header{};
+            header.msg_iov = &part;
+            header.msg_iovlen = 1;
+            header.msg_control = control;
+            header.msg_controllen = sizeof control;
+            const ssize_t n = ::recvmsg(listener_.native_handle(), &header, MSG_DONTWAIT);
+            if (n < 0) {
+                if (errno == EINTR) {
+                    continue;
+                }
+                return errno;
+            }
+            if (n == 0) {
+                return ESHUTDOWN;  // only after a shutdown(), which this server never does
+            }
+            const bool first_part = message.bytes.empty() && !message.notification;
+            message.notification = (header.msg_flags & MSG_NOTIFICATION) != 0;
+            message.complete = (header.msg_flags & MSG_EOR) != 0;
+            if (first_part) {
+                message.bytes.assign(buffer_.begin(), buffer_.begin() + n);
+            }
+            for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+                if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO) {
+                    sctp_rcvinfo info{};
+                    std::memcpy(&info, CMSG_DATA(c), sizeof info);
+                    message.assoc_id = info.rcv_assoc_id;
+                }
+            }
+            // The rest of a long notification is read and dropped; the rest
+            // of a long data message stays queued and goes with its
+            // association when that is peeled off.
+            if (!message.notification || message.complete) {
+                return 0;
+            }
+        }
+    }
+
+    void handle(listener_message message) {
+        if (message.notification) {
+            constexpr std::size_t state_offset = offsetof(sctp_assoc_change, sac_state);
+            constexpr std::size_t id_offset = offsetof(sctp_assoc_change, sac_assoc_id);
+            std::uint16_t type = 0;
+            std::uint16_t state = 0;
+            sctp_assoc_t id = 0;
+            if (message.bytes.size() < id_offset + sizeof id) {
+                return;
+            }
+            std::memcpy(&type, message.bytes.data(), sizeof type);
+            std::memcpy(&state, message.bytes.data() + state_offset, sizeof state);
+            std::memcpy(&id, message.bytes.data() + id_offset, sizeof id);
+            // Only a new association matters here; the others concern
+            // associations already peeled off or never established.
+            if (type == SCTP_ASSOC_CHANGE && state == SCTP_COMM_UP) {
+                start_session(id, std::nullopt);
+            }
+            return;
+        }
+        if (!message.assoc_id) {
+            log_format("dropped a {}-byte message of an unknown association", message.bytes.size());
+            return;
+        }
+        // The association's first message was read here before it could be
+        // peeled off: the session gets it along with the socket.
+        start_session(*message.assoc_id,
+                      pending_message{std::move(message.bytes), message.complete});
+    }
+
+    void start_session(sctp_assoc_t id, std::optional<pending_message> first) {
+        unique_fd fd;
+        try {
+            fd = peel_off_association(listener_.native_handle(), id);
+        } catch (const std::system_error& e) {
+            if (e.code().value() == EINVAL) {
+                // A client that sent its message and closed at once can be
+                // gone before this server got to it; its messages are left
+                // here with no one to answer.
+                if (first) {
+                    log_format("dropped a {}-byte message of association {}, which has ended",
+                               first->bytes.size(), id);
+                } else {
+                    log_format("association {} ended before it could be served", id);
+                }
+                return;
+            }
+            log_format("{}; aborting it", e.what());
+            abort_association(id);
+            return;
+        }
+        const auto peer = peer_address_of(fd.get());
+        loop_.client_arrived(peer);
+        const auto peers = association_peer_addresses(fd.get(), id);
+        if (peers.size() > 1) {
+            log_format("client {}: association with client addresses {}; server addresses {}", peer,
+                       fmt::join(peers, ", "),
+                       fmt::join(association_local_addresses(fd.get(), id), ", "));
+        }
+        try {
+            // Message origins are only needed on the listening socket.
+            const int off = 0;
+            ::setsockopt(fd.get(), IPPROTO_SCTP, SCTP_RECVRCVINFO, &off, sizeof off);
+            prepare_session_socket(fd.get(), options_.common);
+        } catch (const std::system_error& e) {
+            log_format("client {}: {}; closing", peer, e.what());
+            return;
+        }
+        loop_.serve(std::make_unique<seqpacket_channel>(std::move(fd), std::move(first)), peer);
+    }
+
+    // Ends an association that could not be given a socket of its own, so
+    // the client hears of it at once rather than at its I/O timeout.
+    void abort_association(sctp_assoc_t id) {
+        sctp_sndrcvinfo info{};
+        info.sinfo_flags = SCTP_ABORT;
+        info.sinfo_assoc_id = id;
+        ::sctp_send(listener_.native_handle(), nullptr, 0, &info, MSG_DONTWAIT | MSG_NOSIGNAL);
+    }
+
+    const server_options& options_;
+    server_loop loop_;
+    seq_packet::socket listener_;
+    std::vector<std::byte> buffer_;
+};
+
+}  // namespace
+
+int run_seqpack_server(const server_options& options, const program_info& program) {
+    seqpack_server server(options, program);
+    return server.run();
+}
+
+}  // namespace sctp_perf

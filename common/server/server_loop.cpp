@@ -1,0 +1,78 @@
+#include "server/server_loop.hpp"
+
+#include "server/server_log.hpp"
+#include "transport/sctp_tuning.hpp"
+#include "transport/socket_setup.hpp"
+
+namespace sctp_perf {
+namespace {
+
+// How often an idle server says it is still waiting, as ACE's did.
+constexpr auto idle_report_interval = std::chrono::seconds(5);
+
+}  // namespace
+
+server_loop::server_loop(const server_options& options, const program_info& program)
+    : signals_(io_, SIGINT, SIGTERM),
+      idle_timer_(io_),
+      retry_timer_(io_),
+      sessions_(options.max_clients, read_server_identity(options, program)) {}
+
+void server_loop::run(const std::function<void()>& stop_listening) {
+    signals_.async_wait([this, &stop_listening](const boost::system::error_code& ec, int signal) {
+        if (ec) {
+            return;
+        }
+        log_format("stopping on signal {}", signal);
+        stop_listening();
+        io_.stop();
+    });
+    arm_idle_timer();
+    io_.run();
+    sessions_.stop_all();
+}
+
+void server_loop::client_arrived(const std::string& peer) {
+    arm_idle_timer();
+    const auto colon = peer.rfind(':');
+    log_line("spawning server");
+    log_format("client {} connected from {}", peer.substr(0, colon),
+               colon == std::string::npos ? "?" : peer.substr(colon + 1));
+}
+
+void server_loop::serve(std::unique_ptr<message_channel> channel, std::string peer) {
+    sessions_.start(std::move(channel), std::move(peer));
+}
+
+void server_loop::retry_after(std::chrono::milliseconds delay, std::function<void()> retry) {
+    retry_timer_.expires_after(delay);
+    retry_timer_.async_wait([retry = std::move(retry)](const boost::system::error_code& ec) {
+        if (!ec) {
+            retry();
+        }
+    });
+}
+
+void server_loop::arm_idle_timer() {
+    idle_timer_.expires_after(idle_report_interval);
+    idle_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec) {
+            return;  // re-armed by a new client, or stopping
+        }
+        log_line("select timed out");
+        sessions_.reap();
+        arm_idle_timer();
+    });
+}
+
+void prepare_session_socket(int fd, const common_options& options) {
+    set_blocking(fd);
+    set_nagle(fd, options.transport, options.nagle);
+    set_io_timeout(fd, options.io_timeout);
+    apply_socket_buffers(fd, options.buffers);
+    if (options.transport == transport_protocol::sctp) {
+        apply_sctp_rto(fd, options.sctp_rto);
+    }
+}
+
+}  // namespace sctp_perf

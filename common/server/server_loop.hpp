@@ -1,0 +1,58 @@
+#pragma once
+// What every server shares around its own listening socket: the event loop,
+// SIGINT/SIGTERM, the "select timed out" report every 5 s without a client,
+// the log lines of a new client, and the session pool that serves each client
+// on a thread of its own.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "options/server_options.hpp"
+#include "server/session_pool.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+class server_loop {
+  public:
+    server_loop(const server_options& options, const program_info& program);
+
+    boost::asio::io_context& io() noexcept { return io_; }
+
+    // Runs until SIGINT or SIGTERM; then calls `stop_listening`, interrupts
+    // every session and joins its thread.
+    void run(const std::function<void()>& stop_listening);
+
+    // Logs a new client ("spawning server", "client HOST connected from
+    // PORT") and restarts the idle report. `peer` is "HOST:PORT".
+    void client_arrived(const std::string& peer);
+
+    // Serves a test on `channel` in a thread of its own (or refuses it as
+    // busy); `peer` names the client in the log.
+    void serve(std::unique_ptr<message_channel> channel, std::string peer);
+
+    // Calls `retry` after `delay`, for a listener whose read failed for lack
+    // of memory or descriptors: trying again at once would only spin.
+    void retry_after(std::chrono::milliseconds delay, std::function<void()> retry);
+
+  private:
+    void arm_idle_timer();
+
+    boost::asio::io_context io_;
+    boost::asio::signal_set signals_;
+    boost::asio::steady_timer idle_timer_;
+    boost::asio::steady_timer retry_timer_;
+    session_pool sessions_;
+};
+
+// Makes an accepted or peeled-off socket ready for a session: blocking, with
+// the I/O timeout, Nagle as asked, and for SCTP the requested retransmission
+// timers. Throws std::system_error.
+void prepare_session_socket(int fd, const common_options& options);
+
+}  // namespace sctp_perf

@@ -1,0 +1,51 @@
+#include "server/server_settings.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/wire_protocol.hpp"
+#include "report/run_report.hpp"
+#include "transport/sctp_tuning.hpp"
+#include "transport/socket_setup.hpp"
+#include "version.hpp"
+
+namespace sctp_perf {
+
+server_identity read_server_identity(const server_options& options, const program_info& program) {
+    const auto environment = read_environment();
+    server_identity identity;
+    identity.program = program.name;
+    identity.host = environment.hostname;
+    identity.kernel = environment.kernel;
+    identity.cpu_affinity = environment.client_cpu_affinity;
+    identity.cpu_count = environment.cpu_count;
+    identity.transport = options.common.transport;
+    identity.nagle = options.common.nagle;
+    return identity;
+}
+
+std::string server_settings_json(const server_identity& identity, int fd) {
+    using json = nlohmann::ordered_json;
+    const auto buffers = read_socket_buffers(fd);
+    json settings = {
+        {"protocol_version", protocol::version},
+        {"tool_version", version_string},
+        {"program", identity.program},
+        {"host", identity.host},
+        {"kernel", identity.kernel},
+        {"cpu_count", identity.cpu_count},
+        {"cpu_affinity", identity.cpu_affinity},
+        {"transport", std::string(name_of(identity.transport))},
+        {"nagle", identity.nagle},
+        {"sndbuf_bytes", buffers.send_bytes},
+        {"rcvbuf_bytes", buffers.receive_bytes},
+        {"sctp_rto", nullptr},
+    };
+    if (identity.transport == transport_protocol::sctp) {
+        const auto rto = read_sctp_rto(fd);
+        settings["sctp_rto"] = {
+            {"initial_ms", rto.initial_ms}, {"min_ms", rto.min_ms}, {"max_ms", rto.max_ms}};
+    }
+    return settings.dump();
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,29 @@
+#pragma once
+// What a server tells each accepted client about itself, as the settings blob
+// that follows the verdict, so that the client's report describes both ends:
+// a server started with another -n, RTO, buffer size or CPU shows up there.
+
+#include <string>
+
+#include "options/server_options.hpp"
+
+namespace sctp_perf {
+
+// The parts that are the same for every session, read once at start.
+struct server_identity {
+    std::string program;  // "SOCK_STREAM_srv"
+    std::string host;
+    std::string kernel;
+    std::string cpu_affinity;  // CPUs the server may run on, e.g. "0-1"
+    unsigned cpu_count = 0;
+    transport_protocol transport = transport_protocol::sctp;
+    bool nagle = false;
+};
+
+server_identity read_server_identity(const server_options& options, const program_info& program);
+
+// The settings blob for a session on `fd` (JSON text): the identity plus what
+// the session's socket really uses, read back from it.
+std::string server_settings_json(const server_identity& identity, int fd);
+
+}  // namespace sctp_perf

@@ -1,0 +1,80 @@
+#include "server/session_pool.hpp"
+
+#include <sys/socket.h>
+
+#include "client/ping_pong.hpp"
+#include "server/server_log.hpp"
+#include "server/test_session.hpp"
+#include "transport/socket_setup.hpp"
+
+namespace sctp_perf {
+
+void session_pool::serve(session& s) const {
+    const auto outcome = serve_test(*s.channel, identity_);
+    const auto unit =
+        outcome.mode.empty() || outcome.mode == "ping-pong" ? "iterations" : "messages";
+    if (outcome.completed) {
+        log_format("client {} finished {} {}", s.client, outcome.messages_done, unit);
+    } else {
+        log_format("client {} closed after {} {}: {}", s.client, outcome.messages_done, unit,
+                   outcome.reason);
+    }
+    {
+        const std::lock_guard lock(s.channel_mutex);
+        s.channel.reset();  // close now, not when the thread is reaped
+    }
+    s.done = true;
+}
+
+void session_pool::start(std::unique_ptr<message_channel> channel, std::string client) {
+    reap();
+    const std::lock_guard lock(mutex_);
+    if (sessions_.size() >= max_sessions_) {
+        // Refused on the accepting thread, so a flood of clients cannot
+        // start a flood of threads; the short wait for the header bounds how
+        // long a silent one can hold up accepting.
+        try {
+            set_io_timeout(channel->native_handle(), busy_refusal_wait);
+        } catch (const std::system_error& e) {
+            log_format("client {}: {}; closing", client, e.what());
+            return;
+        }
+        const auto outcome = refuse_as_busy(*channel);
+        log_format("client {} {}", client, outcome.reason);
+        return;
+    }
+    auto& s = sessions_.emplace_back();
+    s.channel = std::move(channel);
+    s.client = std::move(client);
+    s.thread = std::thread([this, &s] { serve(s); });
+}
+
+void session_pool::reap() {
+    const std::lock_guard lock(mutex_);
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+        if (it->done) {
+            it->thread.join();
+            it = sessions_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void session_pool::stop_all() {
+    const std::lock_guard lock(mutex_);
+    for (auto& s : sessions_) {
+        const std::lock_guard session_lock(s.channel_mutex);
+        if (s.channel) {
+            // Wakes a blocked receive with end-of-stream; the descriptor stays
+            // owned by the session until its thread lets go of it.
+            ::shutdown(s.channel->native_handle(), SHUT_RDWR);
+        }
+    }
+    for (auto& s : sessions_) {
+        s.thread.join();
+    }
+    sessions_.clear();
+}
+
+}  // namespace sctp_perf

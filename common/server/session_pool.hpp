@@ -1,0 +1,60 @@
+#pragma once
+// One thread per client test, so a slow or silent client never holds up the
+// others, with a bound on how many run at once and a clean stop that
+// interrupts every session and joins its thread.
+
+#include <atomic>
+#include <chrono>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "server/server_settings.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+class session_pool {
+  public:
+    session_pool(unsigned max_sessions, server_identity identity)
+        : max_sessions_(max_sessions), identity_(std::move(identity)) {}
+    ~session_pool() { stop_all(); }
+    session_pool(const session_pool&) = delete;
+    session_pool& operator=(const session_pool&) = delete;
+
+    // How long a refused client has to send its header before it is closed
+    // without an answer.
+    static constexpr std::chrono::milliseconds busy_refusal_wait{1000};
+
+    // Serves a test on `channel` in a thread of its own, or, when the pool is
+    // full, reads the client's header, tells it the server is busy, and closes. `client` names the
+    // peer in the log.
+    void start(std::unique_ptr<message_channel> channel, std::string client);
+
+    // Interrupts every running session (shutdown of its socket) and joins all
+    // threads. Safe to call more than once.
+    void stop_all();
+
+    // Joins the threads of sessions that have finished.
+    void reap();
+
+  private:
+    struct session {
+        std::mutex channel_mutex;  // the session closes while stop_all may shut down
+        std::unique_ptr<message_channel> channel;
+        std::string client;
+        std::thread thread;
+        std::atomic<bool> done{false};
+    };
+
+    void serve(session& s) const;
+
+    unsigned max_sessions_;
+    server_identity identity_;
+    std::mutex mutex_;
+    std::list<session> sessions_;
+};
+
+}  // namespace sctp_perf

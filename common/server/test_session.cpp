@@ -1,0 +1,190 @@
+#include "server/test_session.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <vector>
+
+#include "errors.hpp"
+#include "protocol/wire_protocol.hpp"
+#include "report/process_usage.hpp"
+#include "server/server_log.hpp"
+
+namespace sctp_perf {
+namespace {
+
+// Large enough that a throughput test is read in few system calls: every
+// request of a read is parsed, and the replies of one read leave in one send.
+constexpr std::size_t stream_read_bytes = 256 * 1024;
+
+void serve_ping_pong(message_channel& channel, const protocol::test_header& header,
+                     session_outcome& outcome) {
+    log_format("Test for {} iterations", header.iterations == 0
+                                             ? std::string("as many iterations as the client sends")
+                                             : std::to_string(header.iterations));
+    // Sized by the validated header, never above max_payload_bytes.
+    std::vector<std::byte> request(header.payload_bytes);
+    const bool until_closed = header.iterations == 0;
+    while (until_closed || outcome.messages_done < header.iterations) {
+        try {
+            channel.receive_message(request);
+        } catch (const peer_closed&) {
+            if (until_closed) {
+                break;  // the client ends a test of unknown length by closing
+            }
+            throw;
+        }
+        channel.send_message(protocol::pingpong_reply(request));
+        ++outcome.messages_done;
+    }
+    outcome.completed = true;
+}
+
+// What the server counted in a load test, sent back as a blob at its end.
+struct load_account {
+    std::uint64_t messages_received = 0;  // requests, end-of-test message not counted
+    std::uint64_t bytes_received = 0;
+    std::uint64_t replies_sent = 0;  // the end-of-test reply not counted
+};
+
+std::string account_json(const load_account& account, std::chrono::duration<double> elapsed,
+                         const process_usage& before, const process_usage& after) {
+    const nlohmann::ordered_json doc = {
+        {"messages_received", account.messages_received},
+        {"bytes_received", account.bytes_received},
+        {"replies_sent", account.replies_sent},
+        {"duration_s", elapsed.count()},
+        {"cpu_percent", cpu_percent_between(before, after)},
+        {"rss_kib", after.rss_kib},
+    };
+    return doc.dump();
+}
+
+void serve_load(message_channel& channel, const protocol::test_header& header,
+                session_outcome& outcome) {
+    log_format("Test in {} mode, {}-byte requests", protocol::name_of(header.mode),
+               header.payload_bytes);
+    const std::size_t size = header.payload_bytes;
+    // A byte stream is read in bulk and framed here; SOCK_SEQPACKET keeps one
+    // request per message, so it is read a message at a time.
+    auto* stream = dynamic_cast<stream_channel*>(&channel);
+    std::vector<std::byte> buffer(stream ? std::max(stream_read_bytes, 2 * size) : size);
+    std::vector<std::byte> replies;
+    replies.reserve(stream ? buffer.size() / size * protocol::load_reply_size
+                           : protocol::load_reply_size);
+    std::size_t filled = 0;
+    load_account account;
+    const auto usage_before = read_thread_usage();
+    const auto started = std::chrono::steady_clock::now();
+
+    const auto send_replies = [&] {
+        if (stream) {
+            if (!replies.empty()) {
+                channel.send_message(replies);
+            }
+        } else {
+            for (std::size_t at = 0; at < replies.size(); at += protocol::load_reply_size) {
+                channel.send_message(std::span(replies).subspan(at, protocol::load_reply_size));
+            }
+        }
+        replies.clear();
+    };
+
+    for (bool ended = false; !ended;) {
+        if (stream) {
+            filled += stream->receive_some(std::span(buffer).subspan(filled));
+        } else {
+            channel.receive_message(buffer);
+            filled = size;
+        }
+        std::size_t at = 0;
+        for (; filled - at >= size && !ended; at += size) {
+            const auto request = std::span(buffer).subspan(at, size);
+            const auto message = protocol::decode_message_header(request);
+            if (!message) {
+                throw peer_error(
+                    fmt::format("request {} has a malformed message header (unknown flags or "
+                                "reserved bits)",
+                                account.messages_received + 1));
+            }
+            ended = message->end_of_test();
+            if (!ended) {
+                ++account.messages_received;
+                account.bytes_received += size;
+            }
+            if (message->reply_wanted() || ended) {
+                replies.insert(replies.end(), request.begin(),
+                               request.begin() + protocol::load_reply_size);
+                account.replies_sent += ended ? 0 : 1;
+            }
+        }
+        send_replies();
+        if (ended && at != filled) {
+            throw peer_error("the client sent data after the end of its test");
+        }
+        std::memmove(buffer.data(), buffer.data() + at, filled - at);
+        filled -= at;
+    }
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    send_blob(channel, account_json(account, elapsed, usage_before, read_thread_usage()));
+    outcome.messages_done = account.messages_received;
+    outcome.completed = true;
+}
+
+}  // namespace
+
+session_outcome serve_test(message_channel& channel, const server_identity& identity) {
+    session_outcome outcome;
+    try {
+        protocol::header_bytes header_bytes{};
+        channel.receive_message(header_bytes);
+        const auto decoded = protocol::decode_header(header_bytes);
+        channel.send_message(protocol::encode_verdict(decoded.verdict));
+        if (decoded.verdict == protocol::status::unsupported_version) {
+            outcome.reason = fmt::format(
+                "refused: the client speaks protocol version {}, this server version {}",
+                decoded.peer_version, protocol::version);
+            return outcome;
+        }
+        if (decoded.verdict != protocol::status::accepted) {
+            outcome.reason = fmt::format("refused: {}", protocol::describe(decoded.verdict));
+            return outcome;
+        }
+        send_blob(channel, server_settings_json(identity, channel.native_handle()));
+        outcome.mode = protocol::name_of(decoded.header.mode);
+        if (decoded.header.mode == protocol::test_mode::ping_pong) {
+            serve_ping_pong(channel, decoded.header, outcome);
+        } else {
+            serve_load(channel, decoded.header, outcome);
+        }
+    } catch (const peer_error& e) {
+        outcome.reason = e.what();
+    } catch (const std::system_error& e) {
+        outcome.reason = e.what();
+    }
+    return outcome;
+}
+
+session_outcome refuse_as_busy(message_channel& channel) {
+    session_outcome outcome;
+    try {
+        protocol::header_bytes header_bytes{};
+        // Even a refused client's header is read before the answer: closing
+        // with it unread would make TCP reset the connection and SCTP abort
+        // the association, and the client would report that instead of why.
+        channel.receive_message(header_bytes);
+        channel.send_message(protocol::encode_verdict(protocol::status::server_busy));
+        outcome.reason = "refused: too many clients at once";
+    } catch (const peer_error& e) {
+        outcome.reason = e.what();
+    } catch (const std::system_error& e) {
+        outcome.reason = e.what();
+    }
+    return outcome;
+}
+
+}  // namespace sctp_perf

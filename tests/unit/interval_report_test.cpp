@@ -1,0 +1,114 @@
+#include "report/interval_report.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using sctp_perf::interval_sample;
+using sctp_perf::log_linear_histogram;
+
+namespace {
+
+// 100 samples of 1001..1100 ns, all below 2048 ns and so exact: the nearest-rank
+// p50 is rank 50 = 1050 ns, p99 rank 99 = 1099 ns, max 1100 ns; in
+// microseconds 1.050, 1.099 and 1.100.
+log_linear_histogram hundred_samples() {
+    log_linear_histogram h;
+    for (std::uint64_t ns = 1001; ns <= 1100; ++ns) {
+        h.record(ns);
+    }
+    return h;
+}
+
+// Half a second ending 3 s in: 128000 bytes out / 0.5 s = 0.256 MB/s, 32000
+// bytes in / 0.5 s = 0.064 MB/s; 5324 KiB / 1024 = 5.199 MiB, shown as 5.2.
+interval_sample half_second(const log_linear_histogram* latency) {
+    interval_sample s;
+    s.elapsed_s = 3.0;
+    s.length_s = 0.5;
+    s.messages_sent = 1000;
+    s.messages_received = 999;
+    s.bytes_sent = 128000;
+    s.bytes_received = 32000;
+    s.latency = latency;
+    s.cpu_percent = 12.5;
+    s.rss_kib = 5324;
+    return s;
+}
+
+const std::string header =
+    "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,mb_per_s_received,"
+    "p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib\n";
+
+}  // namespace
+
+TEST_CASE("interval csv: header once, then one row per interval", "[interval]") {
+    const log_linear_histogram latency = hundred_samples();
+    std::ostringstream out;
+    sctp_perf::interval_csv_writer csv(out);
+    interval_sample s = half_second(&latency);
+    csv.write(s);
+    s.elapsed_s = 3.5;
+    s.latency_corrected = false;
+    csv.write(s);
+    CHECK(out.str() == header +
+                           "3.000,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
+                           "corrected,12.5,5324\n"
+                           "3.500,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
+                           "uncorrected,12.5,5324\n");
+}
+
+TEST_CASE("interval csv: an interval without timed replies leaves latency empty", "[interval]") {
+    const log_linear_histogram empty;
+    for (const log_linear_histogram* latency :
+         std::initializer_list<const log_linear_histogram*>{&empty, nullptr}) {
+        std::ostringstream out;
+        sctp_perf::interval_csv_writer csv(out);
+        interval_sample s;
+        s.elapsed_s = 1.0;
+        s.length_s = 1.0;
+        s.latency = latency;
+        s.rss_kib = 4096;
+        csv.write(s);
+        CHECK(out.str() == header + "1.000,1.000,0,0,0.000000,0.000000,,,,corrected,0.0,4096\n");
+    }
+}
+
+TEST_CASE("interval line: every number of the interval, with units", "[interval]") {
+    const log_linear_histogram latency = hundred_samples();
+    CHECK(sctp_perf::format_interval_line(half_second(&latency)) ==
+          "[   3.000 s] sent     1000 recv      999 |     0.256 MB/s out     0.064 MB/s in | "
+          "corrected   p50      1.050 p99      1.099 max      1.100 us | cpu  12.5 % rss      "
+          "5.2 MiB");
+}
+
+TEST_CASE("interval line: dashes for latency when no timed reply arrived", "[interval]") {
+    interval_sample s;
+    s.elapsed_s = 1.0;
+    s.length_s = 0.0;  // rates of a zero-length interval read 0
+    s.bytes_sent = 100;
+    s.latency_corrected = false;
+    CHECK(sctp_perf::format_interval_line(s) ==
+          "[   1.000 s] sent        0 recv        0 |     0.000 MB/s out     0.000 MB/s in | "
+          "uncorrected p50          - p99          - max          - us | cpu   0.0 % rss      "
+          "0.0 MiB");
+}
+
+TEST_CASE("interval line: fields keep their columns as the numbers grow", "[interval]") {
+    const log_linear_histogram small = hundred_samples();
+    log_linear_histogram large;
+    large.record(250'000'000);  // 250 ms
+    interval_sample a = half_second(&small);
+    interval_sample b = half_second(&large);
+    b.elapsed_s = 1234.5;
+    b.messages_sent = 12'345'678;
+    b.bytes_sent = 1'000'000'000;
+    b.cpu_percent = 187.25;
+    b.rss_kib = 2'000'000;
+    const std::string line_a = sctp_perf::format_interval_line(a);
+    const std::string line_b = sctp_perf::format_interval_line(b);
+    CHECK(line_a.size() == line_b.size());
+    for (std::size_t at = 0; at < line_a.size(); ++at) {
+        INFO("column " << at << "\n" << line_a << "\n" << line_b);
+        CHECK((line_a[at] == '|') == (line_b[at] == '|'));
+    }
+}
