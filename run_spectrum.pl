@@ -36,11 +36,19 @@ use constant {
     GNUPLOT_TIMEOUT_S   => 60,
     STDERR_TAIL_LINES   => 40,    # of a failed program's output shown
     DATA_FORMAT_VERSION => 1,     # of spectrum.json
+    LOAD_MIN_POWER      => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
+    MAX_FLOWS           => 1024,  # of --flows
+    SERVER_MAX_CLIENTS  => 64,    # the server's own default for --max-clients
 };
 
 # The CSV columns, in order; spectrum.json uses the same names for its rows.
 our @CSV_COLUMNS = qw(payload_bytes iterations min_us mean_us p50_us p90_us p99_us
                       p99_9_us max_us stddev_us outliers);
+
+# A load sweep (--rate or --throughput) appends these, so a reader of the ping-pong
+# columns reads a load sweep's CSV unchanged.
+our @LOAD_CSV_COLUMNS = qw(mode flows rate_asked_per_s rate_achieved_per_s messages_lost
+                           payload_mb_per_s_sent latency_kind);
 
 # Where each column comes from in the client's JSON report. `outliers` is the one
 # derived column: samples outside the histogram range, histogram.below + histogram.above.
@@ -55,6 +63,33 @@ my %COLUMN_SOURCE = (
     p99_9_us      => [qw(percentiles p99.9)],
     max_us        => [qw(summary max_us)],
     stddev_us     => [qw(summary stddev_us)],
+);
+
+# In a load mode the latency columns come from one of the report's load.latency_*
+# objects. A rate run's headline is the corrected latency, timed from the moment each
+# message was due, so a sender that falls behind its schedule shows the wait it caused
+# instead of hiding it (coordinated omission). A throughput run has no schedule: every
+# latency is timed from the actual send, uncorrected.
+my %LATENCY_KIND = (rate => 'corrected', throughput => 'uncorrected');
+
+my %LOAD_LATENCY_SOURCE = (
+    iterations => 'num_points',
+    min_us     => 'min_us',
+    mean_us    => 'mean_us',
+    p50_us     => 'p50',
+    p90_us     => 'p90',
+    p99_us     => 'p99',
+    p99_9_us   => 'p99.9',
+    max_us     => 'max_us',
+    stddev_us  => 'stddev_us',
+);
+
+my %LOAD_COLUMN_SOURCE = (
+    flows                 => [qw(load flows)],
+    rate_asked_per_s      => [qw(load rate_asked_per_s)],
+    rate_achieved_per_s   => [qw(load rate_achieved_per_s)],
+    messages_lost         => [qw(load messages_lost)],
+    payload_mb_per_s_sent => [qw(load payload_mb_per_s_sent)],
 );
 
 # Fixed output names: a directory holds the results of its latest sweep.
@@ -98,7 +133,6 @@ sub parse_arguments(@args) {
     my %opt = (
         service      => 'stream',
         protocol     => 'sctp',
-        min_power    => 0,
         max_power    => MAX_POWER_LIMIT,
         plot         => 1,
         keep_going   => 0,
@@ -116,6 +150,10 @@ sub parse_arguments(@args) {
             'min-power|min_power=s'       => \$opt{min_power},
             'max-power|max_power=s'       => \$opt{max_power},
             'iterations=s'                => \$opt{iterations},
+            'rate=s'                      => \$opt{rate},
+            'throughput'                  => \$opt{throughput},
+            'duration=s'                  => \$opt{duration},
+            'flows=s'                     => \$opt{flows},
             'host=s'                      => \$opt{host},
             'port=s'                      => \$opt{port},
             'output-dir|output_dir=s'     => \$opt{output_dir},
@@ -150,20 +188,47 @@ sub validate_options($opt) {
     die usage_error('--service seqpack runs over SCTP only; drop --protocol tcp or use --service stream')
         if $s{service} eq 'seqpack' && $s{protocol} eq 'tcp';
 
-    for my $name (qw(min_power max_power)) {
-        (my $flag = "--$name") =~ tr/_/-/;
-        die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_LIMIT}, not '$s{$name}'")
-            unless $s{$name} =~ /\A\+?[0-9]+\z/ && $s{$name} <= MAX_POWER_LIMIT;
-        $s{$name} += 0;
-    }
-    die usage_error("--min-power ($s{min_power}) must not be larger than --max-power ($s{max_power})")
-        if $s{min_power} > $s{max_power};
-
     if (defined $s{iterations}) {
         die usage_error("--iterations must be a whole number of at least 1, not '$s{iterations}'")
             unless $s{iterations} =~ /\A\+?[0-9]+\z/ && $s{iterations} >= 1;
         $s{iterations} += 0;
     }
+    if (defined $s{rate}) {
+        die usage_error("--rate must be a number of messages per second greater than 0, not '$s{rate}'")
+            unless is_decimal($s{rate}) && $s{rate} > 0;
+        $s{rate} += 0;
+    }
+    if (defined $s{duration}) {
+        die usage_error("--duration must be a number of seconds greater than 0, not '$s{duration}'")
+            unless is_decimal($s{duration}) && $s{duration} > 0;
+        $s{duration} += 0;
+    }
+    if (defined $s{flows}) {
+        die usage_error("--flows must be a whole number from 1 to ${\ MAX_FLOWS}, not '$s{flows}'")
+            unless $s{flows} =~ /\A\+?[0-9]+\z/ && $s{flows} >= 1 && $s{flows} <= MAX_FLOWS;
+        $s{flows} += 0;
+    }
+    die usage_error('--rate and --throughput exclude each other: --rate paces every flow, '
+                    . '--throughput sends as fast as the transport accepts')
+        if defined $s{rate} && $s{throughput};
+    die usage_error('--duration and --iterations exclude each other: a run lasts either a time or a count')
+        if defined $s{duration} && defined $s{iterations};
+    $s{mode} = $s{throughput} ? 'throughput' : defined $s{rate} ? 'rate' : 'ping-pong';
+    my $load = $s{mode} ne 'ping-pong';
+
+    $s{min_power} //= $load ? LOAD_MIN_POWER : 0;
+    for my $name (qw(min_power max_power)) {
+        (my $flag = "--$name") =~ tr/_/-/;
+        die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_LIMIT}, not '$s{$name}'")
+            unless $s{$name} =~ /\A\+?[0-9]+\z/ && $s{$name} <= MAX_POWER_LIMIT;
+        $s{$name} += 0;
+        die usage_error("$flag $s{$name} means payloads of " . bytes_text(2**$s{$name}) . ", but --$s{mode} "
+                        . "needs payloads of at least 16 bytes: use $flag ${\ LOAD_MIN_POWER} or more")
+            if $load && $s{$name} < LOAD_MIN_POWER;
+    }
+    die usage_error("--min-power ($s{min_power}) must not be larger than --max-power ($s{max_power})")
+        if $s{min_power} > $s{max_power};
+
     if (defined $s{port}) {
         die usage_error("--port must be a whole number from 1 to 65535, not '$s{port}'")
             unless $s{port} =~ /\A\+?[0-9]+\z/ && $s{port} >= 1 && $s{port} <= 65535;
@@ -183,6 +248,9 @@ sub validate_options($opt) {
     return \%s;
 }
 
+# A plain decimal number such as 2000, 0.5 or .25: what --rate and --duration take.
+sub is_decimal($text) { return $text =~ /\A\+?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\z/ }
+
 # Options the script sets on the client itself (short and long names as the client
 # spells them): given again, they would clash with the script's own value or break
 # what it reads back. Returns why $name may not be given, or nothing.
@@ -194,6 +262,15 @@ sub client_option_conflict($s, $name) {
         if $is->(qw(--format --json-file));
     return 'the script sets the iterations from --iterations'
         if defined $s->{iterations} && $is->(qw(-c --test-iterations));
+    return 'the script runs each size for --duration, and a run lasts either a time or a count'
+        if defined $s->{duration} && $is->(qw(-c --test-iterations));
+    # The load options decide the CSV columns and the plot, so the script must know them.
+    return "the script sets the load mode; use run_spectrum.pl's own $name option"
+        if $is->(qw(--rate --throughput));
+    return "the script sets the run length; use run_spectrum.pl's own --duration option"
+        if $is->('--duration');
+    return "the script sets the flows; use run_spectrum.pl's own --flows option"
+        if $is->('--flows');
     return 'the script sets the transport; use --protocol'
         if $s->{service} eq 'stream' && $is->(qw(-t --test-transport-protocol));
     return 'the script sets the server host; use --host'
@@ -271,6 +348,10 @@ sub client_command($s, $client, $power, $json_path) {
     my @cmd = ($client, '-s', $power, '--json-file', $json_path);
     push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
     push @cmd, '-c', $s->{iterations} if defined $s->{iterations};
+    push @cmd, '--rate', $s->{rate} if defined $s->{rate};
+    push @cmd, '--throughput' if $s->{throughput};
+    push @cmd, '--duration', $s->{duration} if defined $s->{duration};
+    push @cmd, '--flows', $s->{flows} if defined $s->{flows};
     push @cmd, '-H', $s->{host} if defined $s->{host};
     push @cmd, '-p', $s->{port} if defined $s->{port};
     return (@cmd, @{ $s->{config_args} }, @{ $s->{client_args} });
@@ -278,12 +359,15 @@ sub client_command($s, $client, $power, $json_path) {
 
 # The server's command line for --start-server. It binds to loopback unless --host
 # was given, and mirrors the client's -n: Nagle is set on each end's own socket, so a
-# test of Nagle needs it on both.
+# test of Nagle needs it on both. Every flow is a client of the server, and the flows
+# of one size may still be closing there when those of the next size connect, so with
+# many --flows the server admits twice as many clients as one run opens.
 sub server_command($s, $server) {
     my @cmd = ($server, '-p', $s->{port} // 0);
     push @cmd, '-a', '127.0.0.1' unless defined $s->{host};
     push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
     push @cmd, '-n' if grep { /\A(?:-n|--test[-_]enable[-_]nagle)\z/ } @{ $s->{config_args} }, @{ $s->{client_args} };
+    push @cmd, '--max-clients', 2 * $s->{flows} if defined $s->{flows} && 2 * $s->{flows} > SERVER_MAX_CLIENTS;
     return @cmd;
 }
 
@@ -422,28 +506,61 @@ sub is_json_number($value) {
     return $value =~ /\A-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\z/;
 }
 
-# Looks up a path of keys in a decoded JSON report; dies naming the path if absent.
-sub report_value($report, @keys) {
+# Looks up a path of keys in a decoded JSON report; dies naming the path if absent,
+# or naming the part that is null where an object was expected.
+sub report_node($report, @keys) {
     my $node = $report;
-    for my $key (@keys) {
+    for my $i (0 .. $#keys) {
+        die "its JSON report's '" . join('.', @keys[ 0 .. $i - 1 ]) . "' is null\n"
+            if $i > 0 && !defined $node;
         die "its JSON report has no '" . join('.', @keys) . "'\n"
-            unless ref $node eq 'HASH' && exists $node->{$key};
-        $node = $node->{$key};
+            unless ref $node eq 'HASH' && exists $node->{ $keys[$i] };
+        $node = $node->{ $keys[$i] };
     }
+    return $node;
+}
+
+# As report_node, for a number or null.
+sub report_value($report, @keys) {
+    my $node = report_node($report, @keys);
     die "its JSON report's '" . join('.', @keys) . "' is not a number\n"
         unless !defined $node || is_json_number($node);
     return $node;
 }
 
-# One CSV/JSON row from one client report. Values are copied, never recomputed; null
-# (a statistic the client could not compute, e.g. stddev of one sample) stays null.
-sub row_from_report($report) {
+# The CSV columns of a sweep in $mode ('ping-pong', 'rate' or 'throughput').
+sub csv_columns($mode = 'ping-pong') {
+    return $mode eq 'ping-pong' ? @CSV_COLUMNS : (@CSV_COLUMNS, @LOAD_CSV_COLUMNS);
+}
+
+# One CSV/JSON row from one client report of a run in $mode. Values are copied, never
+# recomputed; null (a statistic the client could not compute, e.g. stddev of one
+# sample) stays null.
+sub row_from_report($report, $mode = 'ping-pong') {
+    return load_row_from_report($report, $mode) if $mode ne 'ping-pong';
     my %row = map { $_ => report_value($report, @{ $COLUMN_SOURCE{$_} }) }
               grep { $COLUMN_SOURCE{$_} } @CSV_COLUMNS;
     my $below = report_value($report, qw(histogram below));
     my $above = report_value($report, qw(histogram above));
     die "its JSON report has no histogram counts\n" unless defined $below && defined $above;
     $row{outliers} = $below + $above;
+    return \%row;
+}
+
+# A load run has no fixed-bin histogram, so `outliers` stays empty.
+sub load_row_from_report($report, $mode) {
+    my $mode_seen = report_node($report, qw(load mode));
+    die "its JSON report is for mode '" . ($mode_seen // 'null') . "', not '$mode'\n"
+        unless defined $mode_seen && !ref $mode_seen && $mode_seen eq $mode;
+    my $kind = $LATENCY_KIND{$mode};
+    my %row = (
+        payload_bytes => report_value($report, @{ $COLUMN_SOURCE{payload_bytes} }),
+        (map { $_ => report_value($report, 'load', "latency_$kind", $LOAD_LATENCY_SOURCE{$_}) } keys %LOAD_LATENCY_SOURCE),
+        (map { $_ => report_value($report, @{ $LOAD_COLUMN_SOURCE{$_} }) } keys %LOAD_COLUMN_SOURCE),
+        outliers     => undef,
+        mode         => $mode,
+        latency_kind => $kind,
+    );
     return \%row;
 }
 
@@ -465,9 +582,10 @@ sub csv_field($value) {
     return "$copy";
 }
 
-sub csv_text($rows) {
-    my $text = join(',', @CSV_COLUMNS) . "\n";
-    $text .= join(',', map { csv_field($_) } @{$_}{@CSV_COLUMNS}) . "\n" for @$rows;
+sub csv_text($rows, $mode = 'ping-pong') {
+    my @columns = csv_columns($mode);
+    my $text = join(',', @columns) . "\n";
+    $text .= join(',', map { csv_field($_) } @{$_}{@columns}) . "\n" for @$rows;
     return $text;
 }
 
@@ -476,7 +594,8 @@ sub json_text($document) {
 }
 
 # spectrum.json: the sweep's configuration, the rows as in the CSV, every run's full
-# client report and the sizes that failed.
+# client report and the sizes that failed. %a: sweep, rows, runs, failed, and mode
+# (default ping-pong), which picks the columns.
 sub sweep_document(%a) {
     return {
         tool           => 'sctp-perf',
@@ -485,7 +604,7 @@ sub sweep_document(%a) {
         format_version => DATA_FORMAT_VERSION,
         units          => 'microseconds',
         sweep          => $a{sweep},
-        columns        => [@CSV_COLUMNS],
+        columns        => [ csv_columns($a{mode} // 'ping-pong') ],
         rows           => $a{rows},
         runs           => $a{runs},
         failed         => $a{failed},
@@ -511,12 +630,23 @@ sub gnuplot_string($text) {
     return "'$quoted'";
 }
 
+# The plot's y axis: which latency the CSV's latency columns hold in $mode.
+sub latency_label($mode = 'ping-pong') {
+    return {
+        'ping-pong' => 'round-trip latency',
+        rate        => 'corrected round-trip latency, from each message\'s due time',
+        throughput  => 'uncorrected round-trip latency, from the actual send',
+    }->{$mode};
+}
+
 # A gnuplot script that reads spectrum.csv and writes spectrum.png from the directory
-# it is run in. %a: title, payload_bytes (list for the x tics).
+# it is run in. %a: title, payload_bytes (list for the x tics), mode (default
+# ping-pong; it names the latency on the y axis).
 sub gnuplot_script(%a) {
     my @sizes = @{ $a{payload_bytes} };
     my $xtics = join ', ', map { gnuplot_string(size_label($_)) . " $_" } @sizes;
     my $title = gnuplot_string($a{title});
+    my $ylabel = gnuplot_string(latency_label($a{mode} // 'ping-pong') . ' (microseconds, log10 scale)');
     my ($csv, $png) = map { gnuplot_string($_) } @OUTPUT_NAME{qw(csv png)};
     return <<"GP";
 # Written by $SCRIPT_NAME. Restyle freely and redraw with: gnuplot $OUTPUT_NAME{gnuplot}
@@ -535,7 +665,7 @@ set output image_file
 set datafile separator comma
 set title $title noenhanced
 set xlabel 'payload size (bytes, log2 scale)'
-set ylabel 'round-trip latency (microseconds, log10 scale)'
+set ylabel $ylabel
 set logscale x 2
 set logscale y 10
 # Half a power of two of room on either side, so the end points are not on the frame.
@@ -552,14 +682,36 @@ plot data_file using 'payload_bytes':'min_us' title 'min' pointtype 7, \\
 GP
 }
 
+# Values are copied before they are put in the text: a number once used as a string
+# would be written to spectrum.json as a string.
 sub plot_title($sweep, $rows, $runs) {
-    my $config = @$runs ? $runs->[0]{report}{config} : {};
+    my $report = @$runs ? $runs->[0]{report} : {};
+    my $config = $report->{config} // {};
     my $transport = uc($config->{transport} // $sweep->{transport});
     my $service   = $config->{service} // $sweep->{service};
     my $host      = $config->{server_host} // $sweep->{server_host} // 'the default host';
-    my $iters     = $rows->[0]{iterations} // $sweep->{iterations};
-    return "sctp-perf round-trip latency: $transport $service to $host, "
-         . (defined $iters ? "$iters iterations per size" : 'client default iterations');
+    my $mode      = $sweep->{mode} // 'ping-pong';
+    if ($mode eq 'ping-pong') {
+        my $iters = $rows->[0]{iterations} // $sweep->{iterations};
+        return "sctp-perf round-trip latency: $transport $service to $host, "
+             . (defined $iters ? "$iters iterations per size" : 'client default iterations');
+    }
+    # In a load run the row's iterations are the latency samples, not the count asked for.
+    my $load     = ref $report->{load} eq 'HASH' ? $report->{load} : {};
+    my $rate     = $sweep->{rate_per_s} // $load->{rate_asked_per_s};
+    my $flows    = $load->{flows} // $sweep->{flows};
+    my $duration = $sweep->{duration_s};
+    my $iters    = $sweep->{iterations};
+    my @parts = (
+        $mode eq 'rate' ? 'rate mode, ' . ($rate // '?') . ' messages/s per flow'
+                        : 'throughput mode, as fast as the transport accepts',
+        defined $flows    ? ($flows == 1 ? '1 flow' : "$flows flows")
+                          : 'client default flows',
+        defined $duration ? "$duration s per size"
+      : defined $iters    ? "$iters iterations per size"
+                          : 'client default length',
+    );
+    return "sctp-perf latency under load: $transport $service to $host, " . join(', ', @parts);
 }
 
 # Runs gnuplot on the kept script. Returns 1 if the image was drawn, 0 if gnuplot
@@ -593,6 +745,18 @@ sub timestamp(@time) {
 
 sub iso_utc() { return POSIX::strftime('%Y-%m-%dT%H:%M:%SZ', gmtime) }
 
+# One line per finished size: p50 and max, and in a load mode which latency they are,
+# the rate each flow achieved and the messages lost.
+sub progress_line($row, $number, $count) {
+    my $us = sub ($value) { return defined $value ? sprintf('%.1f', $value) : 'n/a' };
+    my $line = sprintf '[%d/%d] %6d bytes: p50 %s us, max %s us', $number, $count, $row->{payload_bytes},
+                       map { $us->($_) } @{$row}{qw(p50_us max_us)};
+    return $line unless defined $row->{latency_kind};
+    my $lost = $row->{messages_lost};    # a copy: the row's own number must stay a number
+    return sprintf '%s %s; %s messages/s per flow, %s lost', $line, $row->{latency_kind},
+                   $us->($row->{rate_achieved_per_s}), $lost // 'n/a';
+}
+
 sub run_sweep($s, $programs, $work_dir) {
     my $out = $s->{output_dir};
     my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
@@ -616,6 +780,10 @@ sub run_sweep($s, $programs, $work_dir) {
         min_power      => $s->{min_power},
         max_power      => $s->{max_power},
         iterations     => $s->{iterations},
+        mode           => $s->{mode},
+        rate_per_s     => $s->{rate},
+        duration_s     => $s->{duration},
+        flows          => $s->{flows},
         config_file    => $s->{config_file},
         config_options => $s->{config_args},
         client_options => $s->{client_args},
@@ -627,9 +795,9 @@ sub run_sweep($s, $programs, $work_dir) {
     my (@rows, @runs, @failed);
     my $write_data = sub {
         $sweep{finished_at} = iso_utc();
-        write_file_atomically($path{csv}, csv_text(\@rows));
+        write_file_atomically($path{csv}, csv_text(\@rows, $s->{mode}));
         write_file_atomically($path{json}, json_text(sweep_document(
-            sweep => \%sweep, rows => \@rows, runs => \@runs, failed => \@failed)));
+            sweep => \%sweep, rows => \@rows, runs => \@runs, failed => \@failed, mode => $s->{mode})));
     };
 
     my $client_name = basename($programs->{client});
@@ -647,7 +815,7 @@ sub run_sweep($s, $programs, $work_dir) {
         my $ok = eval {
             die describe_status($status) . "\n" if $status != 0;
             $report = read_report($file{json}, $power);
-            $row    = row_from_report($report);
+            $row    = row_from_report($report, $s->{mode});
             1;
         };
         if (!$ok) {
@@ -675,15 +843,15 @@ sub run_sweep($s, $programs, $work_dir) {
         push @rows, $row;
         push @runs, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd, report => $report };
         $write_data->();
-        note(sprintf '[%d/%d] %6d bytes: p50 %s us, max %s us', $power - $s->{min_power} + 1, $count, $bytes,
-             map { defined $_ ? sprintf('%.1f', $_) : 'n/a' } @{$row}{qw(p50_us max_us)});
+        note(progress_line($row, $power - $s->{min_power} + 1, $count));
     }
 
     stop_server($server) if $server;
     $write_data->();
     if (@rows) {
         write_file_atomically($path{gnuplot}, gnuplot_script(
-            title => plot_title(\%sweep, \@rows, \@runs), payload_bytes => [ map { $_->{payload_bytes} } @rows ]));
+            title => plot_title(\%sweep, \@rows, \@runs), payload_bytes => [ map { $_->{payload_bytes} } @rows ],
+            mode  => $s->{mode}));
         if ($s->{plot}) { draw_plot($out, $work_dir) }
     }
 
@@ -765,6 +933,7 @@ run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powe
 
   run_spectrum.pl [--service stream|seqpack] [--protocol tcp|sctp]
                   [--min-power N] [--max-power N] [--iterations N]
+                  [--rate R | --throughput] [--duration S] [--flows N]
                   [--host HOST] [--port PORT] [--start-server]
                   [--config-file FILE] [--output-dir DIR] [--bin-dir DIR]
                   [--[no-]plot] [--keep-going] [-- CLIENT-OPTIONS...]
@@ -791,12 +960,42 @@ is an error.
 =item B<--min-power> N, B<--max-power> N
 
 The sweep runs payloads of 2^N bytes for every N from min to max. Default 0 and 16
-(1 byte to 64 KiB); both must lie in 0..16 and min must not exceed max.
+(1 byte to 64 KiB); both must lie in 0..16 and min must not exceed max. With
+B<--rate> or B<--throughput> the minimum defaults to 4, and both must be at least 4:
+the client's load modes need payloads of at least 16 bytes.
 
 =item B<--iterations> N
 
 Timed iterations per size, passed to the client as C<-c N>. Without it the client's
-own default (or a C<-c> in the config file) applies.
+own default (or a C<-c> in the config file) applies. Not with B<--duration>.
+
+=item B<--rate> R
+
+Load mode: every flow sends open loop at R messages per second (a decimal number
+greater than 0), message k of a flow due at k/R seconds after the start, whether or not
+earlier replies have come back. Passed to the client as C<--rate R>. The latency in
+the CSV and the plot is the I<corrected> one, timed from each message's due time, so
+a sender that falls behind its schedule shows the wait it caused. Not with
+B<--throughput>.
+
+=item B<--throughput>
+
+Load mode: every flow sends as fast as the transport accepts; the latency is that of
+every Nth message (the client's C<--echo-every>), timed from its actual send
+(I<uncorrected>). Passed to the client as C<--throughput>. Not with B<--rate>.
+
+=item B<--duration> S
+
+Run every size for S seconds (a decimal number greater than 0) instead of a count of
+iterations; passed to the client as C<--duration S>. Not with B<--iterations>, nor
+with a C<-c> among the client options.
+
+=item B<--flows> N
+
+Connections (SCTP: associations) the client opens, 1 to 1024; passed to the client
+as C<--flows N>. A B<--rate> is per flow. With B<--start-server> and more than 32
+flows, the server is started with C<--max-clients> twice N, so the flows of one size
+still closing do not make the next size's flows find it busy.
 
 =item B<--host> HOST, B<--port> PORT
 
@@ -849,9 +1048,11 @@ listed at the end and the exit status is 1.
 
 Everything after C<--> is passed to the client unchanged, after the options from the
 config file. Options the script sets itself are refused there and in the config file
-(short or long names): C<-s>, C<--format> and C<--json-file> always; C<-t> for the
-stream client; C<-c> with B<--iterations>; C<-H> and C<-p> with B<--host>, B<--port>
-or B<--start-server>.
+(short or long names): C<-s>, C<--format>, C<--json-file>, C<--rate>,
+C<--throughput>, C<--duration> and C<--flows> always (give the last four to the script
+itself); C<-t> for the stream client; C<-c> with B<--iterations> or B<--duration>; C<-H>
+and C<-p> with B<--host>, B<--port> or B<--start-server>. The client's other load
+options, such as C<--echo-every>, C<--threads> and C<--interval>, go here.
 
 =item B<--help>, B<--manual>
 
@@ -864,8 +1065,9 @@ Print the synopsis and options, or this whole manual, and exit.
 For every payload power of two from B<--min-power> to B<--max-power>, the script runs
 the client once:
 
-  SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] [-H HOST] [-p PORT] \
-                  CONFIG-FILE-OPTIONS CLIENT-OPTIONS
+  SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] \
+                  [--rate R | --throughput] [--duration S] [--flows N] \
+                  [-H HOST] [-p PORT] CONFIG-FILE-OPTIONS CLIENT-OPTIONS
 
 (C<SOCK_SEQPACK_clt> takes no C<-t>). The client prints its ACE-format report on
 standard output and writes its JSON report to the C<--json-file>; the script keeps
@@ -876,6 +1078,12 @@ The script computes no statistics: every number in its output is copied from the
 client's JSON report. The one derived column, C<outliers>, is the sum of the report's
 C<histogram.below> and C<histogram.above> counts.
 
+Without B<--rate> or B<--throughput> every run is a ping-pong test: one message in
+flight per connection, the next sent when the reply to the last has come back. With
+one of them the sweep runs under load, and its latency columns come from the report's
+C<load.latency_corrected> (B<--rate>) or C<load.latency_uncorrected> (B<--throughput>)
+instead of C<summary> and C<percentiles>; a report of another mode fails the run.
+
 A run fails when the client exits with a non-zero status, is killed, or writes no
 usable JSON report. The script names the size and shows the client's standard error,
 then stops, or with B<--keep-going> goes on with the next size. If the client exits
@@ -884,7 +1092,8 @@ since every size would fail the same way. The data files and the plot are writte
 the sizes that succeeded.
 
 One progress line per size goes to standard error, with the payload size, the median
-(p50) and the maximum round-trip time.
+(p50) and the maximum round-trip time; under load also which latency that is
+(corrected or uncorrected), the rate each flow achieved and the messages lost.
 
 Differences from the original ACE script: it sweeps 1 byte to 64 KiB for both
 transports by default, does not sleep 5 s between runs, reads no config file unless
@@ -913,10 +1122,21 @@ the histogram's range (below its minimum plus at or above its maximum), which th
 client counts but does not place in a bin. A statistic the client could not compute
 (e.g. the standard deviation of a single sample) is left empty.
 
+A load sweep (B<--rate> or B<--throughput>) has the same columns, then seven more, so
+a reader of the ping-pong columns reads it unchanged. There C<iterations> is the number
+of latency samples, the latency columns hold the corrected (rate) or uncorrected
+(throughput) latency, and C<outliers> is empty, since a load run has no fixed-bin
+histogram. The added columns, from the report's C<load> object: C<mode> (C<rate> or
+C<throughput>), C<flows>, C<rate_asked_per_s> and C<rate_achieved_per_s> (messages per
+second per flow; the asked rate is empty in throughput mode), C<messages_lost>,
+C<payload_mb_per_s_sent>, and C<latency_kind> (C<corrected> or C<uncorrected>).
+
 =item F<spectrum.json>
 
 C<sweep>: the sweep's configuration (service, transport, host, port, powers,
-iterations, config-file and client options, client program, times); C<columns> and
+iterations, C<mode> (C<ping-pong>, C<rate> or C<throughput>), C<rate_per_s>,
+C<duration_s> and C<flows> (null where not given), config-file and client options,
+client program, times); C<columns> and
 C<rows>: the CSV's content, with null for an empty field; C<runs>: for every
 successful size, its client command line and the client's full JSON report; C<failed>:
 for every failed size, its command line and the reason. The CSV and JSON files are
@@ -932,7 +1152,9 @@ plot and redraw with C<gnuplot spectrum.gp> in the output directory.
 Round-trip latency against payload size, with lines for min, p50, p99 and max. Both
 axes are logarithmic: the x axis in powers of two (bytes), the y axis in powers of ten
 (microseconds), so that the minimum and a maximum hundreds of times larger both stay
-readable. The title gives the transport, service, server host and iterations per size.
+readable. The title gives the transport, service, server host and iterations per size;
+under load, the mode and rate, the flows and the length of each run, and the y axis
+says whether the latency is corrected (from each message's due time) or uncorrected.
 If gnuplot is not installed, the script says so on standard error and writes every
 other file; the exit status is unaffected.
 
@@ -949,6 +1171,14 @@ client options from a config file and one more given directly:
 
   run_spectrum.pl --host 192.0.2.10 --min-power 2 --max-power 15 \
                   --config-file run_spectrum.config -- -n
+
+Under load: every size from 16 bytes to 64 KiB for 3 s, 8 TCP connections each paced
+at 2000 messages per second, then the same as fast as TCP accepts, echoing every 10th:
+
+  run_spectrum.pl --protocol tcp --start-server --rate 2000 --flows 8 --duration 3 \
+                  --output-dir results/rate
+  run_spectrum.pl --protocol tcp --start-server --throughput --duration 3 \
+                  --output-dir results/throughput -- --echo-every 10
 
 The seqpack programs on a multi-homed pair, going on past failures:
 

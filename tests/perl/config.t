@@ -61,4 +61,30 @@ subtest 'read from a file' => sub {
     like $error->{message}, qr/cannot read config file '\Q$dir\E\/missing\.config': No such file/, 'missing file named';
 };
 
+subtest 'the load options are the script\'s, not the config file\'s' => sub {
+    my $dir = File::Temp->newdir;
+    my $with = sub ($options, @args) {
+        open my $fh, '>', "$dir/load.config" or die;
+        print {$fh} qq{"$options"\n};
+        close $fh;
+        return eval {
+            SctpPerf::RunSpectrum::validate_options(
+                SctpPerf::RunSpectrum::parse_arguments('--config-file', "$dir/load.config", @args));
+        } // $@;
+    };
+    for my $case ([ '--rate 2000', '--rate' ], [ '--throughput', '--throughput' ],
+                  [ '--duration 1.5', '--duration' ], [ '--flows 8', '--flows' ]) {
+        my ($options, $name) = @$case;
+        my $error = $with->($options);
+        is ref $error && $error->{status}, 2, "$options in the file: usage error";
+        like $error->{message}, qr/client option '\Q$name\E' in --config-file cannot be used: .*run_spectrum\.pl's own \Q$name\E option/,
+            "$options in the file: names the script's option";
+    }
+    my $error = $with->('-c 1000 -n', qw(--rate 10 --duration 2));
+    like $error->{message}, qr/client option '-c' in --config-file cannot be used: the script runs each size for --duration/,
+        'a -c in the file clashes with --duration';
+    is_deeply $with->('-c 1000 --echo-every 5', qw(--rate 10))->{config_args}, [qw(-c 1000 --echo-every 5)],
+        'without --duration, -c and the client\'s other load options are the file\'s';
+};
+
 done_testing;

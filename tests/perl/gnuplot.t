@@ -42,6 +42,43 @@ is SctpPerf::RunSpectrum::plot_title(
     'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 7 iterations per size',
     'title from the first run\'s report';
 
+like $gp, qr/^set ylabel 'round-trip latency \(microseconds, log10 scale\)'$/m, 'ping-pong: round-trip latency';
+like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], mode => 'rate'),
+    qr/^set ylabel 'corrected round-trip latency, from each message''s due time \(microseconds, log10 scale\)'$/m,
+    'rate: corrected latency';
+like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], mode => 'throughput'),
+    qr/^set ylabel 'uncorrected round-trip latency, from the actual send \(microseconds, log10 scale\)'$/m,
+    'throughput: uncorrected latency';
+
+my $rate_run = { report => { config => { transport => 'tcp', service => 'stream', server_host => '127.0.0.1' },
+                             load => { mode => 'rate', flows => 2, rate_asked_per_s => 2000 } } };
+is SctpPerf::RunSpectrum::plot_title(
+    { transport => 'tcp', service => 'stream', mode => 'rate', rate_per_s => 2000, duration_s => 0.5 },
+    [ { iterations => 4 } ], [$rate_run]),
+    'sctp-perf latency under load: TCP stream to 127.0.0.1, rate mode, 2000 messages/s per flow, 2 flows, 0.5 s per size',
+    'rate: the mode, the rate, the flows from the report and the duration';
+is SctpPerf::RunSpectrum::plot_title(
+    { transport => 'sctp', service => 'seqpack', mode => 'throughput', iterations => 1000, flows => 1 }, [ {} ], []),
+    'sctp-perf latency under load: SCTP seqpack to the default host, throughput mode, as fast as the transport accepts, '
+  . '1 flow, 1000 iterations per size',
+    'throughput: the mode, one flow and the iterations asked for (not the row\'s latency samples)';
+is SctpPerf::RunSpectrum::plot_title({ transport => 'tcp', service => 'stream', mode => 'throughput' }, [ {} ], []),
+    'sctp-perf latency under load: TCP stream to the default host, throughput mode, as fast as the transport accepts, '
+  . 'client default flows, client default length',
+    'throughput with the client\'s defaults';
+
+SKIP: {
+    skip 'gnuplot is not installed (Debian: gnuplot-nox)', 2 unless SctpPerf::RunSpectrum::find_in_path('gnuplot');
+    my $dir = File::Temp->newdir;
+    copy(fixture_dir() . '/expected-rate.csv', "$dir/spectrum.csv") or die "copy: $!";
+    open my $fh, '>', "$dir/spectrum.gp" or die;
+    print {$fh} SctpPerf::RunSpectrum::gnuplot_script(title => 'rate', payload_bytes => [ 16, 32 ], mode => 'rate');
+    close $fh;
+    my $work = File::Temp->newdir;
+    ok SctpPerf::RunSpectrum::draw_plot("$dir", "$work"), 'gnuplot draws a load sweep\'s CSV';
+    is substr(read_file("$dir/spectrum.png"), 0, 8), "\x89PNG\r\n\x1a\n", 'a PNG';
+}
+
 SKIP: {
     skip 'gnuplot is not installed (Debian: gnuplot-nox)', 3 unless SctpPerf::RunSpectrum::find_in_path('gnuplot');
     my $dir = File::Temp->newdir;

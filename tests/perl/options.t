@@ -30,7 +30,34 @@ subtest 'defaults' => sub {
     ok !$s->{keep_going}, 'keep-going off';
     ok !$s->{start_server}, 'start-server off';
     is $s->{iterations}, undef, 'iterations left to the client';
+    is $s->{mode}, 'ping-pong', 'ping-pong, no load';
+    is_deeply [ @{$s}{qw(rate throughput duration flows)} ], [ undef, undef, undef, undef ],
+        'rate, throughput, duration and flows left to the client';
     is_deeply $s->{client_args}, [], 'no client options';
+};
+
+subtest 'load options' => sub {
+    my $s = parse(qw(--rate 2000));
+    is $s->{mode}, 'rate', '--rate: rate mode';
+    is $s->{rate}, 2000, 'the rate';
+    is $s->{min_power}, 4, 'a load mode starts at 16 bytes';
+    is $s->{max_power}, 16, 'and ends at 64 KiB';
+
+    $s = parse(qw(--throughput --min-power 6 --max-power 6));
+    is $s->{mode}, 'throughput', '--throughput: throughput mode';
+    is_deeply [ @{$s}{qw(min_power max_power)} ], [ 6, 6 ], 'powers of 4 or more as given';
+
+    $s = parse(qw(--rate +0.5 --duration .25 --flows 1024));
+    is_deeply [ @{$s}{qw(rate duration flows)} ], [ 0.5, 0.25, 1024 ], 'decimal rate and duration, the most flows';
+
+    $s = parse(qw(--duration 2 --flows 1));
+    is $s->{mode}, 'ping-pong', '--duration and --flows alone leave ping-pong';
+    is $s->{min_power}, 0, 'so the sweep starts at 1 byte';
+
+    is parse(qw(--rate 10 --iterations 500))->{iterations}, 500, '--iterations with a load mode';
+    is_deeply parse(qw(--throughput -- --echo-every 10 --threads 2 --interval 1))->{client_args},
+              [qw(--echo-every 10 --threads 2 --interval 1)], 'the client\'s other load options pass after --';
+    is_deeply parse(qw(-- -c 10))->{client_args}, [qw(-c 10)], '-c after -- without --duration';
 };
 
 subtest 'values are case-insensitive; paths and hosts keep their case' => sub {
@@ -85,6 +112,27 @@ my @usage_errors = (
     [ [qw(--start-server -- --server-host x)],    qr/cannot be used: .*--host/ ],
     [ [qw(--port 5000 -- --server_port 5001)],    qr/cannot be used: .*--port/ ],
     [ [qw(--config-file /nonexistent/spectrum.config)], qr/cannot read config file '\/nonexistent\/spectrum.config'/ ],
+    [ [qw(--rate 0)],                             qr/--rate must be a number of messages per second greater than 0, not '0'/ ],
+    [ [qw(--rate -5)],                            qr/--rate must be a number of messages per second greater than 0, not '-5'/ ],
+    [ [qw(--rate 1e3)],                           qr/--rate must be a number .* not '1e3'/ ],
+    [ [qw(--rate fast)],                          qr/--rate must be a number .* not 'fast'/ ],
+    [ [qw(--duration 0)],                         qr/--duration must be a number of seconds greater than 0, not '0'/ ],
+    [ [qw(--duration 0.0)],                       qr/--duration must be a number of seconds greater than 0, not '0\.0'/ ],
+    [ [qw(--duration 3s)],                        qr/--duration must be a number of seconds greater than 0, not '3s'/ ],
+    [ [qw(--flows 0)],                            qr/--flows must be a whole number from 1 to 1024, not '0'/ ],
+    [ [qw(--flows 1025)],                         qr/--flows must be a whole number from 1 to 1024, not '1025'/ ],
+    [ [qw(--flows 2.5)],                          qr/--flows must be a whole number from 1 to 1024, not '2\.5'/ ],
+    [ [qw(--rate 100 --throughput)],              qr/--rate and --throughput exclude each other: --rate paces every flow, --throughput sends as fast as the transport accepts/ ],
+    [ [qw(--duration 1 --iterations 100)],        qr/--duration and --iterations exclude each other: a run lasts either a time or a count/ ],
+    [ [qw(--rate 100 --min-power 3)],             qr/--min-power 3 means payloads of 8 bytes, but --rate needs payloads of at least 16 bytes: use --min-power 4 or more/ ],
+    [ [qw(--throughput --min-power 0)],           qr/--min-power 0 means payloads of 1 byte, but --throughput needs payloads of at least 16 bytes/ ],
+    [ [qw(--throughput --max-power 2)],           qr/--max-power 2 means payloads of 4 bytes, but --throughput needs payloads of at least 16 bytes: use --max-power 4 or more/ ],
+    [ [qw(-- --rate 100)],                        qr/client option '--rate' after '--' cannot be used: the script sets the load mode; use run_spectrum\.pl's own --rate option/ ],
+    [ [qw(-- --throughput)],                      qr/client option '--throughput' after '--' cannot be used: .*run_spectrum\.pl's own --throughput option/ ],
+    [ [qw(-- --duration=2)],                      qr/client option '--duration=2' after '--' cannot be used: .*run_spectrum\.pl's own --duration option/ ],
+    [ [qw(--rate 5 -- --flows 4)],                qr/client option '--flows' after '--' cannot be used: .*run_spectrum\.pl's own --flows option/ ],
+    [ [qw(--duration 1 -- -c 10)],                qr/client option '-c' after '--' cannot be used: the script runs each size for --duration/ ],
+    [ [qw(--duration 1 -- --test_iterations 10)], qr/client option '--test_iterations' after '--' cannot be used: .*--duration/ ],
 );
 
 subtest 'usage errors, checked in-process' => sub {
@@ -105,7 +153,11 @@ subtest 'allowed client options' => sub {
 };
 
 subtest 'usage errors from the command line exit with 2' => sub {
-    for my $case (@usage_errors[ 0, 2, 6, 11, 13, 14 ]) {
+    my %wanted = map { $_ => 1 } ('--protocol udp', '--service seqpack --protocol TCP', '--min-power 5 --max-power 4',
+        '--no-such-option', 'stray', '-- -s 3', '--rate 0', '--duration 3s', '--flows 1025',
+        '--rate 100 --throughput', '--duration 1 --iterations 100', '--rate 100 --min-power 3',
+        '-- --rate 100', '-- --throughput', '-- --duration=2', '--rate 5 -- --flows 4', '--duration 1 -- -c 10');
+    for my $case (grep { $wanted{"@{ $_->[0] }"} } @usage_errors) {
         my ($args, $pattern) = @$case;
         my $r = run_script($args, timeout_s => 30);
         is $r->{exit}, 2, "@$args: exit status 2";
@@ -121,6 +173,7 @@ subtest '--help and --manual' => sub {
     like $help->{stdout}, qr/^Usage:/m, 'synopsis';
     like $help->{stdout}, qr/^Options:/m, 'options';
     like $help->{stdout}, qr/--start-server/, 'lists --start-server';
+    like $help->{stdout}, qr/^\s+--$_\b/m, "lists --$_" for qw(rate throughput duration flows);
     unlike $help->{stdout}, qr/^EXIT STATUS/m, 'not the whole manual';
 
     my $manual = run_script(['--manual'], timeout_s => 30);

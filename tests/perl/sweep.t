@@ -62,6 +62,8 @@ subtest 'a sweep against a server it starts' => sub {
     is $doc->{sweep}{transport}, 'tcp', 'JSON: transport';
     ok $doc->{sweep}{started_server}, 'JSON: the server was started by the script';
     is_deeply $doc->{sweep}{client_options}, ['-m', '0'], 'JSON: client options';
+    is_deeply [ @{ $doc->{sweep} }{qw(mode rate_per_s duration_s flows)} ], [ 'ping-pong', undef, undef, undef ],
+        'JSON: a ping-pong sweep, no load options';
 
     my @spectrum = spectrum_files($out);
     is scalar @spectrum, 1, 'one .spectrum file';
@@ -79,6 +81,70 @@ subtest 'a sweep against a server it starts' => sub {
     my @progress = $r->{stderr} =~ /^run_spectrum\.pl: \[(\d)\/4\] +(\d+) bytes: p50 ([\d.]+) us, max ([\d.]+) us$/mg;
     is_deeply \@progress, [ 1, 1, '20.0', '40.0', 2, 2, '12.0', '100.0', 3, 4, '7.5', '7.5', 4, 8, '20.0', '40.0' ],
         'one progress line per size with bytes, p50 and max';
+};
+
+subtest 'a rate sweep' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --protocol tcp --rate 2000 --duration 0.5 --flows 2 --max-power 5)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    ok !-e "$log/client-3.args", 'no size below 16 bytes ran';
+    my (undef, @args) = @{ args_of($log, 'client-4') };
+    is_deeply [ @args[ 0, 1 ] ], [ '-s', 4 ], 'starts at 2^4';
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-t tcp --rate 2000 --duration 0.5 --flows 2 -H 127.0.0.1 -p 40123)],
+        'the load options reach the client';
+    my (undef, @srv_args) = @{ args_of($log, 'server') };
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t tcp)], 'a server of default size for 2 flows';
+
+    is read_file("$out/spectrum.csv"), read_file(fixture_dir() . '/expected-rate.csv'),
+        'CSV from the client\'s load.latency_corrected, digit for digit';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ @{ $doc->{sweep} }{qw(mode rate_per_s duration_s flows iterations)} ], [ 'rate', 2000, 0.5, 2, undef ],
+        'JSON: the load options';
+    is $doc->{columns}[-1], 'latency_kind', 'JSON: the load columns';
+    is $doc->{rows}[0]{p99_us}, 140, 'JSON: the corrected p99';
+
+    my $gp = read_file("$out/spectrum.gp");
+    like $gp, qr/set title 'sctp-perf latency under load: TCP stream to 127\.0\.0\.1, rate mode, 2000 messages\/s per flow, 2 flows, 0\.5 s per size'/,
+        'plot title: mode, rate, flows and duration';
+    like $gp, qr/set ylabel 'corrected round-trip latency/, 'y axis: corrected latency';
+
+    my @progress = $r->{stderr} =~ /^run_spectrum\.pl: (\[\d\/2\] .*)$/mg;
+    is_deeply \@progress, [ '[1/2]     16 bytes: p50 20.0 us, max 140.0 us corrected; 1600.0 messages/s per flow, 0 lost',
+                            '[2/2]     32 bytes: p50 25.0 us, max 35.0 us corrected; 1600.0 messages/s per flow, 1 lost' ],
+        'progress: which latency, the rate achieved, the messages lost';
+};
+
+subtest 'a throughput sweep' => sub {
+    my ($r, $log, $out) = sweep([qw(--throughput --iterations 100 --max-power 4 -- --echo-every 25000)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my (undef, @args) = @{ args_of($log, 'client-4') };
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-t sctp -c 100 --throughput --echo-every 25000)],
+        '--throughput and --iterations reach the client, the client\'s own load options after them';
+    is read_file("$out/spectrum.csv"), read_file(fixture_dir() . '/expected-throughput.csv'),
+        'CSV from the client\'s load.latency_uncorrected';
+    my $gp = read_file("$out/spectrum.gp");
+    like $gp, qr/set title '.*throughput mode, as fast as the transport accepts, 1 flow, 100 iterations per size'/, 'plot title';
+    like $gp, qr/set ylabel 'uncorrected round-trip latency/, 'y axis: uncorrected latency';
+};
+
+subtest 'a load sweep with many flows sizes the server it starts' => sub {
+    my ($r, $log) = sweep([qw(--start-server --rate 10 --flows 33 --max-power 4 --no-plot)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my (undef, @srv_args) = @{ args_of($log, 'server') };
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp --max-clients 66)], '33 flows: room for 66 clients';
+    ($r, $log) = sweep([qw(--start-server --rate 10 --flows 32 --max-power 4 --no-plot)]);
+    (undef, @srv_args) = @{ args_of($log, 'server') };
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp)], '32 flows: the server\'s default of 64 is room enough';
+};
+
+subtest '--duration and --flows without a load mode: a ping-pong sweep' => sub {
+    my ($r, $log, $out) = sweep([qw(--duration 0.5 --flows 3 --max-power 1 --no-plot)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my (undef, @args) = @{ args_of($log, 'client-0') };
+    is_deeply [ @args[ 4 .. $#args ] ], [qw(-t sctp --duration 0.5 --flows 3)], 'both reach the client, from 1 byte up';
+    my @csv = csv_lines($out);
+    is $csv[0], 'payload_bytes,iterations,min_us,mean_us,p50_us,p90_us,p99_us,p99_9_us,max_us,stddev_us,outliers',
+        'the ping-pong columns only';
+    is_deeply [ @csv[ 1, 2 ] ], [ (split /\n/, read_file(fixture_dir() . '/expected.csv'))[ 1, 2 ] ], 'rows as always';
 };
 
 subtest 'against a running server: --host and --port pass through, defaults are the client\'s' => sub {

@@ -87,7 +87,9 @@ sub run_script($args, %o) {
 # and returns it. They log their arguments (JSON) and pid into $ENV{FAKE_LOG_DIR}.
 #
 # Client: -s P, --json-file F; writes fixtures/client-sP.json (or client-s0.json with
-# the payload fields changed) to F and "fake ACE report for power P" to stdout.
+# the payload fields changed) to F and "fake ACE report for power P" to stdout. With
+# --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
+# (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
 #   FAKE_CLIENT_FAIL=1,3   exit 1 with a message on stderr for those powers
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
@@ -104,9 +106,11 @@ sub make_fake_bin() {
 use strict; use warnings; use JSON::PP;
 my \$log = \$ENV{FAKE_LOG_DIR};
 my (\$power, \$json_file);
+my \$mode = 'ping-pong';
 for my \$i (0 .. \$#ARGV) {
     \$power = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '-s';
     \$json_file = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--json-file';
+    \$mode = \$1 if \$ARGV[\$i] =~ /\\A--(rate|throughput)\\z/;
 }
 if (\$log) {
     open my \$fh, '>', "\$log/client-\$power.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
@@ -118,14 +122,19 @@ if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
     print STDERR "fake client: connection refused at power \$power\\n";
     exit 1;
 }
+if (\$mode ne 'ping-pong' && \$power < 4) {
+    print STDERR "fake client: --\$mode needs a payload of at least 16 bytes (-s 4)\\n";
+    exit 2;
+}
 print "fake ACE report for power \$power\\n";
 exit 0 if \$ENV{FAKE_CLIENT_NO_JSON};
-my \$file = "$fixtures/client-s\$power.json";
+my (\$prefix, \$base) = \$mode eq 'ping-pong' ? ('client', 0) : ("client-\$mode", 4);
+my \$file = "$fixtures/\$prefix-s\$power.json";
 my \$text;
 if (-e \$file) {
     open my \$in, '<', \$file or die; local \$/; \$text = <\$in>;
 } else {
-    open my \$in, '<', "$fixtures/client-s0.json" or die; local \$/;
+    open my \$in, '<', "$fixtures/\$prefix-s\$base.json" or die; local \$/;
     my \$doc = decode_json(<\$in>);
     \$doc->{config}{payload_power_of_2} = 0 + \$power;
     \$doc->{config}{payload_bytes} = 2**\$power;
