@@ -10,7 +10,7 @@
 namespace sctp_perf {
 
 // Returns the server's settings (a JSON object, see README.SCTP_PERF_TEST
-// section 11). Throws test_refused with the server's reason, or peer_error
+// section 12). Throws test_refused with the server's reason, or peer_error
 // when the peer is not an sctp-perf server, speaks another protocol version,
 // or sends settings that are not a JSON object.
 nlohmann::json negotiate_test(message_channel& channel, const protocol::test_header& header);

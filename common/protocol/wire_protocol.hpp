@@ -1,6 +1,6 @@
 #pragma once
 // The wire protocol between a client and a server, version 2. All integers
-// are in network byte order (big-endian). README.SCTP_PERF_TEST section 11
+// are in network byte order (big-endian). README.SCTP_PERF_TEST section 12
 // draws every message; this header is the one place that builds and checks
 // them.
 //

@@ -59,8 +59,8 @@ void write_run_description(std::ostream& out, const run_report& r) {
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
                r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
                o.common.nagle ? "on" : "off");
-    fmt::print(out, "\tpayload: {} bytes (2^{}), reply 2 bytes\n", o.payload_bytes(),
-               o.payload_power);
+    fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
+               o.payload_power, reply_bytes_of(o));
     if (r.load == nullptr) {
         fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
                    r.recorder->summary().count());

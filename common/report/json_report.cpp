@@ -29,7 +29,7 @@ json config_json(const run_report& r) {
         {"nagle", o.common.nagle},
         {"payload_power_of_2", o.payload_power},
         {"payload_bytes", o.payload_bytes()},
-        {"reply_bytes", protocol::reply_size},
+        {"reply_bytes", reply_bytes_of(o)},
         {"mode", std::string(protocol::name_of(o.mode))},
         {"iterations", o.iterations},
         {"duration_s",

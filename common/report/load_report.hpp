@@ -1,6 +1,6 @@
 #pragma once
 // The load-mode parts of the reports: the summary in the ace text, and the
-// `load` object of the JSON (README.SCTP_PERF_TEST section 8 lists its fields).
+// `load` object of the JSON (README.SCTP_PERF_TEST section 9 lists its fields).
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>

@@ -42,6 +42,12 @@ struct run_report {
     nlohmann::json server_settings;  // what the server said of itself (see test_negotiation.hpp)
 };
 
+// The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the
+// request's message header in the load modes.
+inline std::size_t reply_bytes_of(const client_options& options) noexcept {
+    return options.load_mode() ? protocol::load_reply_size : protocol::reply_size;
+}
+
 // The layout of ACE's histogram report, with its flaws fixed, then percentiles
 // and a description of the run.
 void write_ace_report(std::ostream& out, const run_report& report);

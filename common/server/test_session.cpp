@@ -23,9 +23,11 @@ constexpr std::size_t stream_read_bytes = 256 * 1024;
 
 void serve_ping_pong(message_channel& channel, const protocol::test_header& header,
                      session_outcome& outcome) {
-    log_format("Test for {} iterations", header.iterations == 0
-                                             ? std::string("as many iterations as the client sends")
-                                             : std::to_string(header.iterations));
+    if (header.iterations == 0) {
+        log_line("Test for as many iterations as the client sends");
+    } else {
+        log_format("Test for {} iterations", header.iterations);
+    }
     // Sized by the validated header, never above max_payload_bytes.
     std::vector<std::byte> request(header.payload_bytes);
     const bool until_closed = header.iterations == 0;

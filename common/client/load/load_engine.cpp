@@ -150,7 +150,7 @@ class worker {
                 if (blocked != wants_out[i]) {
                     wants_out[i] = blocked;
                     epoll_event event{};
-                    event.events = EPOLLIN | (blocked ? EPOLLOUT : 0);
+                    event.events = blocked ? EPOLLIN | EPOLLOUT : EPOLLIN;
                     event.data.u64 = i;
                     ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, flow.native_handle(), &event);
                 }
