@@ -46,6 +46,8 @@ start_server() {
     local name=$1
     shift
     SERVER_LOG="$WORK_DIR/$name.$RANDOM.log"
+    # Created here, so the first read below never races the server's shell.
+    : >"$SERVER_LOG"
     "$BIN_DIR/$name" -p 0 "$@" 2>"$SERVER_LOG" &
     SERVER_PID=$!
     STARTED_PIDS+=("$SERVER_PID")

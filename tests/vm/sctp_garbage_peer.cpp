@@ -23,6 +23,7 @@
 //     wrong-size BYTES      a valid header announcing 64-byte requests and, once
 //                           the server accepted it, one request of BYTES bytes
 //     header-only           a valid header; closes once the server accepted it
+//                           and its settings are read
 //   --probe      connects nowhere: says whether this kernel opens SCTP sockets
 // Exit status: 0 the action went as far as the server let it (what the server
 // did is printed), 1 connecting failed or the kernel has no SCTP, 2 usage error.
@@ -61,6 +62,10 @@ constexpr std::chrono::seconds io_timeout{5};
 constexpr std::uint32_t header_magic = 0x53505246;  // "SPRF"
 constexpr std::size_t header_bytes = 16;
 constexpr std::size_t verdict_bytes = 8;
+// After an accepted verdict the server sends its settings as a blob: a u32
+// length (at most this), then that much JSON; on a one-to-many socket the
+// two are one message each.
+constexpr std::uint32_t max_settings_bytes = 65536;
 constexpr std::uint32_t announced_request_bytes = 64;
 constexpr std::uint32_t announced_iterations = 10;
 
@@ -197,7 +202,8 @@ class peer {
         std::vector<unsigned char> verdict;
         accepted = false;
         // On a byte stream the server's settings may arrive in the same read
-        // as the verdict: only its first 8 bytes are the verdict.
+        // as the verdict: only its first 8 bytes are the verdict, the rest
+        // is kept for read_settings.
         while (verdict.size() < verdict_bytes) {
             const auto r = receive();
             if (r.what != received::data) {
@@ -206,9 +212,33 @@ class peer {
             verdict.insert(verdict.end(), buffer_.begin(),
                            buffer_.begin() + static_cast<std::ptrdiff_t>(r.bytes));
         }
+        pending_.assign(verdict.begin() + verdict_bytes, verdict.end());
         const unsigned status = verdict[4] << 8 | verdict[5];
         accepted = status == 0;
         return "verdict status " + std::to_string(status);
+    }
+
+    // Reads the settings the server sends after an accepted verdict, as a
+    // proper client does before its first request. Left unread, they would
+    // make close() on a one-to-many socket abort the association (the
+    // kernel aborts when received data was never read) where the peer means
+    // to shut it down.
+    std::string read_settings() {
+        std::vector<unsigned char> length_field;
+        if (auto why = read_exactly(4, length_field); !why.empty()) {
+            return "no settings: " + why;
+        }
+        const std::uint32_t length = std::uint32_t{length_field[0]} << 24 |
+                                     std::uint32_t{length_field[1]} << 16 |
+                                     std::uint32_t{length_field[2]} << 8 | length_field[3];
+        if (length == 0 || length > max_settings_bytes) {
+            return "settings of an impossible length " + std::to_string(length);
+        }
+        std::vector<unsigned char> text;
+        if (auto why = read_exactly(length, text); !why.empty()) {
+            return "settings cut short: " + why;
+        }
+        return "read the server's settings (" + std::to_string(length) + " bytes)";
     }
 
     // Reads until the server closes, aborts or stays silent past io_timeout.
@@ -224,6 +254,36 @@ class peer {
     }
 
   private:
+    // Reads exactly `count` bytes into `out`: one message of that size on a
+    // one-to-many socket, or as many reads as it takes on a one-to-one
+    // socket, starting with what read_verdict kept. Returns "" or why not.
+    std::string read_exactly(std::size_t count, std::vector<unsigned char>& out) {
+        out.clear();
+        if (style_ == socket_style::seqpacket) {
+            const auto r = receive();
+            if (r.what != received::data) {
+                return describe(r);
+            }
+            if (r.bytes != count) {
+                return "a message of " + std::to_string(r.bytes) + " bytes where " +
+                       std::to_string(count) + " were expected";
+            }
+            out.assign(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(count));
+            return "";
+        }
+        while (pending_.size() < count) {
+            const auto r = receive();
+            if (r.what != received::data) {
+                return describe(r);
+            }
+            pending_.insert(pending_.end(), buffer_.begin(),
+                            buffer_.begin() + static_cast<std::ptrdiff_t>(r.bytes));
+        }
+        out.assign(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(count));
+        pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(count));
+        return "";
+    }
+
     received receive() {
         for (;;) {
             iovec part{buffer_.data(), buffer_.size()};
@@ -295,6 +355,7 @@ class peer {
     sockaddr_storage server_{};
     socklen_t server_length_;
     std::vector<unsigned char> buffer_ = std::vector<unsigned char>(65536);
+    std::vector<unsigned char> pending_;  // stream bytes read past what was asked for
 };
 
 // Asks a one-to-many socket to report associations that end, which it
@@ -395,6 +456,7 @@ int run(const peer_options& options) {
             if (!accepted) {
                 return 0;  // the server's answer is the outcome
             }
+            std::cout << server.read_settings() << '\n';
             if (options.what == action::header_only) {
                 std::cout << "closing\n";
                 return 0;

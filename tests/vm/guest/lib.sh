@@ -228,6 +228,70 @@ json_object() {
     tr -d '\n' <"$1" | sed -n "s/.*\"$2\"[[:space:]]*:[[:space:]]*{\([^}]*\)}.*/{\1}/p" | tr -s ' '
 }
 
+# json_flatten FILE: every scalar of a JSON document as one "PATH<tab>VALUE"
+# line, PATH being keys and array indexes joined by dots
+# (load.server.messages_received, load.per_flow.0.messages_sent); VALUE is
+# "null" for null and a string without its quotes (escapes kept). Empty
+# objects and arrays print nothing. For the nested "load" object, where
+# json_num's flat-section match cannot tell the report's "server" from
+# load.server. The guest has no perl or jq, so this is a small tokenizer in
+# (busybox) awk; under TCG it takes a noticeable fraction of a second, so a
+# check that reads many fields flattens a report once and uses json_field.
+json_flatten() {
+    awk '
+        { doc = doc $0 "\n" }
+        function emit(value,    path, d) {
+            path = ""
+            for (d = 1; d <= depth; d++) path = path (d > 1 ? "." : "") name[d]
+            print path "\t" value
+        }
+        END {
+            n = length(doc)
+            depth = 0
+            expect_key = 0
+            for (i = 1; i <= n; i++) {
+                c = substr(doc, i, 1)
+                if (c == "{" || c == "[") {
+                    depth++
+                    kind[depth] = c
+                    name[depth] = (c == "[") ? 0 : ""
+                    expect_key = (c == "{")
+                } else if (c == "}" || c == "]") {
+                    depth--
+                    expect_key = 0
+                } else if (c == ",") {
+                    if (kind[depth] == "[") name[depth]++
+                    else expect_key = 1
+                } else if (c == ":") {
+                    expect_key = 0
+                } else if (c == "\"") {
+                    j = i + 1
+                    while (j <= n && substr(doc, j, 1) != "\"") j += (substr(doc, j, 1) == "\\") ? 2 : 1
+                    s = substr(doc, i + 1, j - i - 1)
+                    i = j
+                    if (expect_key) name[depth] = s
+                    else emit(s)
+                } else if (c ~ /[-+0-9.a-zA-Z]/) {
+                    j = i
+                    while (j <= n && substr(doc, j, 1) ~ /[-+0-9.a-zA-Z]/) j++
+                    emit(substr(doc, i, j - i))
+                    i = j - 1
+                }
+            }
+        }' "$1"
+}
+
+# json_field FLAT PATH: the value at PATH in FLAT, the output of
+# json_flatten; empty when PATH is absent or names an object or array.
+json_field() {
+    awk -v want="$2" 'BEGIN { FS = "\t" } $1 == want { print $2; exit }' "$1"
+}
+
+# json_value FILE PATH: json_field on a JSON document, for a single look-up.
+json_value() {
+    json_flatten "$1" | awk -v want="$2" 'BEGIN { FS = "\t" } $1 == want { print $2; exit }'
+}
+
 # A client report in one line: the figures the check judges.
 describe_run() {
     printf 'n=%s min=%s p50=%s p99=%s max=%s (us) duration=%s s\n' \

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# The load modes over TCP on loopback: open-loop --rate and --throughput count
+# every message exactly, --flows and --duration do what they say, the progress
+# CSV, the latency file and the HdrHistogram log agree with the JSON report,
+# and --sndbuf/--rcvbuf are read back and reported.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/hdr_log_reader.sh"
+
+clt="$BIN_DIR/SOCK_STREAM_clt"
+
+# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE.
+expect_field() {
+    local actual
+    actual=$(json_field "$1" "$2")
+    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
+}
+
+# expect_between FILE PATH LOW HIGH: fails unless LOW <= value <= HIGH.
+expect_between() {
+    local actual
+    actual=$(json_field "$1" "$2")
+    awk -v v="$actual" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v >= lo && v <= hi) }' ||
+        fail "$(basename "$1"): $2 is $actual, expected $3..$4"
+}
+
+# load_run NAME ARGS...: runs the client against the current server with
+# ARGS, JSON on stdout, and keeps the report in $WORK_DIR/NAME.json.
+load_run() {
+    local name=$1
+    shift
+    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" --format json "$@"
+    echo "$OUT" >"$WORK_DIR/$name.json"
+}
+
+start_server SOCK_STREAM_srv -t tcp
+
+# Rate mode counts every message, both ends, and the server also saw the 100
+# primer messages: 3000 + 100 = 3100.
+load_run rate -s 7 -c 3000 --rate 5000 --latency-file "$WORK_DIR/rate.csv"
+json=$WORK_DIR/rate.json
+for field in messages_sent messages_received_by_server messages_echo_requested \
+    messages_replied latency_corrected.num_points latency_uncorrected.num_points; do
+    expect_field "$json" "load.$field" 3000
+done
+expect_field "$json" load.messages_lost 0
+expect_field "$json" load.messages_duplicated 0
+expect_field "$json" load.server.messages_received 3100
+expect_field "$json" load.server.replies_sent 3100
+expect_field "$json" load.mode rate
+expect_field "$json" summary.num_points 3000
+wait_for_log "finished 3100 messages"
+pass "--rate 5000 -c 3000: 3000 sent, received, replied and timed"
+
+# The achieved rate is 2999 intervals over the time from the first send to
+# the last. Message k is due at k/5000 s, so the schedule spans 2999/5000 =
+# 0.5998 s, and as no send leaves early and none later than the largest
+# schedule slip, the measured span lies within that slip of 0.5998 s. On a
+# quiet machine the slip is well under a millisecond and the rate 5000/s
+# within 0.5 %; a busy one (2 CPUs, a build running) has shown a last send
+# 3.6 ms late, which reads as 4970/s over 0.6 s. So the test holds the span
+# to the schedule within the slip, and checks the slip itself against the
+# latency file, where every message's due and send times are listed.
+rate=$(json_field "$json" load.rate_achieved_per_s)
+sending_s=$(json_field "$json" load.sending_s)
+slip_us=$(json_field "$json" load.schedule_slip_max_us)
+file_slip_us=$(awk -F, 'NR > 1 && $4 - $3 > max { max = $4 - $3 } END { printf "%.3f", max / 1000 }' \
+    "$WORK_DIR/rate.csv")
+awk -v a="$slip_us" -v b="$file_slip_us" 'BEGIN { d = a - b; exit !(d <= 0.001 && d >= -0.001) }' ||
+    fail "schedule_slip_max_us $slip_us differs from the latency file's largest send - due, $file_slip_us us"
+awk -v r="$rate" -v s="$sending_s" 'BEGIN { d = r * s - 2999; exit !(d < 0.001 && d > -0.001) }' ||
+    fail "rate_achieved_per_s $rate is not 2999 / sending_s ($sending_s s)"
+awk -v s="$sending_s" -v slip="$slip_us" 'BEGIN {
+    d = s - 0.5998; if (d < 0) d = -d
+    exit !(d <= slip / 1e6 + 1e-6)
+}' || fail "sending took $sending_s s, more than the largest slip ($slip_us us) from the scheduled 0.5998 s"
+if awk -v r="$rate" 'BEGIN { exit !(r >= 4975 && r <= 5025) }'; then
+    pass "rate achieved $rate/s, within 0.5 % of 5000/s (largest slip $slip_us us)"
+else
+    # Off by more than 0.5 %: the span check above says a send at either end
+    # slipped; a slip of 12 ms over 0.6 s (2 %) is more than noise, though.
+    awk -v r="$rate" 'BEGIN { exit !(r >= 4900 && r <= 5100) }' ||
+        fail "rate achieved $rate/s is more than 2 % off 5000/s (largest slip $slip_us us)"
+    pass "rate achieved $rate/s: over 0.5 % off 5000/s as a send at either end slipped (largest slip $slip_us us)"
+fi
+
+# Throughput mode: every message reaches the server, every 1000th is echoed.
+load_run throughput -s 7 -c 200000 --throughput
+json=$WORK_DIR/throughput.json
+expect_field "$json" load.messages_sent 200000
+expect_field "$json" load.messages_received_by_server 200000
+expect_field "$json" load.messages_echo_requested 200
+expect_field "$json" load.messages_replied 200
+expect_field "$json" load.latency_uncorrected.num_points 200
+expect_field "$json" load.latency_corrected null
+expect_field "$json" load.messages_lost 0
+expect_field "$json" load.echo_every 1000
+wait_for_log "finished 200100 messages"
+pass "--throughput -c 200000: all received, 200 replies timed"
+
+# Open loop for a given time: 1 s at 1000/s is 1000 messages, give or take
+# the one due on the boundary.
+load_run duration -s 7 --duration 1 --rate 1000
+json=$WORK_DIR/duration.json
+expect_between "$json" load.duration_s 0.9 3
+expect_between "$json" load.messages_sent 990 1010
+expect_field "$json" load.messages_lost 0
+pass "--duration 1 --rate 1000: $(json_field "$json" load.messages_sent) messages in $(json_field "$json" load.duration_s) s"
+
+# The side files of one run: 1 s at 2000/s with a line every 0.2 s.
+csv=$WORK_DIR/interval.csv
+hlog=$WORK_DIR/run.hlog
+latencies=$WORK_DIR/latency.csv
+load_run files -s 7 --rate 2000 --duration 1 --interval 0.2 --interval-csv "$csv" \
+    --histogram-log "$hlog" --latency-file "$latencies"
+json=$WORK_DIR/files.json
+replied=$(json_field "$json" load.messages_replied)
+[ "$replied" -gt 0 ] || fail "no replies in the side-files run"
+head -n 1 "$csv" | grep -q '^elapsed_s,.*_us' || fail "interval CSV header lacks units: $(head -n 1 "$csv")"
+rows=$(($(wc -l <"$csv") - 1))
+[ "$rows" -ge 4 ] || fail "interval CSV has $rows rows, expected at least 4"
+[ "$(grep -c '' <<<"$ERR")" -ge 4 ] || fail "fewer than 4 progress lines on stderr: $ERR"
+pass "--interval-csv: header with units and $rows rows"
+
+[ "$(head -n 1 "$latencies")" = flow,sequence,due_ns,send_ns,reply_ns,corrected_ns,uncorrected_ns ] ||
+    fail "latency file header: $(head -n 1 "$latencies")"
+rows=$(($(wc -l <"$latencies") - 1))
+[ "$rows" = "$replied" ] || fail "latency file has $rows rows, the report $replied replies"
+# Timed from when it was due, a message can only look slower than timed from
+# its send, which never comes before the due time.
+awk -F, 'NR > 1 && ($6 < $7 || $4 < $3) { print "row " NR ": " $0; bad = 1 } END { exit bad }' \
+    "$latencies" >&2 || fail "a latency row has corrected_ns < uncorrected_ns or a send before its due time"
+pass "--latency-file: $rows rows, corrected >= uncorrected on each"
+
+# Our log holds one histogram per interval; the reader's totals merge them
+# into the whole run, which is what the JSON reports.
+check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_corrected.p99)"
+check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_uncorrected.p99)" \
+    uncorrected
+
+# Usage errors: exit 2 and a sentence naming the rule.
+expect_usage_error() {
+    local pattern=$1
+    shift
+    run_capture 2 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" "$@"
+    grep -q -- "$pattern" <<<"$ERR" || fail "'$*': stderr lacks '$pattern': $ERR"
+    pass "$* -> exit 2"
+}
+expect_usage_error "16-byte message header" --rate 10 -s 3
+expect_usage_error "exclude each other" -s 7 --rate 1 --throughput
+expect_usage_error "exclude each other" -s 7 -c 10 --duration 1
+expect_usage_error "needs --rate or --throughput" -s 7 --flows 2
+
+# Eight flows at 1000/s each: 8 connections, each with its own count, each
+# a session of 500 + 100 primer messages on the server.
+sessions_before=$(grep -c "finished 600 messages" "$SERVER_LOG" || true)
+load_run flows -s 7 --flows 8 --rate 1000 -c 500
+json=$WORK_DIR/flows.json
+expect_field "$json" load.flows 8
+expect_field "$json" load.per_flow.7.flow 7
+expect_field "$json" load.per_flow.8 null
+for flow in 0 1 2 3 4 5 6 7; do
+    expect_field "$json" "load.per_flow.$flow.messages_sent" 500
+    expect_field "$json" "load.per_flow.$flow.messages_replied" 500
+    expect_field "$json" "load.per_flow.$flow.messages_lost" 0
+done
+expect_field "$json" load.messages_sent 4000
+expect_field "$json" load.messages_received_by_server 4000
+expect_field "$json" load.messages_replied 4000
+expect_field "$json" load.latency_corrected.num_points 4000
+# The sessions end on the server a moment after the client returns.
+for _ in $(seq 100); do
+    sessions=$(($(grep -c "finished 600 messages" "$SERVER_LOG" || true) - sessions_before))
+    [ "$sessions" -ge 8 ] && break
+    sleep 0.05
+done
+[ "$sessions" = 8 ] || {
+    cat "$SERVER_LOG" >&2
+    fail "the server logged $sessions finished sessions, expected 8"
+}
+pass "--flows 8 --rate 1000 -c 500: 8 flows of 500, 8 server sessions"
+
+# Socket buffers on both ends: Linux doubles the request, and the reports
+# carry what the sockets read back.
+start_server SOCK_STREAM_srv -t tcp --sndbuf 65536 --rcvbuf 65536
+load_run buffers -s 7 -c 200 --rate 2000 --sndbuf 65536 --rcvbuf 65536
+json=$WORK_DIR/buffers.json
+expect_field "$json" config.sndbuf_requested 65536
+expect_field "$json" config.rcvbuf_requested 65536
+for path in environment.client_sndbuf_bytes environment.client_rcvbuf_bytes \
+    server.sndbuf_bytes server.rcvbuf_bytes; do
+    expect_between "$json" "$path" 65536 1e12
+done
+pass "--sndbuf/--rcvbuf 65536: client $(json_field "$json" environment.client_sndbuf_bytes)/$(json_field "$json" environment.client_rcvbuf_bytes), server $(json_field "$json" server.sndbuf_bytes)/$(json_field "$json" server.rcvbuf_bytes) bytes read back"

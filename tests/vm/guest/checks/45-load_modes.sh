@@ -1,0 +1,163 @@
+# vm-check-timeout: 120
+# The load modes over real SCTP, for both socket styles (SOCK_STREAM's
+# one-to-one sockets, SOCK_SEQPACK's one-to-many): several flows at once
+# lose, duplicate and merge no message, and the client's accounting agrees
+# with the server's to the message.
+#
+#   rate:       --rate 500 -c 300 --flows 4: 4 x 300 = 1200 messages sent,
+#               each asks for a reply (echo every 1 with --rate), so 1200
+#               replies and 1200 corrected latency points; the server also
+#               saw 100 primer messages per flow: 4 x (300 + 100) = 1600,
+#               and logs "finished 400 messages" once per flow.
+#   throughput: --throughput -c 5000 --flows 2: 2 x 5000 = 10000 sent,
+#               every 1000th asks for a reply: 10000 / 1000 = 10 replies,
+#               5 per flow; no corrected latency (null); the server saw
+#               2 x (5000 + 100) = 10200 messages and logs "finished 5100
+#               messages" once per flow.
+#
+# Counts only: the guest's timing is emulated, so no latency is judged. The
+# rate runs take 0.6 s at their nominal rate, 1 to 3 s under TCG; each
+# throughput run, 10000 SCTP messages through an emulated kernel, takes 2 to
+# 6 s depending on how busy the host is.
+# The 40 s bound on each run is there for a hang.
+# shellcheck shell=sh source=../lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
+
+client_limit_s=40
+need_modules
+require_program SOCK_STREAM_srv
+require_program SOCK_STREAM_clt
+need_program SOCK_SEQPACK_srv
+need_program SOCK_SEQPACK_clt
+
+# field PATH: a value of the last run's report (flattened once in FLAT).
+field() {
+    json_field "${FLAT}" "$1"
+}
+
+# expect PATH VALUE: notes a mismatch in $mismatches instead of failing at
+# once, so one failure lists every count that is wrong.
+expect() {
+    _got="$(field "$1")"
+    [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
+}
+
+# per_flow KEY: KEY of every load.per_flow entry, comma-separated.
+per_flow() {
+    _list=""
+    _flow=0
+    while _v="$(field "load.per_flow.${_flow}.$1")" && [ -n "${_v}" ]; do
+        _list="${_list}${_list:+,}${_v}"
+        _flow=$((_flow + 1))
+    done
+    echo "${_list}"
+}
+
+# load_run STYLE MODE CLIENT ARGS...: runs CLIENT against the server started
+# last; fails unless it exits 0. Sets REPORT, its flattened form FLAT and
+# RUN_S, the run's seconds.
+load_run() {
+    _style="$1"
+    _mode="$2"
+    _client="$3"
+    shift 3
+    REPORT="${CHECK_WORK}/${_style}-${_mode}.json"
+    _started="$(now_s)"
+    _status=0
+    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
+        -s 7 --interval 0 --format json --io-timeout 10 "$@" || _status=$?
+    RUN_S="$(float_sub "$(now_s)" "${_started}")"
+    if [ "${_status}" -ne 0 ]; then
+        sed 's/^/    client: /' "${REPORT}.err"
+        show_server_logs
+        [ "${_status}" -eq 137 ] && fail "${_style} ${_mode}: client killed at its ${client_limit_s} s bound"
+        fail "${_style} ${_mode}: client exited with status ${_status}"
+    fi
+    FLAT="${REPORT}.flat"
+    json_flatten "${REPORT}" >"${FLAT}"
+}
+
+# judge STYLE MODE: fails unless $mismatches is empty; then logs the counts.
+judge() {
+    if [ -n "${mismatches}" ]; then
+        sed 's/^/    client: /' "${REPORT}.err"
+        show_server_logs
+        fail "$1 $2:${mismatches#;}"
+    fi
+    # Throughput mode times no message against a schedule: null, no points.
+    _corrected="$(field load.latency_corrected.num_points)"
+    [ -n "${_corrected}" ] || _corrected="$(field load.latency_corrected)"
+    log "$1 $2: sent=$(field load.messages_sent)" \
+        "received_by_server=$(field load.messages_received_by_server)" \
+        "echo_requested=$(field load.messages_echo_requested)" \
+        "replied=$(field load.messages_replied)" \
+        "lost=$(field load.messages_lost)" \
+        "duplicated=$(field load.messages_duplicated)" \
+        "corrected_points=${_corrected}" \
+        "per_flow_sent=$(per_flow messages_sent)" \
+        "server_received=$(field load.server.messages_received)" \
+        "[${RUN_S} s]"
+}
+
+# load_modes STYLE SERVER CLIENT [TRANSPORT ARGS...]: both runs against one
+# fresh server of that style.
+load_modes() {
+    _style="$1"
+    _server="$2"
+    _client="$3"
+    shift 3
+    start_server "${CHECK_WORK}/${_style}-srv.log" - "${_server}" "$@" -p 0
+    _srv_log="${CHECK_WORK}/${_style}-srv.log"
+
+    load_run "${_style}" rate "${_client}" "$@" --rate 500 -c 300 --flows 4
+    mismatches=""
+    expect load.mode rate
+    expect load.flows 4
+    expect load.messages_sent 1200
+    expect load.messages_received_by_server 1200
+    expect load.messages_echo_requested 1200
+    expect load.messages_replied 1200
+    expect load.messages_lost 0
+    expect load.messages_duplicated 0
+    expect load.latency_corrected.num_points 1200
+    expect load.server.messages_received 1600
+    _sent="$(per_flow messages_sent)"
+    [ "${_sent}" = "300,300,300,300" ] ||
+        mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 300 in each of 4 flows"
+    _replied="$(per_flow messages_replied)"
+    [ "${_replied}" = "300,300,300,300" ] ||
+        mismatches="${mismatches}; per_flow messages_replied is '${_replied}', expected 300 in each of 4 flows"
+    await_lines "${_srv_log}" 'finished 400 messages' 4 10 ||
+        mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 400 messages') 'finished 400 messages' lines, expected 4"
+    judge "${_style}" rate
+
+    load_run "${_style}" throughput "${_client}" "$@" --throughput -c 5000 --flows 2
+    mismatches=""
+    expect load.mode throughput
+    expect load.flows 2
+    expect load.echo_every 1000
+    expect load.messages_sent 10000
+    expect load.messages_received_by_server 10000
+    expect load.messages_echo_requested 10
+    expect load.messages_replied 10
+    expect load.messages_lost 0
+    expect load.messages_duplicated 0
+    expect load.latency_corrected null
+    expect load.server.messages_received 10200
+    _sent="$(per_flow messages_sent)"
+    [ "${_sent}" = "5000,5000" ] ||
+        mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 5000 in each of 2 flows"
+    _replied="$(per_flow messages_replied)"
+    [ "${_replied}" = "5,5" ] ||
+        mismatches="${mismatches}; per_flow messages_replied is '${_replied}', expected 5 in each of 2 flows"
+    await_lines "${_srv_log}" 'finished 5100 messages' 2 10 ||
+        mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 5100 messages') 'finished 5100 messages' lines, expected 2"
+    judge "${_style}" throughput
+
+    server_alive "${SERVER_PID}" "${_srv_log}"
+    stop_pid "${SERVER_PID}"
+}
+
+load_modes stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
+load_modes seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
+pass "rate (4 flows x 300) and throughput (2 flows x 5000) with exact counts, SOCK_STREAM and SOCK_SEQPACK"
