@@ -215,6 +215,11 @@ sub validate_options($opt) {
         if defined $s{duration} && defined $s{iterations};
     $s{mode} = $s{throughput} ? 'throughput' : defined $s{rate} ? 'rate' : 'ping-pong';
     my $load = $s{mode} ne 'ping-pong';
+    # The client runs ping-pong over several flows framed, with a load report
+    # and no ACE histogram; a ping-pong sweep's table is made from the latter.
+    die usage_error('--flows above 1 needs --rate or --throughput in a sweep: a ping-pong sweep '
+                    . 'reads the one-flow ACE histogram report')
+        if !$load && defined $s{flows} && $s{flows} > 1;
 
     $s{min_power} //= $load ? LOAD_MIN_POWER : 0;
     for my $name (qw(min_power max_power)) {
@@ -993,7 +998,8 @@ with a C<-c> among the client options.
 =item B<--flows> N
 
 Connections (SCTP: associations) the client opens, 1 to 1024; passed to the client
-as C<--flows N>. A B<--rate> is per flow. With B<--start-server> and more than 32
+as C<--flows N>. A B<--rate> is per flow. Above 1 it needs B<--rate> or
+B<--throughput>: a ping-pong sweep reads the one-flow ACE histogram report. With B<--start-server> and more than 32
 flows, the server is started with C<--max-clients> twice N, so the flows of one size
 still closing do not make the next size's flows find it busy.
 

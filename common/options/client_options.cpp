@@ -73,6 +73,8 @@ void add_client_options(po::options_description& options, raw_client_options& ra
         ("json-file", po::value(&raw.json_file),
          "also write the JSON report to this file");
     options.add_options()
+        // Ping-pong with --flows, --threads, --interval or an interval file
+        // runs framed on the load engine, and needs -s 4 as the load modes do.
         ("rate", po::value(&raw.rate_per_s),
          "open loop: R messages per second per flow, each timed from when it was due "
          "(needs -s 4 or more)")
@@ -84,19 +86,20 @@ void add_client_options(po::options_description& options, raw_client_options& ra
         ("duration", po::value(&raw.duration_s),
          "run for S seconds (decimals allowed) instead of a count; excludes -c")
         ("flows", po::value(&raw.flows)->default_value(raw.flows),
-         "load modes: connections (SOCK_STREAM) or associations (SOCK_SEQPACK) at once; "
-         "--rate is per flow")
+         "connections (SOCK_STREAM) or associations (SOCK_SEQPACK) at once; --rate and -c are "
+         "per flow")
         ("threads", po::value(&raw.threads),
-         "load modes: client threads driving the flows (default: min(flows, online CPUs))")
+         "client threads driving the flows (default: min(flows, online CPUs))")
         ("interval", po::value(&raw.interval_s),
-         "load modes: a progress line on stderr every S seconds (default 1; 0: none)")
+         "a progress line on stderr every S seconds (default 1 with --rate or --throughput, "
+         "none in ping-pong; 0: none)")
         ("interval-csv", po::value(&raw.interval_csv),
-         "load modes: also write the progress lines to this CSV file")
+         "also write the progress lines to this CSV file")
         ("histogram-log", po::value(&raw.histogram_log),
-         "load modes: write every interval's latency histograms to this file, in "
+         "write every interval's latency histograms to this file, in "
          "HdrHistogram's interval-log format (nanoseconds)")
         ("latency-file", po::value(&raw.latency_file),
-         "load modes: write every timed message to this CSV file (nanoseconds)");
+         "write every timed message to this CSV file (nanoseconds)");
     // clang-format on
     add_common_options(options, raw.common, program);
 }
@@ -137,6 +140,17 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     }
     const bool load = result.load_mode();
 
+    // Ping-pong over several flows, or with the per-interval outputs, runs
+    // framed on the load engine; plain ping-pong keeps its leanest loop.
+    const bool framed =
+        !load &&
+        (raw.flows > 1 || given.count("threads") > 0 ||
+         (given.count("interval") > 0 && raw.interval_s > 0.0) || given.count("interval-csv") > 0 ||
+         given.count("histogram-log") > 0 || given.count("latency-file") > 0);
+    if (framed) {
+        result.mode = protocol::test_mode::framed_ping_pong;
+    }
+
     if (given.count("echo-every")) {
         if (!load) {
             errors.push_back(
@@ -164,15 +178,11 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
 
     if (raw.flows < 1 || raw.flows > 1024) {
         errors.push_back("--flows must be 1..1024");
-    } else if (raw.flows > 1 && !load) {
-        errors.push_back("--flows above 1 needs --rate or --throughput");
     } else {
         result.flows = static_cast<unsigned>(raw.flows);
     }
     if (given.count("threads")) {
-        if (!load) {
-            errors.push_back("--threads needs --rate or --throughput");
-        } else if (raw.threads < 1 || raw.threads > raw.flows) {
+        if (raw.threads < 1 || raw.threads > raw.flows) {
             errors.push_back("--threads must be 1..--flows");
         } else {
             result.threads = static_cast<unsigned>(raw.threads);
@@ -184,39 +194,33 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     }
 
     if (given.count("interval")) {
-        if (!load) {
-            errors.push_back("--interval needs --rate or --throughput");
-        } else if (raw.interval_s != 0.0 && !(raw.interval_s >= 0.01 && raw.interval_s <= 3600.0)) {
+        if (raw.interval_s != 0.0 && !(raw.interval_s >= 0.01 && raw.interval_s <= 3600.0)) {
             errors.push_back("--interval must be 0 (no progress lines) or 0.01..3600 seconds");
         } else if (raw.interval_s > 0.0) {
             result.interval = seconds_option(raw.interval_s);
         }
     } else if (load) {
-        result.interval = std::chrono::seconds(1);
+        result.interval = std::chrono::seconds(1);  // ping-pong: none unless asked
     }
-    const auto load_file = [&](const char* name, const std::string& value, std::string& into) {
-        if (!given.count(name)) {
-            return;
-        }
-        if (!load) {
-            errors.push_back(fmt::format("--{} needs --rate or --throughput", name));
-        } else if (value.empty()) {
+    const auto output_file = [&](const char* name, const std::string& value, std::string& into) {
+        if (given.count(name) && value.empty()) {
             errors.push_back(fmt::format("--{} needs a file name", name));
         }
         into = value;
     };
-    load_file("interval-csv", raw.interval_csv, result.interval_csv);
-    load_file("histogram-log", raw.histogram_log, result.histogram_log);
-    load_file("latency-file", raw.latency_file, result.latency_file);
-    if (load && (!result.interval_csv.empty() || !result.histogram_log.empty()) &&
-        !result.interval) {
+    output_file("interval-csv", raw.interval_csv, result.interval_csv);
+    output_file("histogram-log", raw.histogram_log, result.histogram_log);
+    output_file("latency-file", raw.latency_file, result.latency_file);
+    if ((!result.interval_csv.empty() || !result.histogram_log.empty()) && !result.interval) {
         errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
     }
-    if (load && given.count("payload-size-power-of-2") && raw.payload_power >= 0 &&
+    if ((load || framed) && given.count("payload-size-power-of-2") && raw.payload_power >= 0 &&
         raw.payload_power < 4) {
-        errors.push_back(
-            "--rate and --throughput need -s 4 or more: each request opens with a 16-byte message "
-            "header");
+        errors.push_back(load ? "--rate and --throughput need -s 4 or more: each request opens "
+                                "with a 16-byte message header"
+                              : "ping-pong with --flows, --threads, --interval or their files "
+                                "needs -s 4 or more: each request then opens with a 16-byte "
+                                "message header");
     }
 }
 

@@ -43,6 +43,8 @@ struct client_options {
     std::string histogram_log;                         // HdrHistogram interval log
     std::string latency_file;                          // every timed message as CSV
 
+    // Whether the run goes through the load engine (client/load): the load
+    // modes, and ping-pong over several flows or with interval outputs.
     bool load_mode() const noexcept { return mode != protocol::test_mode::ping_pong; }
 
     std::uint32_t payload_bytes() const noexcept { return std::uint32_t{1} << payload_power; }

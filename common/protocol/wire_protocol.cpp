@@ -24,6 +24,7 @@ constexpr std::uint16_t mode_mask = 0x3;
 std::string_view name_of(test_mode mode) noexcept {
     switch (mode) {
         case test_mode::ping_pong:
+        case test_mode::framed_ping_pong:
             return "ping-pong";
         case test_mode::rate:
             return "rate";
@@ -50,7 +51,7 @@ std::string_view describe(status s) noexcept {
         case status::bad_flags:
             return "unknown flags or mode in the test header (client is newer than the server)";
         case status::payload_too_small_for_mode:
-            return "payload below 16 bytes in a load mode (its message header needs 16)";
+            return "payload below 16 bytes in a framed mode (its message header needs 16)";
     }
     return "unknown refusal reason";
 }
@@ -77,7 +78,7 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
         result.verdict = status::bad_magic;
     } else if (result.peer_version != version) {
         result.verdict = status::unsupported_version;
-    } else if ((flags & ~mode_mask) != 0 || (flags & mode_mask) > 2) {
+    } else if ((flags & ~mode_mask) != 0) {
         result.verdict = status::bad_flags;
     } else if (header.payload_bytes < 1 || header.payload_bytes > max_payload_bytes) {
         result.verdict = status::bad_payload_size;

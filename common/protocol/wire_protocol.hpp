@@ -6,7 +6,8 @@
 //
 //   client -> server  test header, 16 bytes:
 //       magic u32 = 0x53505246 ("SPRF")   version u16 = 2
-//       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput); others 0
+//       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput,
+//                  3 framed ping-pong); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
@@ -20,7 +21,7 @@
 //                         draws at random for each request, every other byte
 //                         k holds k mod 256
 //       server -> client  reply, 2 bytes: request[0], request[payload_bytes - 1]
-//   or, in a load mode, per message:
+//   or, in a load mode or framed ping-pong, per message:
 //       client -> server  request: payload_bytes bytes opening with a
 //                         16-byte message header (below), then k mod 256
 //       server -> client  only for a request that asks for one: a 16-byte
@@ -65,8 +66,17 @@ inline constexpr std::uint32_t max_iterations = max_measured_iterations + primer
 inline constexpr std::uint32_t blob_length_size = 4;
 inline constexpr std::uint32_t max_blob_bytes = 65536;
 
-enum class test_mode : std::uint8_t { ping_pong = 0, rate = 1, throughput = 2 };
-std::string_view name_of(test_mode mode) noexcept;  // "ping-pong", "rate", "throughput"
+// Framed ping-pong is a closed loop (one request in flight) carried in the
+// load modes' framing, so that it can run over many flows with the load
+// modes' interval outputs; plain ping-pong keeps the leanest loop.
+enum class test_mode : std::uint8_t {
+    ping_pong = 0,
+    rate = 1,
+    throughput = 2,
+    framed_ping_pong = 3
+};
+// "ping-pong" (both kinds), "rate", "throughput"
+std::string_view name_of(test_mode mode) noexcept;
 
 enum class status : std::uint16_t {
     accepted = 0,

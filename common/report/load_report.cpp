@@ -52,14 +52,25 @@ json latency_json(const log_linear_histogram& h) {
 
 void write_load_summary(std::ostream& out, const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
-    fmt::print(out, "\n\n\t\t\t\tsctp-perf latency under load ({} mode)\n",
-               protocol::name_of(l.mode));
+    const bool closed_loop = l.mode == protocol::test_mode::framed_ping_pong;
+    if (closed_loop) {
+        fmt::print(out, "\n\n\t\t\t\tsctp-perf ping-pong over {} flow{} (closed loop)\n", l.flows,
+                   l.flows == 1 ? "" : "s");
+    } else {
+        fmt::print(out, "\n\n\t\t\t\tsctp-perf latency under load ({} mode)\n",
+                   protocol::name_of(l.mode));
+    }
     fmt::print(out, "\t\t\t\t\t(Message Size {}, {} flow{})\n", l.payload_bytes, l.flows,
                l.flows == 1 ? "" : "s");
     fmt::print(out, "load:\n");
     if (rate) {
         fmt::print(out, "\trate: asked {:g} msg/s per flow, achieved {:.3f} msg/s per flow\n",
                    l.rate_asked_per_s, l.rate_achieved_per_s);
+    } else if (closed_loop) {
+        fmt::print(out,
+                   "\trate: each flow waits for each reply (a stall counts once; --rate shows "
+                   "what an open loop sees), achieved {:.1f} round trips/s per flow\n",
+                   l.rate_achieved_per_s);
     } else {
         fmt::print(out, "\trate: as fast as the transport takes, achieved {:.1f} msg/s per flow\n",
                    l.rate_achieved_per_s);

@@ -148,7 +148,28 @@ expect_usage_error() {
 expect_usage_error "16-byte message header" --rate 10 -s 3
 expect_usage_error "exclude each other" -s 7 --rate 1 --throughput
 expect_usage_error "exclude each other" -s 7 -c 10 --duration 1
-expect_usage_error "needs --rate or --throughput" -s 7 --flows 2
+expect_usage_error "needs --rate or --throughput" -s 7 --echo-every 2
+expect_usage_error "ping-pong with --flows.*needs -s 4" -s 3 --flows 2
+
+# Ping-pong over four flows runs framed on the engine: a closed loop per
+# flow, every round trip timed from its send, exact counts.
+load_run framed_pingpong -s 7 --flows 4 -c 500 --interval 0.1 \
+    --interval-csv "$WORK_DIR/framed.interval.csv"
+json=$WORK_DIR/framed_pingpong.json
+expect_field "$json" config.mode ping-pong
+expect_field "$json" load.mode ping-pong
+expect_field "$json" load.latency_corrected null
+for flow in 0 1 2 3; do
+    expect_field "$json" "load.per_flow.$flow.messages_sent" 500
+    expect_field "$json" "load.per_flow.$flow.messages_replied" 500
+done
+expect_field "$json" load.messages_received_by_server 2000
+expect_field "$json" load.messages_lost 0
+expect_field "$json" load.latency_uncorrected.num_points 2000
+expect_field "$json" percentiles.p50 "$(json_field "$json" load.latency_uncorrected.p50)"
+[ "$(head -1 "$WORK_DIR/framed.interval.csv" | cut -d, -f1)" = elapsed_s ] ||
+    fail "framed ping-pong: no interval CSV header"
+pass "ping-pong --flows 4 -c 500: 4 closed loops of 500 round trips, $(json_field "$json" load.rate_achieved_per_s) round trips/s per flow"
 
 # Eight flows at 1000/s each: 8 connections, each with its own count, each
 # a session of 500 + 100 primer messages on the server.

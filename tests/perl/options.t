@@ -122,6 +122,7 @@ my @usage_errors = (
     [ [qw(--flows 0)],                            qr/--flows must be a whole number from 1 to 1024, not '0'/ ],
     [ [qw(--flows 1025)],                         qr/--flows must be a whole number from 1 to 1024, not '1025'/ ],
     [ [qw(--flows 2.5)],                          qr/--flows must be a whole number from 1 to 1024, not '2\.5'/ ],
+    [ [qw(--flows 2)],                            qr/--flows above 1 needs --rate or --throughput in a sweep/ ],
     [ [qw(--rate 100 --throughput)],              qr/--rate and --throughput exclude each other: --rate paces every flow, --throughput sends as fast as the transport accepts/ ],
     [ [qw(--duration 1 --iterations 100)],        qr/--duration and --iterations exclude each other: a run lasts either a time or a count/ ],
     [ [qw(--rate 100 --min-power 3)],             qr/--min-power 3 means payloads of 8 bytes, but --rate needs payloads of at least 16 bytes: use --min-power 4 or more/ ],

@@ -209,3 +209,53 @@ TEST_CASE("client options: --help and --version answer and stop") {
                                      sctp_perf::testing::stream_client, version_out));
     CHECK_THAT(version_out.str(), Catch::Matchers::Contains("sctp-perf"));
 }
+
+TEST_CASE("client options: the workload modes and what each allows") {
+    using protocol::test_mode;
+    SECTION("ping-pong, plain") {
+        const auto o = parse({"-s", "0"});
+        CHECK(o.mode == test_mode::ping_pong);
+        CHECK_FALSE(o.interval);
+        CHECK(parse({"-s", "0", "--interval", "0"}).mode == test_mode::ping_pong);
+        CHECK(parse({"-s", "0", "--duration", "1.5"}).duration == std::chrono::milliseconds(1500));
+    }
+    SECTION("ping-pong over flows, or with interval outputs, runs framed") {
+        CHECK(parse({"-s", "4", "--flows", "2"}).mode == test_mode::framed_ping_pong);
+        CHECK(parse({"-s", "4", "--interval", "0.5"}).mode == test_mode::framed_ping_pong);
+        CHECK(parse({"-s", "4", "--latency-file", "x.csv"}).mode == test_mode::framed_ping_pong);
+        CHECK(usage_message({"-s", "3", "--flows", "2"}).find("needs -s 4") != std::string::npos);
+    }
+    SECTION("rate and throughput, with their defaults") {
+        const auto rate = parse({"-s", "7", "--rate", "2000"});
+        CHECK(rate.mode == test_mode::rate);
+        CHECK(rate.rate_per_s == 2000.0);
+        CHECK(rate.echo_every == 1);
+        CHECK(rate.interval == std::chrono::seconds(1));
+        const auto tp = parse({"-s", "7", "--throughput", "--flows", "3", "--threads", "2"});
+        CHECK(tp.mode == test_mode::throughput);
+        CHECK(tp.echo_every == 1000);
+        CHECK(tp.flows == 3);
+        CHECK(tp.threads == 2);
+    }
+    SECTION("each rule has its sentence") {
+        CHECK(
+            usage_message({"-s", "7", "--rate", "1", "--throughput"}).find("exclude each other") !=
+            std::string::npos);
+        CHECK(usage_message({"-s", "7", "-c", "5", "--duration", "1"}).find("exclude each other") !=
+              std::string::npos);
+        CHECK(usage_message({"-s", "7", "--rate", "0"}).find("--rate must be") !=
+              std::string::npos);
+        CHECK(usage_message({"-s", "3", "--rate", "10"}).find("16-byte message header") !=
+              std::string::npos);
+        CHECK(usage_message({"-s", "7", "--echo-every", "2"}).find("needs --rate") !=
+              std::string::npos);
+        CHECK(usage_message({"-s", "7", "--throughput", "--flows", "2", "--threads", "3"})
+                  .find("--threads must be") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--rate", "5", "--interval", "0", "--interval-csv", "f"})
+                  .find("need an --interval above 0") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--flows", "0"}).find("--flows must be") !=
+              std::string::npos);
+        CHECK(usage_message({"-s", "7", "--sndbuf", "10"}).find("--sndbuf must be") !=
+              std::string::npos);
+    }
+}

@@ -43,11 +43,12 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
         CHECK(decoded.verdict == status::unsupported_version);
         CHECK(decoded.peer_version == 1);
     }
-    SECTION("unknown flag bits and mode 3") {
+    SECTION("unknown flag bits") {
         bytes[7] = std::byte{4};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
-        bytes[7] = std::byte{3};
-        CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
+        bytes[7] = std::byte{3};  // mode 3, framed ping-pong
+        CHECK(protocol::decode_header(bytes).verdict == status::accepted);
+        CHECK(protocol::decode_header(bytes).header.mode == test_mode::framed_ping_pong);
         bytes[6] = std::byte{0x80};
         bytes[7] = std::byte{0};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
@@ -67,6 +68,8 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
                   .verdict == status::accepted);
         CHECK(protocol::decode_header(protocol::encode_header({1, 10, test_mode::ping_pong}))
                   .verdict == status::accepted);
+        CHECK(protocol::decode_header(protocol::encode_header({8, 10, test_mode::framed_ping_pong}))
+                  .verdict == status::payload_too_small_for_mode);
     }
     SECTION("iteration count 0 means until the client ends; above the maximum is refused") {
         CHECK(protocol::decode_header(protocol::encode_header({1, 0})).verdict ==

@@ -28,7 +28,11 @@ T json_number(const nlohmann::json& doc, const char* key) {
 
 load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
                      const load_plan& plan)
-    : index_(index), channel_(std::move(channel)), plan_(plan), out_(plan.payload_bytes) {
+    : index_(index),
+      channel_(std::move(channel)),
+      plan_(plan),
+      closed_loop_(plan.mode == protocol::test_mode::framed_ping_pong),
+      out_(plan.payload_bytes) {
     for (std::size_t i = 0; i < out_.size(); ++i) {
         out_[i] = static_cast<std::byte>(i & 0xff);
     }
@@ -74,8 +78,14 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (end_sent_ && !out_pending_) {
         return clock::time_point::max();
     }
-    if (out_pending_ || !schedule_->paced()) {
+    if (out_pending_) {
         return schedule_->start();  // due already: send as soon as there is room
+    }
+    if (closed_loop_ && matcher_.outstanding() > 0) {
+        return clock::time_point::max();  // the next waits for this reply
+    }
+    if (!schedule_->paced()) {
+        return schedule_->start();
     }
     return std::min(schedule_->due(measured_sent_), stop_at_);
 }
@@ -138,7 +148,7 @@ bool load_flow::flush_pending(clock::time_point now) {
 bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
     for (int batch = 0; batch < throughput_batch; ++batch) {
         if (!out_pending_) {
-            if (end_sent_) {
+            if (end_sent_ || (closed_loop_ && matcher_.outstanding() > 0)) {
                 return false;
             }
             const std::uint64_t k = measured_sent_;

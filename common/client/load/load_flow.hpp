@@ -62,7 +62,8 @@ class load_flow {
     // due at or after `stop_at`.
     void begin(const send_schedule& schedule, clock::time_point stop_at);
 
-    // Sends every message due by `now` (in throughput mode, up to a batch).
+    // Sends every message due by `now` (in throughput mode, up to a batch;
+    // in framed ping-pong, one once the previous reply is in).
     // Returns true when the socket is full and messages are still due.
     bool send_due(clock::time_point now, sample_sink& sink);
     // Reads and matches every reply that has arrived.
@@ -96,6 +97,7 @@ class load_flow {
     unsigned index_;
     std::unique_ptr<message_channel> channel_;
     const load_plan& plan_;
+    bool closed_loop_;  // framed ping-pong: one request in flight
     random_tokens tokens_;
     reply_matcher matcher_;
     std::optional<send_schedule> schedule_;

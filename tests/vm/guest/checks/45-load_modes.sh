@@ -14,6 +14,9 @@
 #               5 per flow; no corrected latency (null); the server saw
 #               2 x (5000 + 100) = 10200 messages and logs "finished 5100
 #               messages" once per flow.
+#   ping-pong:  -c 200 --flows 2: framed, a closed loop per flow: 400 sent
+#               and replied, the server saw 2 x (200 + 100) = 600 and logs
+#               "finished 300 iterations" once per flow.
 #
 # Counts only: the guest's timing is emulated, so no latency is judged. The
 # rate runs take 0.6 s at their nominal rate, 1 to 3 s under TCG; each
@@ -154,10 +157,27 @@ load_modes() {
         mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 5100 messages') 'finished 5100 messages' lines, expected 2"
     judge "${_style}" throughput
 
+    # Ping-pong over two flows runs framed: a closed loop on each.
+    load_run "${_style}" framed-ping-pong "${_client}" "$@" -c 200 --flows 2
+    mismatches=""
+    expect load.mode ping-pong
+    expect load.messages_sent 400
+    expect load.messages_received_by_server 400
+    expect load.messages_replied 400
+    expect load.messages_lost 0
+    expect load.latency_uncorrected.num_points 400
+    expect load.server.messages_received 600
+    _sent="$(per_flow messages_sent)"
+    [ "${_sent}" = "200,200" ] ||
+        mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 200 in each of 2 flows"
+    await_lines "${_srv_log}" 'finished 300 iterations' 2 10 ||
+        mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 300 iterations') 'finished 300 iterations' lines, expected 2"
+    judge "${_style}" framed-ping-pong
+
     server_alive "${SERVER_PID}" "${_srv_log}"
     stop_pid "${SERVER_PID}"
 }
 
 load_modes stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
 load_modes seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
-pass "rate (4 flows x 300) and throughput (2 flows x 5000) with exact counts, SOCK_STREAM and SOCK_SEQPACK"
+pass "rate (4 flows x 300), throughput (2 flows x 5000) and framed ping-pong (2 flows x 200) with exact counts, SOCK_STREAM and SOCK_SEQPACK"
