@@ -10,26 +10,13 @@
 #include "client/ping_pong.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
+#include "report/output_file.hpp"
 #include "report/run_report.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/stream_connector.hpp"
 
 namespace sctp_perf {
 namespace {
-
-// Opened before the test runs, so that a path that cannot be written fails
-// at once rather than after a run of a million iterations.
-std::ofstream open_json_file(const std::string& path) {
-    std::ofstream file;
-    if (!path.empty()) {
-        file.open(path);
-        if (!file) {
-            throw std::system_error(errno, std::generic_category(),
-                                    "cannot open the JSON report file " + path);
-        }
-    }
-    return file;
-}
 
 void write_reports(const client_options& options, const run_report& report,
                    std::ofstream& json_file) {
@@ -41,11 +28,7 @@ void write_reports(const client_options& options, const run_report& report,
     std::cout.flush();
     if (json_file.is_open()) {
         write_json_report(json_file, report);
-        json_file.close();
-        if (!json_file) {
-            throw std::system_error(errno, std::generic_category(),
-                                    "cannot write the JSON report to " + options.json_file);
-        }
+        close_output_file(json_file, options.json_file, "JSON report file");
     }
 }
 
@@ -128,7 +111,7 @@ int run(const client_options& options, const program_info& program,
     report.program = program;
     report.options = options;
     report.environment = read_environment();
-    std::ofstream json_file = open_json_file(options.json_file);
+    std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     if (options.load_mode()) {
         return run_load(options, report, connect, json_file);
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <optional>
 #include <ostream>
 
 #include "stats/latency_recorder.hpp"
@@ -14,6 +15,21 @@ using json = nlohmann::ordered_json;
 
 double us(double ns) {
     return ns / 1000.0;
+}
+
+// A flow's p50, p99 and max in microseconds; none when no timed message of
+// the flow was answered.
+struct flow_figures {
+    std::optional<double> p50_us, p99_us, max_us;
+};
+
+flow_figures figures_of(const flow_result& f) {
+    const auto& h = *f.latency;
+    if (h.count() == 0) {
+        return {};
+    }
+    return {us(h.percentile_ns(500'000)), us(h.percentile_ns(990'000)),
+            us(static_cast<double>(h.max_ns()))};
 }
 
 void write_latency(std::ostream& out, const char* title, const log_linear_histogram& h) {
@@ -111,14 +127,14 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                   *l.uncorrected);
     fmt::print(out, "flows:\n\t{:>5} {:>12} {:>12} {:>14} {:>12} {:>12} {:>12}\n", "flow", "sent",
                "replied", "rate msg/s", "p50 us", "p99 us", "max us");
+    const auto text = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.3f}", *v) : std::string("-");
+    };
     for (const auto& f : l.per_flow) {
-        const auto& h = *f.latency;
-        const auto pct = [&h](std::uint32_t ppm) {
-            return h.count() ? fmt::format("{:.3f}", us(h.percentile_ns(ppm))) : std::string("-");
-        };
+        const auto figures = figures_of(f);
         fmt::print(out, "\t{:>5} {:>12} {:>12} {:>14.3f} {:>12} {:>12} {:>12}\n", f.flow,
-                   f.messages_sent, f.messages_replied, f.rate_per_s, pct(500'000), pct(990'000),
-                   h.count() ? fmt::format("{:.3f}", us(static_cast<double>(h.max_ns()))) : "-");
+                   f.messages_sent, f.messages_replied, f.rate_per_s, text(figures.p50_us),
+                   text(figures.p99_us), text(figures.max_us));
     }
     fmt::print(out, "\n");
 }
@@ -126,20 +142,17 @@ void write_load_summary(std::ostream& out, const load_result& l) {
 json load_json(const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
     json flows = json::array();
+    const auto value = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
     for (const auto& f : l.per_flow) {
-        const auto& h = *f.latency;
-        const auto pct = [&h](std::uint32_t ppm) {
-            return h.count() ? json(us(h.percentile_ns(ppm))) : json(nullptr);
-        };
-        flows.push_back(
-            {{"flow", f.flow},
-             {"messages_sent", f.messages_sent},
-             {"messages_replied", f.messages_replied},
-             {"messages_lost", f.messages_lost},
-             {"rate_per_s", f.rate_per_s},
-             {"p50_us", pct(500'000)},
-             {"p99_us", pct(990'000)},
-             {"max_us", h.count() ? json(us(static_cast<double>(h.max_ns()))) : json(nullptr)}});
+        const auto figures = figures_of(f);
+        flows.push_back({{"flow", f.flow},
+                         {"messages_sent", f.messages_sent},
+                         {"messages_replied", f.messages_replied},
+                         {"messages_lost", f.messages_lost},
+                         {"rate_per_s", f.rate_per_s},
+                         {"p50_us", value(figures.p50_us)},
+                         {"p99_us", value(figures.p99_us)},
+                         {"max_us", value(figures.max_us)}});
     }
     return {
         {"mode", std::string(protocol::name_of(l.mode))},

@@ -18,6 +18,7 @@
 #include "errors.hpp"
 #include "report/histogram_log.hpp"
 #include "report/interval_report.hpp"
+#include "report/output_file.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -30,29 +31,6 @@ using clock = std::chrono::steady_clock;
 constexpr auto spin_before_due = std::chrono::microseconds(50);
 // The longest single wait, so that I/O timeouts and an abort are noticed.
 constexpr auto longest_wait = std::chrono::milliseconds(100);
-
-std::ofstream open_output(const std::string& path, const char* option) {
-    std::ofstream file;
-    if (!path.empty()) {
-        file.open(path);
-        if (!file) {
-            throw std::system_error(errno, std::generic_category(),
-                                    fmt::format("cannot open the {} file {}", option, path));
-        }
-    }
-    return file;
-}
-
-void check_output(std::ofstream& file, const std::string& path, const char* option) {
-    if (!file.is_open()) {
-        return;
-    }
-    file.close();
-    if (!file) {
-        throw std::system_error(errno, std::generic_category(),
-                                fmt::format("cannot write the {} file {}", option, path));
-    }
-}
 
 // What the workers share with the main thread.
 struct shared_run {
@@ -201,8 +179,8 @@ class interval_writer {
           outputs_(outputs),
           t0_(t0),
           previous_end_(t0),
-          csv_file_(open_output(outputs.interval_csv, "--interval-csv")),
-          log_file_(open_output(outputs.histogram_log, "--histogram-log")),
+          csv_file_(open_output_file(outputs.interval_csv, "--interval-csv file")),
+          log_file_(open_output_file(outputs.histogram_log, "--histogram-log file")),
           usage_(read_process_usage()) {
         if (csv_file_.is_open()) {
             csv_.emplace(csv_file_);
@@ -243,8 +221,8 @@ class interval_writer {
     }
 
     void close() {
-        check_output(csv_file_, outputs_.interval_csv, "--interval-csv");
-        check_output(log_file_, outputs_.histogram_log, "--histogram-log");
+        close_output_file(csv_file_, outputs_.interval_csv, "--interval-csv file");
+        close_output_file(log_file_, outputs_.histogram_log, "--histogram-log file");
     }
 
   private:
