@@ -46,7 +46,12 @@ bool interval_collector::complete(std::uint64_t index) const {
 
 std::unique_ptr<interval_slot> interval_collector::next(std::chrono::milliseconds wait) {
     std::unique_lock lock(mutex_);
-    if (!changed_.wait_for(lock, wait, [this] { return complete(next_); })) {
+    // Also woken when the last worker is done, so that the end of a run is
+    // not held up by the wait.
+    const bool ready = changed_.wait_for(lock, wait, [this] {
+        return complete(next_) || (last_indices_.size() == workers_ && slots_.empty());
+    });
+    if (!ready || !complete(next_)) {
         return nullptr;
     }
     auto slot = std::move(slots_[next_]);

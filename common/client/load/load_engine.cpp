@@ -156,6 +156,7 @@ class worker {
                 }
                 flow.receive(sink_);
                 if (flow.finished()) {
+                    sink_.finished_at = clock::now();
                     --unfinished;
                     ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_DEL, flow.native_handle(), nullptr);
                 }
@@ -312,7 +313,6 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     for (auto& thread : threads) {
         thread.join();
     }
-    const auto finished_at = clock::now();
     const auto usage_end = read_process_usage();
     if (shared.error) {
         std::rethrow_exception(shared.error);
@@ -324,7 +324,11 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     result.echo_every = plan.echo_every;
     result.payload_bytes = plan.payload_bytes;
     result.rate_asked_per_s = plan.rate_per_s;
-    result.duration_s = std::chrono::duration<double>(finished_at - shared.t0).count();
+    auto last_end = shared.t0;
+    for (const auto& sink : sinks) {
+        last_end = std::max(last_end, sink->finished_at);
+    }
+    result.duration_s = std::chrono::duration<double>(last_end - shared.t0).count();
     result.client_cpu_percent = cpu_percent_between(usage_start, usage_end);
     result.client_rss.add(usage_end.rss_kib);
     result.corrected = std::make_unique<log_linear_histogram>();

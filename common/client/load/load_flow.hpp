@@ -46,6 +46,7 @@ struct sample_sink {
     latency_file::writer* file = nullptr;
     std::chrono::steady_clock::time_point t0;
     std::chrono::nanoseconds max_slip{0};
+    std::chrono::steady_clock::time_point finished_at{};  // the last of its flows' end
 };
 
 class load_flow {
