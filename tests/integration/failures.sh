@@ -67,3 +67,29 @@ grep -q "refused the test: server is serving its maximum number of clients" <<<"
     fail "busy message: $ERR"
 exec 3>&-
 pass "busy server: exit 1 with the reason"
+
+# Under load, a server that dies or stops answering ends the run with exit 1
+# and a line naming the flow, never a hang: a killed one at once, a stopped
+# one after the I/O timeout.
+start_server SOCK_STREAM_srv -t tcp
+(sleep 1 && kill -KILL "$SERVER_PID") &
+start=$(date +%s)
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --rate 2000 --duration 10 \
+    --flows 4 --interval 0
+elapsed=$(($(date +%s) - start))
+grep -Eq "flow [0-3]: the peer (reset|closed) the connection" <<<"$ERR" ||
+    fail "server killed under load: $ERR"
+[ "$elapsed" -le 4 ] || fail "a killed server took $elapsed s to notice"
+pass "server killed under load: exit 1 in ${elapsed} s ($ERR)"
+
+start_server SOCK_STREAM_srv -t tcp
+(sleep 1 && kill -STOP "$SERVER_PID") &
+start=$(date +%s)
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --throughput --duration 10 \
+    --io-timeout 1 --interval 0
+elapsed=$(($(date +%s) - start))
+kill -CONT "$SERVER_PID"
+grep -q "flow 0: nothing sent or received for 1.0 s (--io-timeout)" <<<"$ERR" ||
+    fail "server stopped under load: $ERR"
+[ "$elapsed" -le 5 ] || fail "a stopped server took $elapsed s to give up on"
+pass "server stopped under load: exit 1 after the I/O timeout (${elapsed} s)"

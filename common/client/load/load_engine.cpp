@@ -124,7 +124,7 @@ class worker {
                 if (flow.finished()) {
                     continue;
                 }
-                const bool blocked = flow.send_due(now, sink_);
+                const bool blocked = on_flow(flow, [&] { return flow.send_due(now, sink_); });
                 if (blocked != wants_out[i]) {
                     wants_out[i] = blocked;
                     epoll_event event{};
@@ -154,7 +154,10 @@ class worker {
                     flow.finished()) {
                     continue;
                 }
-                flow.receive(sink_);
+                on_flow(flow, [&] {
+                    flow.receive(sink_);
+                    return true;
+                });
                 if (flow.finished()) {
                     sink_.finished_at = clock::now();
                     --unfinished;
@@ -163,6 +166,16 @@ class worker {
             }
         }
         return interval_index;
+    }
+
+    // Runs one step of `flow`, naming the flow in whatever the peer did wrong.
+    template <typename Step>
+    static bool on_flow(const load_flow& flow, Step step) {
+        try {
+            return step();
+        } catch (const peer_error& e) {
+            throw peer_error(fmt::format("flow {}: {}", flow.index(), e.what()));
+        }
     }
 
     std::vector<load_flow*> flows_;

@@ -213,14 +213,11 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
                            sample_sink& sink) {
     const auto header = protocol::decode_message_header(reply);
     if (!header) {
-        throw peer_error(
-            fmt::format("flow {}: a reply with unknown flags or reserved bits", index_));
+        throw peer_error("a reply with unknown flags or reserved bits");
     }
     if (header->end_of_test()) {
         if (header->sequence != end_sequence_ || header->token != end_token_ || !end_sent_) {
-            throw peer_error(fmt::format(
-                "flow {}: an end-of-test reply that does not answer this client's end of test",
-                index_));
+            throw peer_error("an end-of-test reply that does not answer this client's end of test");
         }
         end_reply_received_ = true;
         return;
@@ -252,14 +249,14 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
             ++result_.messages_duplicated;
             return;
         case reply_matcher::verdict::unknown:
-            throw peer_error(fmt::format(
-                "flow {}: a reply to request {}, which asked for none (the peer is out of step)",
-                index_, header->sequence));
+            throw peer_error(
+                fmt::format("a reply to request {}, which asked for none (the peer is out of step)",
+                            header->sequence));
         case reply_matcher::verdict::wrong_token:
-            throw peer_error(fmt::format(
-                "flow {}: the reply to request {} does not carry its token (the peer answered "
-                "without reading the request, or replays another session)",
-                index_, header->sequence));
+            throw peer_error(
+                fmt::format("the reply to request {} does not carry its token (the peer answered "
+                            "without reading the request, or replays another session)",
+                            header->sequence));
     }
 }
 
