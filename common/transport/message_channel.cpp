@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <system_error>
@@ -111,16 +112,26 @@ void send_blob(message_channel& channel, std::string_view text) {
     channel.send_message(std::as_bytes(std::span(text.data(), text.size())));
 }
 
-std::string receive_blob(message_channel& channel) {
+std::string receive_blob(message_channel& channel, std::span<const std::byte> already) {
     protocol::blob_length_bytes length_bytes{};
-    channel.receive_message(length_bytes);
+    const std::size_t length_taken = std::min(already.size(), length_bytes.size());
+    std::copy_n(already.begin(), length_taken, length_bytes.begin());
+    if (length_taken < length_bytes.size()) {
+        channel.receive_message(std::span(length_bytes).subspan(length_taken));
+    }
     const auto length = protocol::decode_blob_length(length_bytes);
     if (!length) {
         throw peer_error(
             fmt::format("a blob length outside 1..{} bytes", protocol::max_blob_bytes));
     }
     std::string text(*length, '\0');
-    channel.receive_message(std::as_writable_bytes(std::span(text.data(), text.size())));
+    const auto text_bytes = std::as_writable_bytes(std::span(text.data(), text.size()));
+    const auto text_taken = std::min(already.size() - length_taken, text_bytes.size());
+    std::copy_n(already.begin() + static_cast<std::ptrdiff_t>(length_taken), text_taken,
+                text_bytes.begin());
+    if (text_taken < text_bytes.size()) {
+        channel.receive_message(text_bytes.subspan(text_taken));
+    }
     return text;
 }
 

@@ -64,8 +64,10 @@ class stream_channel final : public message_channel {
 
 // A blob (see protocol/wire_protocol.hpp): its length, then its text, each one
 // message. `text` must be 1..max_blob_bytes long. receive_blob throws
-// peer_error for a length out of range.
+// peer_error for a length out of range. `already` holds the blob's first
+// bytes when a reader of a byte stream took them along with what came
+// before; only the rest is read from the channel.
 void send_blob(message_channel& channel, std::string_view text);
-std::string receive_blob(message_channel& channel);
+std::string receive_blob(message_channel& channel, std::span<const std::byte> already = {});
 
 }  // namespace sctp_perf

@@ -1,7 +1,11 @@
 #include "protocol/wire_protocol.hpp"
 
+#include <sys/socket.h>
+
 #include <catch2/catch.hpp>
 #include <vector>
+
+#include "transport/message_channel.hpp"
 
 namespace protocol = sctp_perf::protocol;
 using protocol::status;
@@ -72,8 +76,7 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
                   .verdict == status::payload_too_small_for_mode);
     }
     SECTION("iteration count 0 means until the client ends; above the maximum is refused") {
-        CHECK(protocol::decode_header(protocol::encode_header({1, 0})).verdict ==
-              status::accepted);
+        CHECK(protocol::decode_header(protocol::encode_header({1, 0})).verdict == status::accepted);
         CHECK(protocol::decode_header(protocol::encode_header({1, 0xffffffffu})).verdict ==
               status::bad_iteration_count);
         CHECK(protocol::decode_header(protocol::encode_header({1, protocol::max_iterations}))
@@ -142,4 +145,22 @@ TEST_CASE("wire: blob lengths are bounded") {
     CHECK(protocol::decode_blob_length(protocol::encode_blob_length(65536)) == 65536u);
     CHECK_FALSE(protocol::decode_blob_length(protocol::encode_blob_length(0)));
     CHECK_FALSE(protocol::decode_blob_length(protocol::encode_blob_length(65537)));
+}
+
+TEST_CASE("wire: a blob is read whole whatever part of it was read before") {
+    // "{}" framed: length 00 00 00 02, then '{' '}': 6 bytes. Split at every
+    // point: the reader gets the first `taken` bytes in hand, the rest from
+    // the socket.
+    for (std::size_t taken = 0; taken <= 6; ++taken) {
+        int fds[2];
+        REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+        sctp_perf::stream_channel writer{sctp_perf::unique_fd(fds[0])};
+        sctp_perf::stream_channel reader{sctp_perf::unique_fd(fds[1])};
+        sctp_perf::send_blob(writer, "{}");
+        std::vector<std::byte> in_hand(taken);
+        if (taken > 0) {
+            reader.receive_message(in_hand);
+        }
+        CHECK(sctp_perf::receive_blob(reader, in_hand) == "{}");
+    }
 }

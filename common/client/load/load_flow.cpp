@@ -262,24 +262,9 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
 
 flow_result load_flow::finish() {
     // On a byte stream the blob's first bytes may have come with the end reply.
-    protocol::blob_length_bytes length_bytes{};
-    const std::size_t from_prefix = std::min(blob_prefix_, length_bytes.size());
-    std::copy_n(in_.begin(), from_prefix, length_bytes.begin());
     std::string text;
     try {
-        if (from_prefix < length_bytes.size()) {
-            channel_->receive_message(std::span(length_bytes).subspan(from_prefix));
-        }
-        const auto length = protocol::decode_blob_length(length_bytes);
-        if (!length) {
-            throw peer_error("the server's account has a length out of range");
-        }
-        text.resize(*length);
-        const std::size_t rest = std::min<std::size_t>(blob_prefix_ - from_prefix, *length);
-        std::memcpy(text.data(), in_.data() + from_prefix, rest);
-        if (rest < *length) {
-            channel_->receive_message(std::as_writable_bytes(std::span(text)).subspan(rest));
-        }
+        text = receive_blob(*channel_, std::span(in_).first(blob_prefix_));
     } catch (const peer_error& e) {
         throw peer_error(
             fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
