@@ -11,12 +11,8 @@
 namespace sctp_perf {
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder) {
-    // Initialised payload: the bytes on the wire are defined, and a capture is
-    // recognisable.
     std::vector<std::byte> payload(plan.payload_bytes);
-    for (std::size_t i = 0; i < payload.size(); ++i) {
-        payload[i] = static_cast<std::byte>(i & 0xff);
-    }
+    protocol::fill_payload(payload);
     random_tokens random;
     protocol::reply_bytes reply{};
     const std::uint64_t primer = protocol::primer_iterations;

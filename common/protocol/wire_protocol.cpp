@@ -104,6 +104,12 @@ decoded_verdict decode_verdict(const verdict_bytes& bytes) noexcept {
             static_cast<std::uint16_t>(get_be(bytes, 6, 2))};
 }
 
+void fill_payload(std::span<std::byte> request) noexcept {
+    for (std::size_t k = 0; k < request.size(); ++k) {
+        request[k] = static_cast<std::byte>(k & 0xff);
+    }
+}
+
 reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept {
     return {request.front(), request.back()};
 }

@@ -122,6 +122,11 @@ struct decoded_verdict {
 };
 decoded_verdict decode_verdict(const verdict_bytes& bytes) noexcept;
 
+// Fills a request with its defined filler, byte k = k mod 256, so that the
+// bytes on the wire are defined and a capture is recognisable; the check
+// bytes or the message header are written over it per request.
+void fill_payload(std::span<std::byte> request) noexcept;
+
 // Ping-pong: the reply a server sends to `request` (non-empty).
 reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept;
 

@@ -11,7 +11,6 @@ void interval_collector::hand_in(std::uint64_t index, std::chrono::steady_clock:
         auto& slot = slots_[index];
         if (!slot) {
             slot = std::make_unique<interval_slot>();
-            slot->index = index;
         }
         slot->end = std::max(slot->end, end);
         slot->sent += sink.interval_sent;

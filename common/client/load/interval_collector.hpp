@@ -20,7 +20,6 @@
 namespace sctp_perf {
 
 struct interval_slot {
-    std::uint64_t index = 0;
     std::chrono::steady_clock::time_point end{};  // the latest end handed in
     std::uint64_t sent = 0;
     std::uint64_t replies = 0;

@@ -33,9 +33,7 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
       plan_(plan),
       closed_loop_(plan.mode == protocol::test_mode::framed_ping_pong),
       out_(plan.payload_bytes) {
-    for (std::size_t i = 0; i < out_.size(); ++i) {
-        out_[i] = static_cast<std::byte>(i & 0xff);
-    }
+    protocol::fill_payload(out_);
     // A byte stream is read in bulk; SOCK_SEQPACKET one message per read, so
     // that the blob after the end-of-test reply is never read as a reply.
     const bool bulk = dynamic_cast<stream_channel*>(channel_.get()) != nullptr;
@@ -75,7 +73,7 @@ void load_flow::begin(const send_schedule& schedule, clock::time_point stop_at) 
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
-    if (end_sent_ && !out_pending_) {
+    if (end_started_ && !out_pending_) {
         return clock::time_point::max();
     }
     if (out_pending_) {
@@ -101,7 +99,6 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
     protocol::encode_message_header(header, out_);
     out_sent_ = 0;
     out_pending_ = true;
-    out_is_end_ = end_of_test;
     out_due_ = due;
     out_timed_.reset();
     if (timed) {
@@ -110,7 +107,7 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
     if (end_of_test) {
         end_sequence_ = header.sequence;
         end_token_ = header.token;
-        end_sent_ = true;
+        end_started_ = true;
     } else {
         ++measured_sent_;
     }
@@ -148,7 +145,7 @@ bool load_flow::flush_pending(clock::time_point now) {
 bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
     for (int batch = 0; batch < throughput_batch; ++batch) {
         if (!out_pending_) {
-            if (end_sent_ || (closed_loop_ && matcher_.outstanding() > 0)) {
+            if (end_started_ || (closed_loop_ && matcher_.outstanding() > 0)) {
                 return false;
             }
             const std::uint64_t k = measured_sent_;
@@ -170,7 +167,9 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
         if (!flush_pending(now)) {
             return true;
         }
-        if (!out_is_end_) {
+        // Nothing follows the end message, so with it started the one just
+        // sent was the end message, not a measured one.
+        if (!end_started_) {
             ++result_.messages_sent;
             ++sink.interval_sent;
             if (result_.messages_sent == 1) {
@@ -216,7 +215,7 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
         throw peer_error("a reply with unknown flags or reserved bits");
     }
     if (header->end_of_test()) {
-        if (header->sequence != end_sequence_ || header->token != end_token_ || !end_sent_) {
+        if (header->sequence != end_sequence_ || header->token != end_token_ || !end_started_) {
             throw peer_error("an end-of-test reply that does not answer this client's end of test");
         }
         end_reply_received_ = true;

@@ -72,12 +72,11 @@ class load_flow {
 
     // When the next message is due; time_point::max() once all are sent.
     clock::time_point next_due() const noexcept;
-    bool sending_done() const noexcept { return end_sent_; }
     bool finished() const noexcept { return end_reply_received_; }
     // Whether the flow waits for the server: a request is unanswered, the
     // socket is full, or the end-of-test reply has not come.
     bool waiting_on_peer() const noexcept {
-        return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_sent_);
+        return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_started_);
     }
     // The last moment this flow sent or received anything, for the I/O timeout.
     clock::time_point last_progress() const noexcept { return last_progress_; }
@@ -107,7 +106,6 @@ class load_flow {
     std::vector<std::byte> out_;  // the message being sent
     std::size_t out_sent_ = 0;    // bytes of out_ the kernel has taken
     bool out_pending_ = false;
-    bool out_is_end_ = false;
     clock::time_point out_due_{};
     std::optional<timed_request> out_timed_;  // set when out_ asks for a reply
 
@@ -117,7 +115,7 @@ class load_flow {
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;
-    bool end_sent_ = false;
+    bool end_started_ = false;  // the end-of-test message is out or on its way
     bool end_reply_received_ = false;
     std::uint64_t end_sequence_ = 0;
     std::uint32_t end_token_ = 0;
