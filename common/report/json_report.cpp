@@ -109,16 +109,10 @@ json header_json(const run_report& r) {
 // load_result::headline), and there is no fixed-bin histogram.
 void write_load_json(std::ostream& out, const run_report& r) {
     json doc = header_json(r);
-    const auto headline = latency_json(r.load->headline());
-    json summary = json::object();
-    json percentiles = json::object();
-    for (const auto& [key, value] : headline.items()) {
-        const bool percentile = key.front() == 'p' || key == "max";
-        (percentile ? percentiles : summary)[key] = value;
-    }
-    summary["duration_s"] = r.duration_s;
-    doc["summary"] = summary;
-    doc["percentiles"] = percentiles;
+    const auto& headline = r.load->headline();
+    doc["summary"] = latency_summary_json(headline);
+    doc["summary"]["duration_s"] = r.duration_s;
+    doc["percentiles"] = latency_percentiles_json(headline);
     doc["load"] = load_json(*r.load);
     doc["server"] = r.server_settings;
     out << doc.dump(2) << '\n';

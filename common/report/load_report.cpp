@@ -48,21 +48,34 @@ void write_latency(std::ostream& out, const char* title, const log_linear_histog
 
 }  // namespace
 
-json latency_json(const log_linear_histogram& h) {
+json latency_summary_json(const log_linear_histogram& h) {
     if (h.count() == 0) {
         return {{"num_points", 0}};
     }
-    json doc = {
+    return {
         {"num_points", h.count()},
         {"min_us", us(static_cast<double>(h.min_ns()))},
         {"mean_us", us(h.mean_ns())},
         {"stddev_us", us(h.stddev_ns())},
         {"max_us", us(static_cast<double>(h.max_ns()))},
     };
+}
+
+json latency_percentiles_json(const log_linear_histogram& h) {
+    json doc = json::object();
+    if (h.count() == 0) {
+        return doc;
+    }
     for (const auto& p : reported_percentiles) {
         doc[p.label] = us(h.percentile_ns(p.parts_per_million));
     }
     doc["max"] = us(static_cast<double>(h.max_ns()));
+    return doc;
+}
+
+json latency_json(const log_linear_histogram& h) {
+    json doc = latency_summary_json(h);
+    doc.update(latency_percentiles_json(h));
     return doc;
 }
 

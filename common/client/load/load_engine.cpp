@@ -154,10 +154,7 @@ class worker {
                     flow.finished()) {
                     continue;
                 }
-                on_flow(flow, [&] {
-                    flow.receive(sink_);
-                    return true;
-                });
+                on_flow(flow, [&] { flow.receive(sink_); });
                 if (flow.finished()) {
                     sink_.finished_at = clock::now();
                     --unfinished;
@@ -170,7 +167,7 @@ class worker {
 
     // Runs one step of `flow`, naming the flow in whatever the peer did wrong.
     template <typename Step>
-    static bool on_flow(const load_flow& flow, Step step) {
+    static auto on_flow(const load_flow& flow, Step step) -> decltype(step()) {
         try {
             return step();
         } catch (const peer_error& e) {
