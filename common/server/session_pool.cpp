@@ -11,13 +11,11 @@ namespace sctp_perf {
 
 void session_pool::serve(session& s) const {
     const auto outcome = serve_test(*s.channel, identity_);
-    const auto unit =
-        outcome.mode.empty() || outcome.mode == "ping-pong" ? "iterations" : "messages";
     if (outcome.completed) {
-        log_format("client {} finished {} {}", s.client, outcome.messages_done, unit);
+        log_format("client {} finished {} {}", s.client, outcome.messages_done, outcome.unit);
     } else {
-        log_format("client {} closed after {} {}: {}", s.client, outcome.messages_done, unit,
-                   outcome.reason);
+        log_format("client {} closed after {} {}: {}", s.client, outcome.messages_done,
+                   outcome.unit, outcome.reason);
     }
     {
         const std::lock_guard lock(s.channel_mutex);

@@ -157,8 +157,11 @@ session_outcome serve_test(message_channel& channel, const server_identity& iden
             return outcome;
         }
         send_blob(channel, server_settings_json(identity, channel.native_handle()));
-        outcome.mode = protocol::name_of(decoded.header.mode);
-        if (decoded.header.mode == protocol::test_mode::ping_pong) {
+        const auto mode = decoded.header.mode;
+        if (mode == protocol::test_mode::rate || mode == protocol::test_mode::throughput) {
+            outcome.unit = "messages";
+        }
+        if (mode == protocol::test_mode::ping_pong) {
             serve_ping_pong(channel, decoded.header, outcome);
         } else {
             serve_load(channel, decoded.header, outcome);

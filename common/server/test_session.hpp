@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "server/server_settings.hpp"
 #include "transport/message_channel.hpp"
@@ -23,9 +24,10 @@ namespace sctp_perf {
 // How a session ended, for the log.
 struct session_outcome {
     bool completed = false;
-    std::uint64_t messages_done = 0;  // requests answered or read
-    std::string mode;                 // "ping-pong", "rate", "throughput"; empty if refused
-    std::string reason;               // why it ended early
+    std::uint64_t messages_done = 0;       // requests answered or read
+    std::string_view unit = "iterations";  // what messages_done counts: round trips, or
+                                           // "messages" in rate and throughput mode
+    std::string reason;                    // why it ended early
 };
 
 // Serves one test on a connected channel. Never throws for anything the peer does.
