@@ -12,8 +12,10 @@
 #include "errors.hpp"
 #include "report/output_file.hpp"
 #include "report/run_report.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/stream_connector.hpp"
+#include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -40,9 +42,49 @@ void describe_connection(run_report& report, const client_options& options,
     if (options.common.transport == transport_protocol::sctp) {
         report.sctp_rto_socket = read_sctp_rto(fd);
         report.sctp_rto_system = read_system_sctp_rto();
+        report.sctp_features = read_sctp_features(fd);
     }
     if (options.common.buffers.send_bytes || options.common.buffers.receive_bytes) {
         report.client_buffers = read_socket_buffers(fd);
+    }
+}
+
+// The server's PR-SCTP policy for its replies, as its settings state it.
+pr_sctp server_pr_sctp(const nlohmann::json& settings) {
+    const auto sctp = settings.find("sctp");
+    if (sctp == settings.end() || !sctp->is_object()) {
+        return {};
+    }
+    const auto pr = sctp->find("pr_sctp");
+    if (pr == sctp->end() || !pr->is_string()) {
+        return {};
+    }
+    return parse_pr_sctp(pr->get<std::string>()).value_or(pr_sctp{});
+}
+
+// Each flow uses streams 0..S-1 both ways (the server answers on the stream
+// a request came in on), so both ends must have S outbound streams; SCTP
+// negotiates fewer without a word when the peer allows fewer inbound.
+void check_stream_counts(const client_options& options, const run_report& report) {
+    const auto streams = options.common.sctp.streams;
+    const char* server_program =
+        report.program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    if (streams <= 1 || !report.sctp_features) {
+        return;
+    }
+    if (report.sctp_features->outbound_streams < streams) {
+        throw test_refused(fmt::format(
+            "--streams {}: the association has only {} outbound streams, since the server "
+            "allows that many inbound; start {} with --streams {} too",
+            streams, report.sctp_features->outbound_streams, server_program, streams));
+    }
+    const auto server_streams =
+        report.server_settings.value("/sctp/outbound_streams"_json_pointer, 0);
+    if (server_streams < streams) {
+        throw test_refused(fmt::format(
+            "--streams {}: the server has only {} outbound streams to answer on; start {} with "
+            "--streams {} too",
+            streams, server_streams, server_program, streams));
     }
 }
 
@@ -56,9 +98,13 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         options.duration ? 0 : options.iterations + protocol::primer_iterations;
     report.server_settings =
         negotiate_test(channel, {options.payload_bytes(), total, options.mode});
+    check_stream_counts(options, report);
     latency_recorder recorder(options.histogram);
-    const auto result = run_ping_pong(
-        channel, {options.payload_bytes(), options.iterations, options.duration}, recorder);
+    ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
+    plan.streams = options.common.sctp.streams;
+    plan.unordered = options.common.sctp.unordered;
+    const auto result = run_ping_pong(channel, plan, recorder);
+    report.transport = read_transport_counters(channel.native_handle(), options.common.transport);
     connection.channel.reset();  // close before reporting, as the server expects
 
     report.duration_s = std::chrono::duration<double>(result.elapsed).count();
@@ -80,6 +126,7 @@ int run_load(const client_options& options, run_report& report, const client_con
             negotiate_test(*connection.channel, {options.payload_bytes(), 0, options.mode});
         if (flow == 0) {
             report.server_settings = std::move(settings);
+            check_stream_counts(options, report);
         }
         channels.push_back(std::move(connection.channel));
     }
@@ -93,6 +140,11 @@ int run_load(const client_options& options, run_report& report, const client_con
     plan.threads = options.threads;
     plan.interval = options.interval;
     plan.io_timeout = options.common.io_timeout;
+    plan.transport = options.common.transport;
+    plan.streams = options.common.sctp.streams;
+    plan.unordered = options.common.sctp.unordered;
+    plan.pr = options.common.sctp.pr;
+    plan.server_pr = server_pr_sctp(report.server_settings);
     load_outputs outputs;
     outputs.progress = &std::cerr;
     outputs.interval_csv = options.interval_csv;

@@ -32,9 +32,12 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         if (i == primer) {
             measuring_since = clock::now();
         }
+        // Stream 0 ordered, the default, is a plain send().
+        const sctp_delivery delivery{
+            static_cast<std::uint16_t>(i % plan.streams), plan.unordered, {}};
         try {
             const auto start = clock::now();
-            channel.send_message(payload);
+            channel.send_message(payload, delivery);
             channel.receive_message(reply);
             last_stop = clock::now();
             if (i >= primer) {

@@ -19,6 +19,8 @@ struct ping_pong_plan {
     std::uint32_t payload_bytes = 1;
     std::uint32_t measured_iterations = 0;             // used when no duration is set
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
+    std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
+    bool unordered = false;     // SCTP: requests sent unordered
 };
 
 struct ping_pong_result {

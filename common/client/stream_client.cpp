@@ -15,6 +15,7 @@ client_connection connect_stream_client(const client_options& options) {
     request.client_port = options.client_port;
     request.timeout = options.common.io_timeout;
     request.sctp_rto = options.common.sctp_rto;
+    request.sctp_features = options.common.sctp;
 
     unique_fd fd = connect_stream(request);
     set_blocking(fd.get());

@@ -300,6 +300,13 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     result.json_file = raw.json_file;
 
     validate_workload(raw, given, result, errors);
+    const bool open_loop =
+        result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
+    if (result.common.sctp.pr.any() && !open_loop) {
+        errors.push_back(
+            "--pr-sctp needs --rate or --throughput: in ping-pong one abandoned message would "
+            "stop the round trips");
+    }
     throw_if_invalid(errors);
     return result;
 }

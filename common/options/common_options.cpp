@@ -47,6 +47,7 @@ void add_common_options(po::options_description& options, raw_common_options& ra
         ("sctp-rto-max", po::value(&raw.sctp_rto_max_ms),
          "SCTP maximum retransmission timeout, milliseconds (default: net.sctp.rto_max)");
     // clang-format on
+    add_sctp_feature_options(options, raw.sctp);
 }
 
 common_options validate_common_options(const raw_common_options& raw,
@@ -113,6 +114,7 @@ common_options validate_common_options(const raw_common_options& raw,
     if (r.any() && result.transport == transport_protocol::tcp) {
         errors.push_back("--sctp-rto-* options apply to SCTP only; drop them or use -t sctp");
     }
+    result.sctp = validate_sctp_feature_options(raw.sctp, given, result.transport, errors);
     return result;
 }
 

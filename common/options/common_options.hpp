@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "options/sctp_feature_options.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/transport_protocol.hpp"
@@ -33,6 +35,7 @@ struct common_options {
     bool nagle = false;  // Nagle's algorithm on (the -n flag)
     std::chrono::milliseconds io_timeout{10'000};
     sctp_rto_request sctp_rto;
+    sctp_feature_request sctp;      // streams, unordered, PR-SCTP, SACK, scheduler, interleave
     socket_buffer_request buffers;  // --sndbuf / --rcvbuf
 };
 
@@ -46,6 +49,7 @@ struct raw_common_options {
     long long sctp_rto_max_ms = -1;
     long long sndbuf_bytes = -1;  // -1: not given
     long long rcvbuf_bytes = -1;
+    raw_sctp_feature_options sctp;
 };
 
 void add_common_options(boost::program_options::options_description& options,

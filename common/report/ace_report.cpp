@@ -14,6 +14,7 @@
 
 #include "report/load_report.hpp"
 #include "report/run_report.hpp"
+#include "report/sctp_report.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -95,6 +96,7 @@ void write_run_description(std::ostream& out, const run_report& r) {
         }
         fmt::print(out, "\n");
     }
+    write_sctp_and_transport_lines(out, r);
     fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
     fmt::print(out,
                "\tunits: microseconds of a full round trip (request out, reply back), not "

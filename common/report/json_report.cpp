@@ -10,6 +10,7 @@
 #include "protocol/wire_protocol.hpp"
 #include "report/load_report.hpp"
 #include "report/run_report.hpp"
+#include "report/sctp_report.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -114,6 +115,8 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["summary"]["duration_s"] = r.duration_s;
     doc["percentiles"] = latency_percentiles_json(headline);
     doc["load"] = load_json(*r.load);
+    doc["sctp"] = client_sctp_json(r);
+    doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
     out << doc.dump(2) << '\n';
 }
@@ -160,6 +163,8 @@ void write_json_report(std::ostream& out, const run_report& r) {
         outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
     }
     doc["outliers"] = outliers;
+    doc["sctp"] = client_sctp_json(r);
+    doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
     out << doc.dump(2) << '\n';
 }

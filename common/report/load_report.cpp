@@ -6,6 +6,8 @@
 #include <optional>
 #include <ostream>
 
+#include "report/sctp_report.hpp"
+#include "report/transport_json.hpp"
 #include "stats/latency_recorder.hpp"
 
 namespace sctp_perf {
@@ -114,6 +116,7 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                "lost {}, duplicated {}\n",
                l.messages_sent, l.messages_received_by_server, l.messages_echo_requested,
                l.messages_replied, l.messages_lost, l.messages_duplicated);
+    write_abandoned_line(out, l);
     fmt::print(
         out, "\tpayload: {:.3f} MB/s sent, {:.3f} MB/s received by the server (MB = 10^6 bytes)\n",
         l.payload_mb_per_s_sent(), l.payload_mb_per_s_received_by_server());
@@ -150,6 +153,7 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                    text(figures.p99_us), text(figures.max_us));
     }
     fmt::print(out, "\n");
+    write_stream_table(out, l);
 }
 
 json load_json(const load_result& l) {
@@ -162,6 +166,7 @@ json load_json(const load_result& l) {
                          {"messages_sent", f.messages_sent},
                          {"messages_replied", f.messages_replied},
                          {"messages_lost", f.messages_lost},
+                         {"messages_abandoned", f.messages_abandoned},
                          {"rate_per_s", f.rate_per_s},
                          {"p50_us", value(figures.p50_us)},
                          {"p99_us", value(figures.p99_us)},
@@ -181,6 +186,10 @@ json load_json(const load_result& l) {
         {"messages_echo_requested", l.messages_echo_requested},
         {"messages_replied", l.messages_replied},
         {"messages_lost", l.messages_lost},
+        {"partially_reliable", l.partially_reliable},
+        {"messages_abandoned", l.messages_abandoned},
+        {"requests_abandoned_by_client_kernel", l.requests_abandoned_by_client_kernel},
+        {"replies_abandoned_by_server_kernel", l.replies_abandoned_by_server_kernel},
         {"messages_duplicated", l.messages_duplicated},
         {"payload_mb_per_s_sent", l.payload_mb_per_s_sent()},
         {"payload_mb_per_s_received_by_server", l.payload_mb_per_s_received_by_server()},
@@ -198,8 +207,11 @@ json load_json(const load_result& l) {
           {"replies_sent", l.server.replies_sent},
           {"duration_s", l.server.duration_s},
           {"cpu_percent", l.server.cpu_percent},
-          {"rss_kib", l.server.rss_kib}}},
+          {"rss_kib", l.server.rss_kib},
+          {"transport",
+           l.server.transport ? transport_counters_json(*l.server.transport) : json(nullptr)}}},
         {"per_flow", flows},
+        {"per_stream", per_stream_json(l)},
     };
 }
 

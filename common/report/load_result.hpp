@@ -12,6 +12,8 @@
 #include "protocol/wire_protocol.hpp"
 #include "report/process_usage.hpp"
 #include "stats/log_linear_histogram.hpp"
+#include "transport/sctp_features.hpp"
+#include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
 
@@ -23,6 +25,19 @@ struct server_account {
     double duration_s = 0.0;
     double cpu_percent = 0.0;
     std::uint64_t rss_kib = 0;
+    std::uint64_t pr_abandoned = 0;  // replies its kernel gave up (PR-SCTP)
+    std::optional<transport_counters> transport;
+};
+
+// A latency histogram is 280 KiB, too much to keep for each of 65535 streams:
+// replies are counted on every stream, p99 is kept for the first ones.
+inline constexpr std::size_t stream_samples_with_latency = 64;
+
+// One SCTP stream's share of a run (with --streams above 1).
+struct stream_result {
+    std::uint16_t stream = 0;
+    std::uint64_t replies = 0;
+    std::optional<double> p99_us;  // kept for the first streams only (see stream_samples)
 };
 
 struct flow_result {
@@ -31,7 +46,10 @@ struct flow_result {
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;
     std::uint64_t messages_lost = 0;
+    std::uint64_t messages_abandoned = 0;  // missing replies under PR-SCTP
     std::uint64_t messages_duplicated = 0;
+    pr_sctp_abandoned kernel_abandoned;  // requests this end's kernel gave up
+    std::optional<transport_counters> transport;
     double rate_per_s = 0.0;  // between its first and last send
     std::unique_ptr<log_linear_histogram>
         latency;  // corrected (rate) or from the send (throughput)
@@ -53,7 +71,15 @@ struct load_result {
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;
     std::uint64_t messages_lost = 0;
+    // With PR-SCTP, replies missing at the end are counted here, not as lost;
+    // the kernels' own counts of what they gave up come with them.
+    bool partially_reliable = false;
+    std::uint64_t messages_abandoned = 0;
+    std::uint64_t requests_abandoned_by_client_kernel = 0;
+    std::uint64_t replies_abandoned_by_server_kernel = 0;
     std::uint64_t messages_duplicated = 0;
+    std::vector<stream_result> per_stream;        // empty with one stream
+    std::optional<transport_counters> transport;  // summed over flows (see merge_counters)
     double schedule_slip_max_us = 0.0;
     std::unique_ptr<log_linear_histogram> corrected;    // from the due time
     std::unique_ptr<log_linear_histogram> uncorrected;  // from the send

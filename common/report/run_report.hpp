@@ -12,7 +12,9 @@
 #include "options/client_options.hpp"
 #include "report/load_result.hpp"
 #include "stats/latency_recorder.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
+#include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
 
@@ -40,6 +42,8 @@ struct run_report {
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
     nlohmann::json server_settings;  // what the server said of itself (see test_negotiation.hpp)
+    std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
+    std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
 };
 
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the

@@ -17,6 +17,7 @@
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
 #include "transport/sctp_addresses.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
@@ -126,6 +127,7 @@ class seqpack_server {
         // Set here, every association starts with them; set again on each
         // peeled-off socket below so the choice is explicit there too.
         apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+        apply_sctp_features(fd.get(), options_.common.sctp);
         set_nagle(fd.get(), transport_protocol::sctp, options_.common.nagle);
         apply_socket_buffers(fd.get(), options_.common.buffers);
 

@@ -1,6 +1,7 @@
 #include "server/server_loop.hpp"
 
 #include "server/server_log.hpp"
+#include "transport/sctp_delivery.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -72,6 +73,8 @@ void prepare_session_socket(int fd, const common_options& options) {
     apply_socket_buffers(fd, options.buffers);
     if (options.transport == transport_protocol::sctp) {
         apply_sctp_rto(fd, options.sctp_rto);
+        // Each reply goes back on its request's stream, with its ordering.
+        enable_receive_info(fd);
     }
 }
 

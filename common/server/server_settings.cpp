@@ -4,6 +4,8 @@
 
 #include "protocol/wire_protocol.hpp"
 #include "report/run_report.hpp"
+#include "report/transport_json.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 #include "version.hpp"
@@ -20,6 +22,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.cpu_count = environment.cpu_count;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
+    identity.sctp = options.common.sctp;
     return identity;
 }
 
@@ -39,11 +42,13 @@ std::string server_settings_json(const server_identity& identity, int fd) {
         {"sndbuf_bytes", buffers.send_bytes},
         {"rcvbuf_bytes", buffers.receive_bytes},
         {"sctp_rto", nullptr},
+        {"sctp", nullptr},
     };
     if (identity.transport == transport_protocol::sctp) {
         const auto rto = read_sctp_rto(fd);
         settings["sctp_rto"] = {
             {"initial_ms", rto.initial_ms}, {"min_ms", rto.min_ms}, {"max_ms", rto.max_ms}};
+        settings["sctp"] = sctp_features_json(identity.sctp, read_sctp_features(fd));
     }
     return settings.dump();
 }

@@ -18,6 +18,7 @@ struct server_identity {
     unsigned cpu_count = 0;
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
+    sctp_feature_request sctp;  // also how its replies travel (PR-SCTP)
 };
 
 server_identity read_server_identity(const server_options& options, const program_info& program);

@@ -9,6 +9,7 @@
 #include "errors.hpp"
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -75,6 +76,7 @@ class stream_server {
         }
         if (transport == transport_protocol::sctp) {
             apply_sctp_rto(fd.get(), options_.common.sctp_rto);
+            apply_sctp_features(fd.get(), options_.common.sctp);
         }
         // Before listen(), so that accepted sockets start with them and TCP
         // chooses its window scale to fit.

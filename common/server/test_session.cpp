@@ -12,7 +12,11 @@
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "report/process_usage.hpp"
+#include "report/transport_json.hpp"
 #include "server/server_log.hpp"
+#include "transport/sctp_delivery.hpp"
+#include "transport/sctp_features.hpp"
+#include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -21,8 +25,21 @@ namespace {
 // request of a read is parsed, and the replies of one read leave in one send.
 constexpr std::size_t stream_read_bytes = 256 * 1024;
 
+// Over SCTP each reply goes back on its request's stream with its ordering;
+// in the load modes it also takes this server's PR-SCTP policy. Ping-pong
+// replies stay fully reliable: one given up would stop the client's loop.
+struct reply_route {
+    bool sctp = false;
+    pr_sctp pr;
+    sctp_delivery* in() noexcept { return sctp ? &request : nullptr; }
+    sctp_delivery out(bool load) const noexcept {
+        return {request.stream, request.unordered, load ? pr : pr_sctp{}};
+    }
+    sctp_delivery request;  // how the last request came
+};
+
 void serve_ping_pong(message_channel& channel, const protocol::test_header& header,
-                     session_outcome& outcome) {
+                     reply_route& route, session_outcome& outcome) {
     if (header.iterations == 0) {
         log_line("Test for as many iterations as the client sends");
     } else {
@@ -33,14 +50,14 @@ void serve_ping_pong(message_channel& channel, const protocol::test_header& head
     const bool until_closed = header.iterations == 0;
     while (until_closed || outcome.messages_done < header.iterations) {
         try {
-            channel.receive_message(request);
+            channel.receive_message(request, route.in());
         } catch (const peer_closed&) {
             if (until_closed) {
                 break;  // the client ends a test of unknown length by closing
             }
             throw;
         }
-        channel.send_message(protocol::pingpong_reply(request));
+        channel.send_message(protocol::pingpong_reply(request), route.out(false));
         ++outcome.messages_done;
     }
     outcome.completed = true;
@@ -54,8 +71,9 @@ struct load_account {
 };
 
 std::string account_json(const load_account& account, std::chrono::duration<double> elapsed,
-                         const process_usage& before, const process_usage& after) {
-    const nlohmann::ordered_json doc = {
+                         const process_usage& before, const process_usage& after,
+                         const message_channel& channel, const server_identity& identity) {
+    nlohmann::ordered_json doc = {
         {"messages_received", account.messages_received},
         {"bytes_received", account.bytes_received},
         {"replies_sent", account.replies_sent},
@@ -63,16 +81,23 @@ std::string account_json(const load_account& account, std::chrono::duration<doub
         {"cpu_percent", cpu_percent_between(before, after)},
         {"rss_kib", after.rss_kib},
     };
+    const int fd = channel.native_handle();
+    if (identity.sctp.pr.any()) {
+        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd).total();
+    }
+    doc["transport"] = transport_counters_json(read_transport_counters(fd, identity.transport));
     return doc.dump();
 }
 
 void serve_load(message_channel& channel, const protocol::test_header& header,
-                session_outcome& outcome) {
+                const server_identity& identity, reply_route& route, session_outcome& outcome) {
     log_format("Test in {} mode, {}-byte requests", protocol::name_of(header.mode),
                header.payload_bytes);
     const std::size_t size = header.payload_bytes;
     // A byte stream is read in bulk and framed here; SOCK_SEQPACKET keeps one
-    // request per message, so it is read a message at a time.
+    // request per message, so it is read a message at a time. Over SCTP a
+    // read never spans two messages, so the replies of one read share the
+    // route of the request they answer.
     auto* stream = dynamic_cast<stream_channel*>(&channel);
     std::vector<std::byte> buffer(stream ? std::max(stream_read_bytes, 2 * size) : size);
     std::vector<std::byte> replies;
@@ -83,14 +108,17 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
     const auto usage_before = read_thread_usage();
     const auto started = std::chrono::steady_clock::now();
 
-    const auto send_replies = [&] {
+    // The end-of-test reply is never given up: the client waits for it.
+    const auto send_replies = [&](bool ended) {
+        const auto delivery = route.out(/*load=*/!ended);
         if (stream) {
             if (!replies.empty()) {
-                channel.send_message(replies);
+                channel.send_message(replies, delivery);
             }
         } else {
             for (std::size_t at = 0; at < replies.size(); at += protocol::load_reply_size) {
-                channel.send_message(std::span(replies).subspan(at, protocol::load_reply_size));
+                channel.send_message(std::span(replies).subspan(at, protocol::load_reply_size),
+                                     delivery);
             }
         }
         replies.clear();
@@ -98,9 +126,9 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
 
     for (bool ended = false; !ended;) {
         if (stream) {
-            filled += stream->receive_some(std::span(buffer).subspan(filled));
+            filled += stream->receive_some(std::span(buffer).subspan(filled), route.in());
         } else {
-            channel.receive_message(buffer);
+            channel.receive_message(buffer, route.in());
             filled = size;
         }
         std::size_t at = 0;
@@ -124,7 +152,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
                 account.replies_sent += ended ? 0 : 1;
             }
         }
-        send_replies();
+        send_replies(ended);
         if (ended && at != filled) {
             throw peer_error("the client sent data after the end of its test");
         }
@@ -132,7 +160,8 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
         filled -= at;
     }
     const auto elapsed = std::chrono::steady_clock::now() - started;
-    send_blob(channel, account_json(account, elapsed, usage_before, read_thread_usage()));
+    send_blob(channel,
+              account_json(account, elapsed, usage_before, read_thread_usage(), channel, identity));
     outcome.messages_done = account.messages_received;
     outcome.completed = true;
 }
@@ -161,10 +190,13 @@ session_outcome serve_test(message_channel& channel, const server_identity& iden
         if (mode == protocol::test_mode::rate || mode == protocol::test_mode::throughput) {
             outcome.unit = "messages";
         }
+        reply_route route;
+        route.sctp = identity.transport == transport_protocol::sctp;
+        route.pr = identity.sctp.pr;
         if (mode == protocol::test_mode::ping_pong) {
-            serve_ping_pong(channel, decoded.header, outcome);
+            serve_ping_pong(channel, decoded.header, route, outcome);
         } else {
-            serve_load(channel, decoded.header, outcome);
+            serve_load(channel, decoded.header, identity, route, outcome);
         }
     } catch (const peer_error& e) {
         outcome.reason = e.what();

@@ -17,10 +17,13 @@ namespace {
 
 // One send; returns the bytes taken, or 0 when a MSG_DONTWAIT send found the
 // buffer full.
-std::size_t send_once(int fd, std::span<const std::byte> bytes, int flags) {
+std::size_t send_once(int fd, std::span<const std::byte> bytes, int flags,
+                      const sctp_delivery& delivery) {
     for (;;) {
         // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL);
+        const ssize_t n = delivery.is_default()
+                              ? ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL)
+                              : send_with_delivery(fd, bytes, delivery, flags);
         if (n >= 0) {
             return static_cast<std::size_t>(n);
         }
@@ -42,9 +45,13 @@ std::size_t send_once(int fd, std::span<const std::byte> bytes, int flags) {
 
 // One receive; returns the bytes read, or 0 when a MSG_DONTWAIT receive found
 // nothing. Throws peer_closed at the end of the stream.
-std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags) {
+std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
+                         sctp_delivery* delivery = nullptr) {
     for (;;) {
-        const ssize_t n = ::recv(fd, buffer.data(), buffer.size(), flags);
+        int msg_flags = 0;
+        const ssize_t n = delivery == nullptr
+                              ? ::recv(fd, buffer.data(), buffer.size(), flags)
+                              : receive_with_delivery(fd, buffer, flags, msg_flags, *delivery);
         if (n > 0) {
             return static_cast<std::size_t>(n);
         }
@@ -69,15 +76,17 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags) {
 
 }  // namespace
 
-void stream_channel::send_message(std::span<const std::byte> message) {
+void stream_channel::send_message(std::span<const std::byte> message,
+                                  const sctp_delivery& delivery) {
     std::size_t sent = 0;
     while (sent < message.size()) {
-        sent += send_once(socket_.get(), message.subspan(sent), 0);
+        sent += send_once(socket_.get(), message.subspan(sent), 0, delivery);
     }
 }
 
-std::size_t stream_channel::send_ready(std::span<const std::byte> bytes) {
-    return send_once(socket_.get(), bytes, MSG_DONTWAIT);
+std::size_t stream_channel::send_ready(std::span<const std::byte> bytes,
+                                       const sctp_delivery& delivery) {
+    return send_once(socket_.get(), bytes, MSG_DONTWAIT, delivery);
 }
 
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t) {
@@ -88,11 +97,11 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
     }
 }
 
-void stream_channel::receive_message(std::span<std::byte> message) {
+void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
     std::size_t received = 0;
     while (received < message.size()) {
         try {
-            received += receive_some(message.subspan(received));
+            received += receive_some(message.subspan(received), delivery);
         } catch (const peer_closed&) {
             if (received == 0) {
                 throw;
@@ -103,8 +112,8 @@ void stream_channel::receive_message(std::span<std::byte> message) {
     }
 }
 
-std::size_t stream_channel::receive_some(std::span<std::byte> buffer) {
-    return receive_once(socket_.get(), buffer, 0);
+std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_delivery* delivery) {
+    return receive_once(socket_.get(), buffer, 0, delivery);
 }
 
 void send_blob(message_channel& channel, std::string_view text) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "transport/sctp_delivery.hpp"
 #include "transport/unique_fd.hpp"
 
 namespace sctp_perf {
@@ -25,9 +26,17 @@ namespace sctp_perf {
 class message_channel {
   public:
     virtual ~message_channel() = default;
-    virtual void send_message(std::span<const std::byte> message) = 0;
-    // Fills `message` with exactly one message of exactly message.size() bytes.
-    virtual void receive_message(std::span<std::byte> message) = 0;
+    // Over SCTP a message may name how it travels (its stream, ordering and
+    // PR-SCTP policy); the default takes a plain send(). A channel that is
+    // not SCTP must only be given the default.
+    virtual void send_message(std::span<const std::byte> message,
+                              const sctp_delivery& delivery) = 0;
+    void send_message(std::span<const std::byte> message) { send_message(message, {}); }
+    // Fills `message` with exactly one message of exactly message.size()
+    // bytes. With `delivery`, also says how it travelled: the socket must be
+    // SCTP with enable_receive_info() set.
+    virtual void receive_message(std::span<std::byte> message, sctp_delivery* delivery) = 0;
+    void receive_message(std::span<std::byte> message) { receive_message(message, nullptr); }
     virtual int native_handle() const noexcept = 0;
 
     // Without waiting (MSG_DONTWAIT; the socket itself stays blocking), for an
@@ -39,7 +48,9 @@ class message_channel {
     //   byte count, 0 when nothing has. A channel that keeps message
     //   boundaries returns whole messages of exactly `message_size` bytes.
     // Same errors as the blocking calls.
-    virtual std::size_t send_ready(std::span<const std::byte> bytes) = 0;
+    virtual std::size_t send_ready(std::span<const std::byte> bytes,
+                                   const sctp_delivery& delivery) = 0;
+    std::size_t send_ready(std::span<const std::byte> bytes) { return send_ready(bytes, {}); }
     virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
 };
 
@@ -48,15 +59,21 @@ class message_channel {
 class stream_channel final : public message_channel {
   public:
     explicit stream_channel(unique_fd socket) noexcept : socket_(std::move(socket)) {}
-    void send_message(std::span<const std::byte> message) override;
-    void receive_message(std::span<std::byte> message) override;
+    using message_channel::receive_message;
+    using message_channel::send_message;
+    using message_channel::send_ready;
+    void send_message(std::span<const std::byte> message, const sctp_delivery& delivery) override;
+    void receive_message(std::span<std::byte> message, sctp_delivery* delivery) override;
     int native_handle() const noexcept override { return socket_.get(); }
-    std::size_t send_ready(std::span<const std::byte> bytes) override;
+    std::size_t send_ready(std::span<const std::byte> bytes,
+                           const sctp_delivery& delivery) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
 
     // What one read brings: 1..buffer.size() bytes, for a reader that frames
-    // many messages at once. Same bounds and errors as receive_message.
-    std::size_t receive_some(std::span<std::byte> buffer);
+    // many messages at once. Same bounds and errors as receive_message. Over
+    // SCTP one read never spans two messages, so `delivery` (as for
+    // receive_message) tells how the message these bytes belong to travelled.
+    std::size_t receive_some(std::span<std::byte> buffer, sctp_delivery* delivery = nullptr);
 
   private:
     unique_fd socket_;

@@ -56,10 +56,13 @@ namespace {
 
 // Sends one whole SCTP message; returns false when a MSG_DONTWAIT send found
 // no room for it.
-bool send_whole(int fd, std::span<const std::byte> message, int flags) {
+bool send_whole(int fd, std::span<const std::byte> message, int flags,
+                const sctp_delivery& delivery) {
     for (;;) {
         // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = ::send(fd, message.data(), message.size(), flags | MSG_NOSIGNAL);
+        const ssize_t n = delivery.is_default()
+                              ? ::send(fd, message.data(), message.size(), flags | MSG_NOSIGNAL)
+                              : send_with_delivery(fd, message, delivery, flags);
         if (n >= 0) {
             if (static_cast<std::size_t>(n) != message.size()) {
                 // SCTP takes a message whole or not at all; anything else
@@ -94,12 +97,14 @@ bool send_whole(int fd, std::span<const std::byte> message, int flags) {
 
 }  // namespace
 
-void seqpacket_channel::send_message(std::span<const std::byte> message) {
-    send_whole(socket_.get(), message, 0);
+void seqpacket_channel::send_message(std::span<const std::byte> message,
+                                     const sctp_delivery& delivery) {
+    send_whole(socket_.get(), message, 0, delivery);
 }
 
-std::size_t seqpacket_channel::send_ready(std::span<const std::byte> bytes) {
-    return send_whole(socket_.get(), bytes, MSG_DONTWAIT) ? bytes.size() : 0;
+std::size_t seqpacket_channel::send_ready(std::span<const std::byte> bytes,
+                                          const sctp_delivery& delivery) {
+    return send_whole(socket_.get(), bytes, MSG_DONTWAIT, delivery) ? bytes.size() : 0;
 }
 
 std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
@@ -151,10 +156,15 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
     return filled;
 }
 
-void seqpacket_channel::receive_message(std::span<std::byte> message) {
+void seqpacket_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
     if (pending_) {
+        // Read off the one-to-many socket before the association was peeled
+        // off: only the test header, sent on stream 0 in order, comes this way.
         const pending_message first = std::move(*pending_);
         pending_.reset();
+        if (delivery != nullptr) {
+            *delivery = {};
+        }
         if (!first.complete || first.bytes.size() > message.size()) {
             throw peer_error(
                 fmt::format("a message longer than the {} bytes expected", message.size()));
@@ -167,10 +177,11 @@ void seqpacket_channel::receive_message(std::span<std::byte> message) {
         return;
     }
 
-    receive_rest(message, 0);
+    receive_rest(message, 0, delivery);
 }
 
-void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t received) {
+void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t received,
+                                     sctp_delivery* delivery) {
     // A large message may arrive in parts (SCTP's partial delivery), each
     // without MSG_EOR until the last; parts are collected until it shows.
     for (;;) {
@@ -178,7 +189,12 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
         msghdr header{};
         header.msg_iov = &part;
         header.msg_iovlen = 1;
-        const ssize_t n = ::recvmsg(socket_.get(), &header, 0);
+        sctp_delivery travelled;
+        const ssize_t n =
+            delivery == nullptr
+                ? ::recvmsg(socket_.get(), &header, 0)
+                : receive_with_delivery(socket_.get(), {message.data() + received, part.iov_len}, 0,
+                                        header.msg_flags, travelled);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -197,6 +213,9 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
             continue;
         }
         received += length;
+        if (delivery != nullptr) {
+            *delivery = travelled;
+        }
         if ((header.msg_flags & MSG_EOR) != 0) {
             if (received != message.size()) {
                 throw peer_error(fmt::format("a message of {} bytes where {} were expected",

@@ -41,18 +41,23 @@ class seqpacket_channel final : public message_channel {
                                std::optional<pending_message> first = std::nullopt) noexcept
         : socket_(std::move(socket)), pending_(std::move(first)) {}
 
+    using message_channel::receive_message;
+    using message_channel::send_message;
+    using message_channel::send_ready;
     // Sends `message` as one SCTP message.
-    void send_message(std::span<const std::byte> message) override;
+    void send_message(std::span<const std::byte> message, const sctp_delivery& delivery) override;
     // Receives one SCTP message; throws peer_error unless it is exactly
     // message.size() bytes long.
-    void receive_message(std::span<std::byte> message) override;
+    void receive_message(std::span<std::byte> message, sctp_delivery* delivery) override;
     int native_handle() const noexcept override { return socket_.get(); }
-    std::size_t send_ready(std::span<const std::byte> bytes) override;
+    std::size_t send_ready(std::span<const std::byte> bytes,
+                           const sctp_delivery& delivery) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
 
   private:
     // Completes a message of which `received` bytes are in `message` already.
-    void receive_rest(std::span<std::byte> message, std::size_t received);
+    void receive_rest(std::span<std::byte> message, std::size_t received,
+                      sctp_delivery* delivery = nullptr);
     void take_notification(std::span<const std::byte> first_part, bool complete,
                            std::size_t received, std::size_t expected);
 

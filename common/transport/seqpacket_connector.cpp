@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "transport/sctp_addresses.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -94,6 +95,7 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
     }
     subscribe_association_events(fd.get());
     apply_sctp_rto(fd.get(), request.sctp_rto);
+    apply_sctp_features(fd.get(), request.sctp_features);
     set_nagle(fd.get(), transport_protocol::sctp, request.nagle);
     // SO_SNDTIMEO also bounds a blocking sctp_connectx: the kernel would
     // otherwise retry INIT for minutes when nothing answers.

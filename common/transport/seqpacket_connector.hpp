@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/stream_connector.hpp"  // connect_error
 #include "transport/unique_fd.hpp"
@@ -25,7 +26,8 @@ struct seqpacket_connect_request {
     std::vector<std::string> client_addresses;  // local addresses to bind; empty: any
     std::uint16_t client_port = 0;              // local port; 0: the kernel picks
     std::chrono::milliseconds timeout{10'000};  // bounds the association set-up
-    sctp_rto_request sctp_rto;  // applied before connecting, so INIT retries use it too
+    sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
+    sctp_feature_request sctp_features;  // before connecting: the INIT carries them
     bool nagle = false;
 };
 

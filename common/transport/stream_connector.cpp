@@ -9,6 +9,7 @@
 #include <optional>
 #include <system_error>
 
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -76,6 +77,7 @@ unique_fd connect_stream(const connect_request& request) {
         unique_fd fd = open_socket(family, SOCK_STREAM, request.transport);
         if (request.transport == transport_protocol::sctp) {
             apply_sctp_rto(fd.get(), request.sctp_rto);
+            apply_sctp_features(fd.get(), request.sctp_features);
         }
         generic_stream::socket socket(io, protocol, fd.release());
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/transport_protocol.hpp"
 #include "transport/unique_fd.hpp"
@@ -18,7 +19,8 @@ struct connect_request {
     std::string client_address;     // local address to bind; empty: any
     std::uint16_t client_port = 0;  // local port to bind; 0: the kernel picks
     std::chrono::milliseconds timeout{10'000};
-    sctp_rto_request sctp_rto;  // applied before connecting, so INIT retries use it too
+    sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
+    sctp_feature_request sctp_features;  // before connecting: the INIT carries them
 };
 
 // Tries every address the server name resolves to, in order, each attempt

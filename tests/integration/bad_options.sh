@@ -23,6 +23,15 @@ expect_usage_error "unexpected argument 'stray'" "$clt" -s 1 stray
 expect_usage_error "greater than -m" "$clt" -s 1 -m 10 -M 5
 expect_usage_error "apply to SCTP only" "$clt" -s 1 -t tcp --sctp-rto-min 20
 expect_usage_error "--format must be ace or json" "$clt" -s 1 --format yaml
+# SCTP's own features, each refused by name over TCP, by client and server.
+for option in "--streams 4" --unordered "--pr-sctp ttl:10" "--sack-delay 20" "--sack-freq 2" \
+    "--stream-scheduler rr" --interleave; do
+    # shellcheck disable=SC2086
+    expect_usage_error "${option%% *} applies to SCTP only" "$clt" -s 7 -t tcp --rate 10 $option
+    # shellcheck disable=SC2086
+    expect_usage_error "${option%% *} applies to SCTP only" "$srv" -t tcp $option
+done
+expect_usage_error "--pr-sctp needs --rate or --throughput" "$clt" -s 7 --pr-sctp ttl:10
 expect_usage_error "-p/--server-port must be 0..65535" "$srv" -p 70000
 expect_usage_error "must be sctp or tcp" "$srv" -t udp
 expect_usage_error "takes one address here" "$srv" -a 127.0.0.1,127.0.0.2

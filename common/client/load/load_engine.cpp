@@ -255,6 +255,42 @@ void add_account(server_account& total, const server_account& flow) {
     total.duration_s = std::max(total.duration_s, flow.duration_s);
     total.cpu_percent += flow.cpu_percent;
     total.rss_kib = std::max(total.rss_kib, flow.rss_kib);
+    total.pr_abandoned += flow.pr_abandoned;
+    if (flow.transport) {
+        if (!total.transport) {
+            total.transport.emplace();
+        }
+        add_counters(*total.transport, *flow.transport);
+    }
+}
+
+// Every worker's replies per stream, and each stream's p99 where kept.
+std::vector<stream_result> merge_streams(const std::vector<std::unique_ptr<sample_sink>>& sinks,
+                                         std::uint16_t streams) {
+    std::vector<stream_result> merged;
+    if (streams <= 1) {
+        return merged;
+    }
+    for (std::uint16_t s = 0; s < streams; ++s) {
+        stream_result one;
+        one.stream = s;
+        log_linear_histogram latency;
+        bool kept = false;
+        for (const auto& sink : sinks) {
+            one.replies += sink->per_stream.replies[s];
+            if (s < sink->per_stream.latency.size()) {
+                kept = true;
+                if (const auto& h = sink->per_stream.latency[s]) {
+                    latency.merge(*h);
+                }
+            }
+        }
+        if (kept && one.replies > 0) {
+            one.p99_us = latency.percentile_ns(990'000) / 1000.0;
+        }
+        merged.push_back(one);
+    }
+    return merged;
 }
 
 }  // namespace
@@ -281,6 +317,11 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     std::vector<std::vector<load_flow*>> groups(thread_count);
     for (unsigned t = 0; t < thread_count; ++t) {
         sinks.push_back(std::make_unique<sample_sink>());
+        if (plan.streams > 1) {
+            sinks[t]->per_stream.replies.resize(plan.streams);
+            sinks[t]->per_stream.latency.resize(
+                std::min<std::size_t>(plan.streams, stream_samples_with_latency));
+        }
         if (latencies) {
             writers[t].emplace(latencies->make_writer());
             sinks[t]->file = &*writers[t];
@@ -358,7 +399,16 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
         result.messages_echo_requested += flow_result.messages_echo_requested;
         result.messages_replied += flow_result.messages_replied;
         result.messages_lost += flow_result.messages_lost;
+        result.messages_abandoned += flow_result.messages_abandoned;
+        result.requests_abandoned_by_client_kernel += flow_result.kernel_abandoned.total();
+        result.replies_abandoned_by_server_kernel += flow_result.server.pr_abandoned;
         result.messages_duplicated += flow_result.messages_duplicated;
+        if (flow_result.transport) {
+            if (!result.transport) {
+                result.transport.emplace();
+            }
+            add_counters(*result.transport, *flow_result.transport);
+        }
         // The server counts the primer too.
         const auto primer = std::uint64_t{protocol::primer_iterations};
         result.messages_received_by_server += flow_result.server.messages_received > primer
@@ -369,6 +419,8 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
         result.per_flow.push_back(std::move(flow_result));
     }
     result.rate_achieved_per_s = rate_sum / static_cast<double>(flows.size());
+    result.partially_reliable = plan.partially_reliable();
+    result.per_stream = merge_streams(sinks, plan.streams);
 
     writers.clear();
     if (latencies) {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "report/transport_json.hpp"
+#include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -19,12 +21,33 @@ constexpr int throughput_batch = 64;
 constexpr std::size_t stream_receive_bytes = 64 * 1024;
 
 template <typename T>
-T json_number(const nlohmann::json& doc, const char* key) {
+T json_number(const nlohmann::ordered_json& doc, const char* key) {
     const auto it = doc.find(key);
     return it != doc.end() && it->is_number() ? it->get<T>() : T{};
 }
 
 }  // namespace
+
+std::chrono::nanoseconds abandon_wait(const load_plan& plan) {
+    if (plan.pr.policy == pr_sctp_policy::rtx || plan.server_pr.policy == pr_sctp_policy::rtx) {
+        return plan.io_timeout;
+    }
+    const auto ttl_ms = [](const pr_sctp& pr) {
+        return pr.policy == pr_sctp_policy::ttl ? std::chrono::milliseconds(pr.value)
+                                                : std::chrono::milliseconds(0);
+    };
+    return 2 * (ttl_ms(plan.pr) + ttl_ms(plan.server_pr)) + std::chrono::seconds(1);
+}
+
+void stream_samples::record(std::uint16_t stream, std::uint64_t ns) {
+    ++replies[stream];
+    if (stream < latency.size()) {
+        if (!latency[stream]) {
+            latency[stream] = std::make_unique<log_linear_histogram>();
+        }
+        latency[stream]->record(ns);
+    }
+}
 
 load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
                      const load_plan& plan)
@@ -76,6 +99,10 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (end_started_ && !out_pending_) {
         return clock::time_point::max();
     }
+    if (draining_ && !out_pending_) {
+        // The replies wake it; with PR-SCTP so does the end of its patience.
+        return plan_.partially_reliable() ? drain_until_ : clock::time_point::max();
+    }
     if (out_pending_) {
         return schedule_->start();  // due already: send as soon as there is room
     }
@@ -101,6 +128,12 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
     out_pending_ = true;
     out_due_ = due;
     out_timed_.reset();
+    out_delivery_ = {};
+    if (!end_of_test) {
+        out_delivery_.stream = static_cast<std::uint16_t>(measured_sent_ % plan_.streams);
+        out_delivery_.unordered = plan_.unordered;
+        out_delivery_.pr = plan_.pr;
+    }
     if (timed) {
         out_timed_ = timed_request{header.sequence, header.token, due, {}};
     }
@@ -121,7 +154,7 @@ bool load_flow::flush_pending(clock::time_point now) {
     const bool exact =
         out_sent_ == 0 && (out_timed_ || schedule_->paced() || result_.messages_sent == 0);
     const auto sent_at = exact ? clock::now() : now;
-    const auto n = channel_->send_ready(std::span(out_).subspan(out_sent_));
+    const auto n = channel_->send_ready(std::span(out_).subspan(out_sent_), out_delivery_);
     if (n == 0) {
         return false;
     }
@@ -154,6 +187,9 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
             const bool time_done =
                 plan_.duration && (schedule_->paced() ? due >= stop_at_ : now >= stop_at_);
             if (count_done || time_done) {
+                if (!drained(now)) {
+                    return false;
+                }
                 if (!schedule_->paced() && result_.messages_sent > 0) {
                     last_send_ = clock::now();  // the last send was stamped with the loop's time
                 }
@@ -185,6 +221,17 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
         }
     }
     return false;
+}
+
+bool load_flow::drained(clock::time_point now) {
+    if (!plan_.replies_may_reorder() || matcher_.outstanding() == 0) {
+        return true;
+    }
+    if (!draining_) {
+        draining_ = true;
+        drain_until_ = now + abandon_wait(plan_);
+    }
+    return plan_.partially_reliable() && now >= drain_until_;
 }
 
 void load_flow::receive(sample_sink& sink) {
@@ -234,7 +281,13 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
             sink.uncorrected_run.record(uncorrected_ns);
             sink.corrected_interval.record(corrected_ns);
             sink.uncorrected_interval.record(uncorrected_ns);
-            result_.latency->record(schedule_->paced() ? corrected_ns : uncorrected_ns);
+            const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
+            result_.latency->record(headline_ns);
+            if (plan_.streams > 1) {
+                const auto measured = match.request.sequence - protocol::primer_iterations;
+                sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams),
+                                       headline_ns);
+            }
             ++result_.messages_replied;
             ++sink.interval_replies;
             if (sink.file != nullptr) {
@@ -268,7 +321,7 @@ flow_result load_flow::finish() {
         throw peer_error(
             fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
     }
-    const auto doc = nlohmann::json::parse(text, nullptr, false);
+    const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
     if (!doc.is_object()) {
         throw peer_error(fmt::format("flow {}: the server's account is not a JSON object", index_));
     }
@@ -279,9 +332,21 @@ flow_result load_flow::finish() {
     server.duration_s = json_number<double>(doc, "duration_s");
     server.cpu_percent = json_number<double>(doc, "cpu_percent");
     server.rss_kib = json_number<std::uint64_t>(doc, "rss_kib");
+    server.pr_abandoned = json_number<std::uint64_t>(doc, "pr_abandoned");
+    if (const auto it = doc.find("transport"); it != doc.end() && it->is_object()) {
+        server.transport = transport_counters_from_json(*it);
+    }
+    const int fd = channel_->native_handle();
+    result_.transport = read_transport_counters(fd, plan_.transport);
+    if (plan_.pr.any()) {
+        result_.kernel_abandoned = read_pr_sctp_abandoned(fd);
+    }
     channel_.reset();
 
-    result_.messages_lost = matcher_.abandon_outstanding();
+    // Under PR-SCTP a missing reply is one the transport was allowed to give
+    // up; otherwise nothing may go missing, and it is counted lost.
+    const auto missing = matcher_.abandon_outstanding();
+    (plan_.partially_reliable() ? result_.messages_abandoned : result_.messages_lost) = missing;
     const auto sending = std::chrono::duration<double>(last_send_ - first_send_).count();
     result_.rate_per_s = result_.messages_sent >= 2 && sending > 0.0
                              ? static_cast<double>(result_.messages_sent - 1) / sending

@@ -20,6 +20,8 @@
 #include "report/latency_file.hpp"
 #include "report/load_result.hpp"
 #include "transport/message_channel.hpp"
+#include "transport/sctp_features.hpp"
+#include "transport/transport_protocol.hpp"
 
 namespace sctp_perf {
 
@@ -33,6 +35,38 @@ struct load_plan {
     unsigned threads = 1;
     std::optional<std::chrono::nanoseconds> interval;
     std::chrono::milliseconds io_timeout{10'000};
+
+    // How the measured messages travel (SCTP only; the defaults are plain
+    // sends): flow message k goes on stream k % streams.
+    transport_protocol transport = transport_protocol::tcp;
+    std::uint16_t streams = 1;
+    bool unordered = false;
+    pr_sctp pr;         // this end's PR-SCTP policy for its requests
+    pr_sctp server_pr;  // the server's for its replies, from its settings
+
+    // Replies may overtake each other (several streams, unordered, or some
+    // given up): the end-of-test message must then wait for them, or it
+    // would overtake them too.
+    bool replies_may_reorder() const noexcept {
+        return streams > 1 || unordered || pr.any() || server_pr.any();
+    }
+    bool partially_reliable() const noexcept { return pr.any() || server_pr.any(); }
+};
+
+// With PR-SCTP, how long after its last request a flow waits for the replies
+// still missing before it counts them abandoned. A TTL bounds a message's
+// life: a request lives at most the client's TTL, its reply the server's, so
+// twice their sum plus a second leaves room for the path and the last
+// retransmissions. A retransmission limit bounds no time, so the wait is the
+// I/O timeout.
+std::chrono::nanoseconds abandon_wait(const load_plan& plan);
+
+// Replies and latency per SCTP stream, for the streams a run uses.
+struct stream_samples {
+    std::vector<std::uint64_t> replies;  // per stream
+    // For the first stream_samples_with_latency streams, allocated on first use.
+    std::vector<std::unique_ptr<log_linear_histogram>> latency;
+    void record(std::uint16_t stream, std::uint64_t ns);
 };
 
 // Where a worker's samples and counts go; one per worker thread.
@@ -47,6 +81,7 @@ struct sample_sink {
     std::chrono::steady_clock::time_point t0;
     std::chrono::nanoseconds max_slip{0};
     std::chrono::steady_clock::time_point finished_at{};  // the last of its flows' end
+    stream_samples per_stream;                            // empty with one stream
 };
 
 class load_flow {
@@ -75,7 +110,12 @@ class load_flow {
     bool finished() const noexcept { return end_reply_received_; }
     // Whether the flow waits for the server: a request is unanswered, the
     // socket is full, or the end-of-test reply has not come.
+    // While a partially reliable flow waits for its last replies it waits on
+    // its own deadline instead: a reply it waits for may have been abandoned.
     bool waiting_on_peer() const noexcept {
+        if (draining_ && plan_.partially_reliable() && !end_started_) {
+            return false;
+        }
         return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_started_);
     }
     // The last moment this flow sent or received anything, for the I/O timeout.
@@ -91,6 +131,9 @@ class load_flow {
 
   private:
     void start_message(clock::time_point due, bool end_of_test);
+    // Whether the end-of-test message may go: no reply it could overtake is
+    // still due (see load_plan::replies_may_reorder).
+    bool drained(clock::time_point now);
     bool flush_pending(clock::time_point now);
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink);
 
@@ -108,6 +151,7 @@ class load_flow {
     bool out_pending_ = false;
     clock::time_point out_due_{};
     std::optional<timed_request> out_timed_;  // set when out_ asks for a reply
+    sctp_delivery out_delivery_;              // how out_ travels
 
     std::vector<std::byte> in_;  // replies read, not yet taken
     std::size_t in_filled_ = 0;
@@ -115,6 +159,8 @@ class load_flow {
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;
+    bool draining_ = false;  // all measured messages sent; waiting for replies
+    clock::time_point drain_until_ = clock::time_point::max();
     bool end_started_ = false;  // the end-of-test message is out or on its way
     bool end_reply_received_ = false;
     std::uint64_t end_sequence_ = 0;

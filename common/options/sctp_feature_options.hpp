@@ -1,0 +1,34 @@
+#pragma once
+// The command-line options for SCTP's own features (streams, unordered and
+// partially reliable delivery, SACK timing, scheduling, interleaving). Every
+// program takes them; with -t tcp each one is a usage error naming it.
+
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
+#include <string>
+#include <vector>
+
+#include "transport/sctp_features.hpp"
+#include "transport/transport_protocol.hpp"
+
+namespace sctp_perf {
+
+struct raw_sctp_feature_options {
+    long long streams = 1;
+    bool unordered = false;
+    std::string pr_sctp;
+    long long sack_delay_ms = -1;  // -1: not given
+    long long sack_freq = -1;
+    std::string scheduler;
+    bool interleave = false;
+};
+
+void add_sctp_feature_options(boost::program_options::options_description& options,
+                              raw_sctp_feature_options& raw);
+
+// Appends one sentence per broken rule to `errors`.
+sctp_feature_request validate_sctp_feature_options(
+    const raw_sctp_feature_options& raw, const boost::program_options::variables_map& given,
+    transport_protocol transport, std::vector<std::string>& errors);
+
+}  // namespace sctp_perf

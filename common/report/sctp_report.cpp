@@ -1,0 +1,121 @@
+#include "report/sctp_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <string>
+
+#include "report/transport_json.hpp"
+
+namespace sctp_perf {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const char* yes_no(bool value) {
+    return value ? "yes" : "no";
+}
+
+// One line from the JSON form, so that the client's features (read here)
+// and the server's (from its settings blob) print alike.
+void write_sctp_line(std::ostream& out, const char* end, const nlohmann::json& s) {
+    if (!s.is_object()) {
+        return;
+    }
+    fmt::print(out,
+               "\tsctp ({}): streams used {}, negotiated out {} in {}; unordered {}; pr-sctp {} "
+               "(peer agreed: {}); sack delay {} ms, every {} packet(s); scheduler {}; "
+               "interleaving (I-DATA) {}\n",
+               end, s.value("streams_used", 0), s.value("outbound_streams", 0),
+               s.value("inbound_streams", 0), yes_no(s.value("unordered", false)),
+               s.value("pr_sctp", "none"), yes_no(s.value("pr_supported", false)),
+               s.value("sack_delay_ms", 0), s.value("sack_freq", 0), s.value("scheduler", "?"),
+               yes_no(s.value("interleaving", false)));
+}
+
+void write_counters_line(std::ostream& out, const char* end, const transport_counters& c) {
+    std::string values;
+    for (const auto& counter : c.counters) {
+        values += fmt::format("{}{} {}", values.empty() ? "" : ", ", counter.name, counter.value);
+    }
+    fmt::print(out, "\ttransport ({}, {}): {}\n", end, c.source, values);
+}
+
+const transport_counters* client_counters(const run_report& r) {
+    if (r.load != nullptr) {
+        return r.load->transport ? &*r.load->transport : nullptr;
+    }
+    return r.transport ? &*r.transport : nullptr;
+}
+
+}  // namespace
+
+void write_sctp_and_transport_lines(std::ostream& out, const run_report& r) {
+    if (r.sctp_features) {
+        write_sctp_line(out, "client", client_sctp_json(r));
+    }
+    if (r.server_settings.is_object() && r.server_settings.contains("sctp")) {
+        write_sctp_line(out, "server", r.server_settings["sctp"]);
+    }
+    if (const auto* counters = client_counters(r)) {
+        write_counters_line(out,
+                            r.load != nullptr && r.load->flows > 1 ? "client, all flows" : "client",
+                            *counters);
+    }
+    if (r.load != nullptr && r.load->server.transport) {
+        write_counters_line(out, r.load->flows > 1 ? "server, all flows" : "server",
+                            *r.load->server.transport);
+    }
+}
+
+void write_abandoned_line(std::ostream& out, const load_result& l) {
+    if (!l.partially_reliable) {
+        return;
+    }
+    fmt::print(out,
+               "\tabandoned (PR-SCTP): {} replies missing at the end; the client's kernel gave "
+               "up {} requests, the server's {} replies; latency covers the delivered messages "
+               "only\n",
+               l.messages_abandoned, l.requests_abandoned_by_client_kernel,
+               l.replies_abandoned_by_server_kernel);
+}
+
+void write_stream_table(std::ostream& out, const load_result& l) {
+    if (l.per_stream.empty()) {
+        return;
+    }
+    fmt::print(out, "streams:\n\t{:>6} {:>12} {:>12}\n", "stream", "replied", "p99 us");
+    for (const auto& s : l.per_stream) {
+        fmt::print(out, "\t{:>6} {:>12} {:>12}\n", s.stream, s.replies,
+                   s.p99_us ? fmt::format("{:.3f}", *s.p99_us) : std::string("-"));
+    }
+    if (l.per_stream.size() > stream_samples_with_latency) {
+        fmt::print(out, "\t(p99 is kept for the first {} streams only)\n",
+                   stream_samples_with_latency);
+    }
+    fmt::print(out, "\n");
+}
+
+json client_sctp_json(const run_report& r) {
+    if (!r.sctp_features) {
+        return nullptr;
+    }
+    return sctp_features_json(r.options.common.sctp, *r.sctp_features);
+}
+
+json client_transport_json(const run_report& r) {
+    const auto* counters = client_counters(r);
+    return counters ? transport_counters_json(*counters) : json(nullptr);
+}
+
+json per_stream_json(const load_result& l) {
+    json streams = json::array();
+    for (const auto& s : l.per_stream) {
+        streams.push_back({{"stream", s.stream},
+                           {"messages_replied", s.replies},
+                           {"p99_us", s.p99_us ? json(*s.p99_us) : json(nullptr)}});
+    }
+    return streams;
+}
+
+}  // namespace sctp_perf

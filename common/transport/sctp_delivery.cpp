@@ -1,0 +1,63 @@
+#include "transport/sctp_delivery.hpp"
+
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace sctp_perf {
+
+ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
+                           const sctp_delivery& delivery, int flags) {
+    sctp_sendv_spa info{};
+    info.sendv_flags = SCTP_SEND_SNDINFO_VALID;
+    info.sendv_sndinfo.snd_sid = delivery.stream;
+    info.sendv_sndinfo.snd_flags = delivery.unordered ? SCTP_UNORDERED : 0;
+    if (delivery.pr.any()) {
+        info.sendv_flags |= SCTP_SEND_PRINFO_VALID;
+        info.sendv_prinfo.pr_policy =
+            delivery.pr.policy == pr_sctp_policy::ttl ? SCTP_PR_SCTP_TTL : SCTP_PR_SCTP_RTX;
+        info.sendv_prinfo.pr_value = delivery.pr.value;
+    }
+    iovec part{const_cast<std::byte*>(message.data()), message.size()};
+    return ::sctp_sendv(fd, &part, 1, nullptr, 0, &info, sizeof info, SCTP_SENDV_SPA,
+                        flags | MSG_NOSIGNAL);
+}
+
+void enable_receive_info(int fd) {
+    const int on = 1;
+    if (::setsockopt(fd, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on) != 0) {
+        throw std::system_error(errno, std::generic_category(), "cannot set SCTP_RECVRCVINFO");
+    }
+}
+
+ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
+                              sctp_delivery& delivery) {
+    alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
+    iovec part{buffer.data(), buffer.size()};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &header, flags);
+    msg_flags = header.msg_flags;
+    if (n <= 0) {
+        return n;
+    }
+    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+        if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO &&
+            c->cmsg_len >= CMSG_LEN(sizeof(sctp_rcvinfo))) {
+            sctp_rcvinfo info{};
+            std::memcpy(&info, CMSG_DATA(c), sizeof info);
+            delivery.stream = info.rcv_sid;
+            delivery.unordered = (info.rcv_flags & SCTP_UNORDERED) != 0;
+        }
+    }
+    return n;
+}
+
+}  // namespace sctp_perf

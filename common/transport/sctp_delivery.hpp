@@ -1,0 +1,43 @@
+#pragma once
+// How one SCTP message travels: its stream, whether it may be delivered out
+// of order, and its PR-SCTP policy. The default (stream 0, ordered, fully
+// reliable) is what a plain send() gives, and takes the plain path.
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "transport/sctp_features.hpp"
+
+namespace sctp_perf {
+
+struct sctp_delivery {
+    std::uint16_t stream = 0;
+    bool unordered = false;
+    pr_sctp pr;
+    bool is_default() const noexcept { return stream == 0 && !unordered && !pr.any(); }
+    friend bool operator==(const sctp_delivery&, const sctp_delivery&) = default;
+};
+
+// One sendmsg() of `message` as one SCTP message carrying `delivery`
+// (SCTP_SNDINFO and, with a policy, SCTP_PRINFO, as sctp_sendv() builds
+// them). Returns what sendmsg() returned; errno as it left it.
+ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
+                           const sctp_delivery& delivery, int flags);
+
+// Asks the kernel to say, with every message received on `fd`, which stream
+// it came on and whether it was unordered (SCTP_RECVRCVINFO). Throws
+// std::system_error.
+void enable_receive_info(int fd);
+
+// One recvmsg() into `buffer`, also reading the SCTP_RCVINFO that
+// enable_receive_info() asked for. Returns what recvmsg() returned and sets
+// `msg_flags` to its flags (MSG_EOR, MSG_NOTIFICATION); `delivery` gets the
+// stream and ordering of the message read (its PR-SCTP policy is the
+// sender's business and is not told).
+ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
+                              sctp_delivery& delivery);
+
+}  // namespace sctp_perf

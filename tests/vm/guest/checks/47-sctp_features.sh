@@ -1,0 +1,192 @@
+# vm-check-timeout: 150
+# SCTP's own features, each read back from the real kernel at both ends,
+# over SOCK_STREAM (one-to-one) and SOCK_SEQPACK (one-to-many, peeled off):
+#
+#   one run with every feature at once, client and server alike:
+#     --streams 16 --unordered --pr-sctp ttl:2000 --sack-delay 100
+#     --sack-freq 2 --stream-scheduler rr, --rate 500 -c 320
+#   - SCTP_STATUS: 16 streams each way on both ends;
+#   - SCTP_DELAYED_SACK: 100 ms and 2 packets on both ends;
+#   - SCTP_STREAM_SCHEDULER: rr on both ends;
+#   - SCTP_PR_SUPPORTED: agreed; no loss here, so nothing is abandoned and
+#     all 320 replies come (the report counts missing ones as abandoned);
+#   - every stream carries 320 / 16 = 20 round trips;
+#   - SCTP_GET_ASSOC_STATS: the client sent at least 320 unordered chunks
+#     and the server at least 320 (it answers with its request's flag);
+#   a contrast run with --streams 4 alone sends no unordered chunk at all,
+#   so a flag set on every message regardless would fail here.
+#
+#   --pr-sctp rtx:3 is taken and stated; a client with --streams 16 against
+#   a server without is refused with advice (exit 1); --stream-scheduler fc
+#   (Linux 6.2) fails with the kernel it needs; --interleave fails without
+#   net.sctp.intl_enable and works, read back on both ends, with it (set in
+#   a namespace of its own, so nothing else sees it).
+# Counts and kernel read-backs only: no timing is judged.
+# shellcheck shell=sh source=../lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
+
+client_limit_s=40
+need_modules
+require_program SOCK_STREAM_srv
+require_program SOCK_STREAM_clt
+need_program SOCK_SEQPACK_srv
+need_program SOCK_SEQPACK_clt
+
+field() {
+    json_field "${FLAT}" "$1"
+}
+
+# expect PATH VALUE: collects mismatches, so one failure lists them all.
+expect() {
+    _got="$(field "$1")"
+    [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
+}
+
+# expect_at_least PATH N
+expect_at_least() {
+    _got="$(field "$1")"
+    [ -n "${_got}" ] && [ "${_got}" -ge "$2" ] ||
+        mismatches="${mismatches}; $1 is '${_got}', expected at least $2"
+}
+
+# feature_run NAME NS CLIENT ARGS...: a client run that must succeed; sets
+# REPORT and FLAT.
+feature_run() {
+    _name="$1"
+    _ns="$2"
+    _client="$3"
+    shift 3
+    REPORT="${CHECK_WORK}/${_name}.json"
+    _status=0
+    run_client "${REPORT}" "${client_limit_s}" "${_ns}" "${_client}" -H 127.0.0.1 \
+        -p "${SERVER_PORT}" -s 7 --interval 0 --format json --io-timeout 10 "$@" || _status=$?
+    if [ "${_status}" -ne 0 ]; then
+        sed 's/^/    client: /' "${REPORT}.err"
+        show_server_logs
+        fail "${_name}: client exited with status ${_status}"
+    fi
+    FLAT="${REPORT}.flat"
+    json_flatten "${REPORT}" >"${FLAT}"
+}
+
+# refused NAME WANT_TEXT LIMIT_S NS PROGRAM ARGS...: PROGRAM must exit 1
+# within LIMIT_S seconds with WANT_TEXT on stderr.
+refused() {
+    _name="$1"
+    _want="$2"
+    _out="${CHECK_WORK}/${_name}.out"
+    shift 2
+    _status=0
+    run_client "${_out}" "$@" || _status=$?
+    if [ "${_status}" -ne 1 ] || ! grep -q -- "${_want}" "${_out}.err"; then
+        sed 's/^/    stderr: /' "${_out}.err"
+        fail "${_name}: expected exit 1 with '${_want}', got exit ${_status}"
+    fi
+    log "${_name}: exit 1, $(head -n 1 "${_out}.err")"
+}
+
+judge() {
+    if [ -n "${mismatches}" ]; then
+        sed 's/^/    client: /' "${REPORT}.err"
+        show_server_logs
+        fail "$1:${mismatches#;}"
+    fi
+}
+
+all_features="--streams 16 --unordered --pr-sctp ttl:2000 --sack-delay 100 --sack-freq 2 --stream-scheduler rr"
+
+# features STYLE SERVER CLIENT [-t sctp]
+features() {
+    _style="$1"
+    _server="$2"
+    _client="$3"
+    shift 3
+    # shellcheck disable=SC2086
+    start_server "${CHECK_WORK}/${_style}-srv.log" - "${_server}" "$@" -p 0 ${all_features}
+    # shellcheck disable=SC2086
+    feature_run "${_style}-all" - "${_client}" "$@" ${all_features} --rate 500 -c 320
+    mismatches=""
+    for end in sctp server.sctp; do
+        expect "${end}.outbound_streams" 16
+        expect "${end}.inbound_streams" 16
+        expect "${end}.sack_delay_ms" 100
+        expect "${end}.sack_freq" 2
+        expect "${end}.scheduler" rr
+        expect "${end}.pr_supported" true
+        expect "${end}.pr_sctp" ttl:2000
+        expect "${end}.unordered" true
+    done
+    expect load.partially_reliable true
+    expect load.messages_sent 320
+    expect load.messages_replied 320
+    expect load.messages_abandoned 0
+    expect load.messages_lost 0
+    _stream=0
+    while [ "${_stream}" -lt 16 ]; do
+        expect "load.per_stream.${_stream}.messages_replied" 20
+        _stream=$((_stream + 1))
+    done
+    expect load.per_stream.16.stream ""
+    expect transport.source SCTP_GET_ASSOC_STATS
+    expect_at_least transport.unordered_chunks_sent 320
+    expect_at_least transport.unordered_chunks_received 320
+    expect_at_least load.server.transport.unordered_chunks_sent 320
+    judge "${_style} all features"
+    log "${_style} all features: streams $(field sctp.outbound_streams)/$(field sctp.inbound_streams)" \
+        "(server $(field server.sctp.outbound_streams)/$(field server.sctp.inbound_streams))," \
+        "sack $(field sctp.sack_delay_ms) ms x$(field sctp.sack_freq)," \
+        "scheduler $(field sctp.scheduler), pr $(field sctp.pr_sctp) agreed $(field sctp.pr_supported)," \
+        "replied $(field load.messages_replied), unordered chunks sent $(field transport.unordered_chunks_sent)" \
+        "received $(field transport.unordered_chunks_received)"
+
+    # The same server, ordered this time: no unordered chunk either way.
+    feature_run "${_style}-ordered" - "${_client}" "$@" --streams 4 --rate 500 -c 100
+    mismatches=""
+    expect sctp.unordered false
+    expect transport.unordered_chunks_sent 0
+    expect transport.unordered_chunks_received 0
+    expect load.per_stream.3.messages_replied 25
+    expect_at_least transport.ordered_chunks_sent 100
+    judge "${_style} ordered"
+    log "${_style} ordered, 4 streams: unordered chunks $(field transport.unordered_chunks_sent)," \
+        "ordered chunks sent $(field transport.ordered_chunks_sent)"
+    stop_pid "${SERVER_PID}"
+
+    # A server without --streams answers on fewer streams than asked.
+    start_server "${CHECK_WORK}/${_style}-plain-srv.log" - "${_server}" "$@" -p 0
+    refused "${_style}-streams-mismatch" "with --streams 16 too" "${client_limit_s}" - \
+        "${_client}" "$@" -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 --streams 16 --rate 100 -c 10
+    stop_pid "${SERVER_PID}"
+}
+
+features stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
+features seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
+
+# rtx: the policy and its value are taken and stated.
+start_server "${CHECK_WORK}/rtx-srv.log" - SOCK_STREAM_srv -p 0 --pr-sctp rtx:3
+feature_run rtx - SOCK_STREAM_clt --pr-sctp rtx:3 --rate 500 -c 50
+mismatches=""
+expect sctp.pr_sctp rtx:3
+expect server.sctp.pr_sctp rtx:3
+expect sctp.pr_supported true
+expect load.messages_replied 50
+judge "rtx"
+stop_pid "${SERVER_PID}"
+
+# Kernel features this 6.1 kernel lacks or keeps off, named.
+refused scheduler-fc "Linux 6.2" 10 - SOCK_STREAM_srv -p 0 --stream-scheduler fc
+refused interleave-off "intl_enable" 10 - SOCK_SEQPACK_srv -p 0 --interleave
+
+make_netns intl
+ip netns exec intl sh -c 'echo 1 >/proc/sys/net/sctp/intl_enable' ||
+    fail "cannot set net.sctp.intl_enable in a namespace"
+start_server "${CHECK_WORK}/intl-srv.log" intl SOCK_SEQPACK_srv -p 0 --interleave --streams 4
+feature_run interleave intl SOCK_SEQPACK_clt --interleave --streams 4 --rate 500 -c 40
+mismatches=""
+expect sctp.interleaving true
+expect server.sctp.interleaving true
+expect load.messages_replied 40
+judge "interleave"
+stop_pid "${SERVER_PID}"
+
+pass "streams, unordered, PR-SCTP (ttl, rtx), SACK delay and frequency, the rr scheduler and I-DATA read back on both ends over SOCK_STREAM and SOCK_SEQPACK; fc and interleaving without the sysctl refused by name"
