@@ -1,6 +1,7 @@
 #include "server/test_session.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <chrono>
@@ -89,6 +90,39 @@ std::string account_json(const load_account& account, std::chrono::duration<doub
     return doc.dump();
 }
 
+// Over SCTP the end-of-test message can overtake requests sent before it (on
+// another stream, unordered, or retransmitted). Its sequence number says how
+// many came before it, so the server waits for the missing ones to count
+// them, until none has come for overtaken_quiet; it does not answer them,
+// since the client has stopped waiting for replies. Requests that PR-SCTP
+// gave up never come.
+constexpr auto overtaken_quiet = std::chrono::milliseconds(200);
+
+void count_overtaken_requests(message_channel& channel, std::size_t size, std::uint64_t expected,
+                              load_account& account) {
+    std::vector<std::byte> request(size);
+    while (account.messages_received < expected) {
+        pollfd ready{channel.native_handle(), POLLIN, 0};
+        const int n = ::poll(&ready, 1, static_cast<int>(overtaken_quiet.count()));
+        if (n == 0) {
+            return;
+        }
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw std::system_error(errno, std::generic_category(), "poll failed");
+        }
+        channel.receive_message(request);
+        const auto message = protocol::decode_message_header(request);
+        if (!message || message->end_of_test()) {
+            throw peer_error("the client sent data after the end of its test");
+        }
+        ++account.messages_received;
+        account.bytes_received += size;
+    }
+}
+
 void serve_load(message_channel& channel, const protocol::test_header& header,
                 const server_identity& identity, reply_route& route, session_outcome& outcome) {
     log_format("Test in {} mode, {}-byte requests", protocol::name_of(header.mode),
@@ -105,6 +139,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
                            : protocol::load_reply_size);
     std::size_t filled = 0;
     load_account account;
+    std::uint64_t end_sequence = 0;  // also the count of the requests before it
     const auto usage_before = read_thread_usage();
     const auto started = std::chrono::steady_clock::now();
 
@@ -142,7 +177,9 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
                                 account.messages_received + 1));
             }
             ended = message->end_of_test();
-            if (!ended) {
+            if (ended) {
+                end_sequence = message->sequence;
+            } else {
                 ++account.messages_received;
                 account.bytes_received += size;
             }
@@ -160,6 +197,9 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
         filled -= at;
     }
     const auto elapsed = std::chrono::steady_clock::now() - started;
+    if (route.sctp) {
+        count_overtaken_requests(channel, size, end_sequence, account);
+    }
     send_blob(channel,
               account_json(account, elapsed, usage_before, read_thread_usage(), channel, identity));
     outcome.messages_done = account.messages_received;

@@ -14,7 +14,10 @@
 #   - SCTP_GET_ASSOC_STATS: the client sent at least 320 unordered chunks
 #     and the server at least 320 (it answers with its request's flag);
 #   a contrast run with --streams 4 alone sends no unordered chunk at all,
-#   so a flag set on every message regardless would fail here.
+#   so a flag set on every message regardless would fail here;
+#   a throughput run over 16 unordered streams, 3000 messages, 1 in 1000
+#   timed: the server counts all 3000, those the end-of-test message
+#   overtook included.
 #
 #   --pr-sctp rtx:3 is taken and stated; a client with --streams 16 against
 #   a server without is refused with advice (exit 1); --stream-scheduler fc
@@ -139,6 +142,20 @@ features() {
         "replied $(field load.messages_replied), unordered chunks sent $(field transport.unordered_chunks_sent)" \
         "received $(field transport.unordered_chunks_received)"
 
+    # Throughput: most requests ask for no reply, so the end-of-test
+    # message can overtake some on other streams; the server still counts
+    # every one.
+    feature_run "${_style}-throughput" - "${_client}" "$@" --streams 16 --unordered \
+        --throughput -c 3000
+    mismatches=""
+    expect load.messages_sent 3000
+    expect load.messages_received_by_server 3000
+    expect load.messages_replied 3
+    expect load.messages_lost 0
+    judge "${_style} throughput"
+    log "${_style} throughput, 16 streams unordered: sent $(field load.messages_sent)," \
+        "received by the server $(field load.messages_received_by_server)"
+
     # The same server, ordered this time: no unordered chunk either way.
     feature_run "${_style}-ordered" - "${_client}" "$@" --streams 4 --rate 500 -c 100
     mismatches=""
@@ -162,16 +179,37 @@ features() {
 features stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
 features seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
 
-# rtx: the policy and its value are taken and stated.
-start_server "${CHECK_WORK}/rtx-srv.log" - SOCK_STREAM_srv -p 0 --pr-sctp rtx:3
-feature_run rtx - SOCK_STREAM_clt --pr-sctp rtx:3 --rate 500 -c 50
-mismatches=""
-expect sctp.pr_sctp rtx:3
-expect server.sctp.pr_sctp rtx:3
-expect sctp.pr_supported true
-expect load.messages_replied 50
-judge "rtx"
-stop_pid "${SERVER_PID}"
+# rtx_and_interleave STYLE SERVER CLIENT [-t sctp]: --pr-sctp rtx:3 taken and
+# stated; --interleave read back on both ends, in a namespace whose
+# net.sctp.intl_enable is on (made by the caller).
+rtx_and_interleave() {
+    _style="$1"
+    _server="$2"
+    _client="$3"
+    shift 3
+    start_server "${CHECK_WORK}/${_style}-rtx-srv.log" - "${_server}" "$@" -p 0 --pr-sctp rtx:3
+    feature_run "${_style}-rtx" - "${_client}" "$@" --pr-sctp rtx:3 --rate 500 -c 50
+    mismatches=""
+    expect sctp.pr_sctp rtx:3
+    expect server.sctp.pr_sctp rtx:3
+    expect sctp.pr_supported true
+    expect load.messages_replied 50
+    judge "${_style} rtx"
+    log "${_style}: pr-sctp $(field sctp.pr_sctp), the peer agreed: $(field sctp.pr_supported)"
+    stop_pid "${SERVER_PID}"
+
+    start_server "${CHECK_WORK}/${_style}-intl-srv.log" intl "${_server}" "$@" -p 0 \
+        --interleave --streams 4
+    feature_run "${_style}-interleave" intl "${_client}" "$@" --interleave --streams 4 \
+        --rate 500 -c 40
+    mismatches=""
+    expect sctp.interleaving true
+    expect server.sctp.interleaving true
+    expect load.messages_replied 40
+    judge "${_style} interleave"
+    stop_pid "${SERVER_PID}"
+    log "${_style}: I-DATA on both ends ($(field sctp.interleaving)/$(field server.sctp.interleaving)) with net.sctp.intl_enable=1"
+}
 
 # Kernel features this 6.1 kernel lacks or keeps off, named.
 refused scheduler-fc "Linux 6.2" 10 - SOCK_STREAM_srv -p 0 --stream-scheduler fc
@@ -180,13 +218,7 @@ refused interleave-off "intl_enable" 10 - SOCK_SEQPACK_srv -p 0 --interleave
 make_netns intl
 ip netns exec intl sh -c 'echo 1 >/proc/sys/net/sctp/intl_enable' ||
     fail "cannot set net.sctp.intl_enable in a namespace"
-start_server "${CHECK_WORK}/intl-srv.log" intl SOCK_SEQPACK_srv -p 0 --interleave --streams 4
-feature_run interleave intl SOCK_SEQPACK_clt --interleave --streams 4 --rate 500 -c 40
-mismatches=""
-expect sctp.interleaving true
-expect server.sctp.interleaving true
-expect load.messages_replied 40
-judge "interleave"
-stop_pid "${SERVER_PID}"
+rtx_and_interleave stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
+rtx_and_interleave seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
 
 pass "streams, unordered, PR-SCTP (ttl, rtx), SACK delay and frequency, the rr scheduler and I-DATA read back on both ends over SOCK_STREAM and SOCK_SEQPACK; fc and interleaving without the sysctl refused by name"
