@@ -1,9 +1,14 @@
 #include "client/client_main.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string_view>
 #include <system_error>
 
 #include "client/load/load_engine.hpp"
@@ -20,14 +25,33 @@
 namespace sctp_perf {
 namespace {
 
+// Standard output is checked as a file is: a full disk, a closed stdout or a
+// reader that went away loses the report, and that is a failure. Written
+// with write(2) so that the error is the kernel's own.
+void write_standard_output(std::string_view text) {
+    std::cout.flush();  // nothing should be buffered there, but keep the order
+    while (!text.empty()) {
+        const ssize_t n = ::write(STDOUT_FILENO, text.data(), text.size());
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot write the report to standard output");
+        }
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
 void write_reports(const client_options& options, const run_report& report,
                    std::ofstream& json_file) {
+    std::ostringstream text;
     if (options.format == report_format::json) {
-        write_json_report(std::cout, report);
+        write_json_report(text, report);
     } else {
-        write_ace_report(std::cout, report);
+        write_ace_report(text, report);
     }
-    std::cout.flush();
+    write_standard_output(text.str());
     if (json_file.is_open()) {
         write_json_report(json_file, report);
         close_output_file(json_file, options.json_file, "JSON report file");
@@ -174,6 +198,9 @@ int run(const client_options& options, const program_info& program,
 
 int client_main(int argc, const char* const* argv, const program_info& program,
                 const client_connector& connect) {
+    // A reader of stdout that went away is an error to report (EPIPE), not
+    // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
+    std::signal(SIGPIPE, SIG_IGN);
     const std::string server_name =
         program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
     try {

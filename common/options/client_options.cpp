@@ -247,11 +247,16 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
 
     result.histogram.min_us = raw.histogram_min_us;
     result.histogram.max_us = raw.histogram_max_us;
-    if (!(raw.histogram_min_us >= 0.0)) {
-        errors.push_back("-m/--histogram-min-bin must be 0 or more microseconds");
+    // Bin edges are computed in doubles: bounded values keep every edge
+    // finite and distinct, and a round trip of 1000 s is no latency anyway.
+    constexpr double histogram_limit_us = 1e9;
+    if (!(raw.histogram_min_us >= 0.0 && raw.histogram_min_us < histogram_limit_us)) {
+        errors.push_back("-m/--histogram-min-bin must be 0 or more and below 1e9 microseconds");
     }
     if (!(raw.histogram_max_us > raw.histogram_min_us) || !std::isfinite(raw.histogram_max_us)) {
         errors.push_back("-M/--histogram-max-bin must be finite and greater than -m");
+    } else if (raw.histogram_max_us > histogram_limit_us) {
+        errors.push_back("-M/--histogram-max-bin must be at most 1e9 microseconds (1000 s)");
     }
     if (raw.bin_count < 1 || raw.bin_count > 10'000'000) {
         errors.push_back("-b/--histogram-bin-count must be 1..10000000");

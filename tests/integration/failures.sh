@@ -93,3 +93,27 @@ grep -q "flow 0: nothing sent or received for 1.0 s (--io-timeout)" <<<"$ERR" ||
     fail "server stopped under load: $ERR"
 [ "$elapsed" -le 5 ] || fail "a stopped server took $elapsed s to give up on"
 pass "server stopped under load: exit 1 after the I/O timeout (${elapsed} s)"
+
+# A report that cannot be written in full is exit 1 with one line: a full
+# disk, a closed stdout, and a reader that goes away after 10 bytes of a
+# report larger than a pipe holds (a JSON ping-pong report with 1000 bins is
+# about 90 KB; a pipe holds 64 KiB).
+start_server SOCK_STREAM_srv -t tcp
+status=0
+timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 200 >/dev/full \
+    2>"$WORK_DIR/err" || status=$?
+[ "$status" = 1 ] && grep -q "cannot write the report to standard output: No space left" \
+    "$WORK_DIR/err" || fail "stdout to /dev/full: exit $status, $(cat "$WORK_DIR/err")"
+status=0
+timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 200 >&- \
+    2>"$WORK_DIR/err" || status=$?
+[ "$status" = 1 ] && grep -q "cannot write the report to standard output: Bad file" \
+    "$WORK_DIR/err" || fail "stdout closed: exit $status, $(cat "$WORK_DIR/err")"
+status=0
+(timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 200 --format json \
+    2>"$WORK_DIR/err" || echo $? >"$WORK_DIR/status") | head -c 10 >/dev/null
+status=$(cat "$WORK_DIR/status" 2>/dev/null || echo 0)
+[ "$status" = 1 ] && grep -q "cannot write the report to standard output: Broken pipe" \
+    "$WORK_DIR/err" || fail "stdout reader gone: exit $status, $(cat "$WORK_DIR/err")"
+[ "$(wc -l <"$WORK_DIR/err")" = 1 ] || fail "expected one line on stderr: $(cat "$WORK_DIR/err")"
+pass "report to /dev/full, to a closed stdout, to a reader gone after 10 bytes: exit 1, one line"

@@ -146,7 +146,14 @@ TEST_CASE("client options: each rule has its own sentence") {
     CHECK_THAT(usage_message({"-s", "1", "-m", "-1"}), Contains("-m/--histogram-min-bin"));
     CHECK_THAT(usage_message({"-s", "1", "-m", "5", "-M", "5"}),
                Contains("-M/--histogram-max-bin must be finite and greater than -m"));
+    CHECK_THAT(usage_message({"-s", "1", "-M", "1.7e308"}),
+               Contains("-M/--histogram-max-bin must be at most 1e9 microseconds"));
+    CHECK_THAT(usage_message({"-s", "1", "-m", "1e9", "-M", "2e9"}),
+               Contains("-m/--histogram-min-bin must be 0 or more and below 1e9"));
+    CHECK_THAT(usage_message({"-s", "1", "-M", "inf"}),
+               Contains("-M/--histogram-max-bin must be finite"));
     CHECK_THAT(usage_message({"-s", "1", "-b", "0"}), Contains("-b/--histogram-bin-count"));
+    CHECK_THAT(usage_message({"-s", "1", "-b", "10000001"}), Contains("-b/--histogram-bin-count"));
     CHECK_THAT(usage_message({"-s", "1", "-x", "-3"}), Contains("-x/--histogram-num-outliers"));
     CHECK_THAT(usage_message({"-s", "1", "-p", "0"}),
                Contains("-p/--server-port must be 1..65535"));
