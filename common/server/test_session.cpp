@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -206,6 +207,22 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
     outcome.completed = true;
 }
 
+// Once a test is over the client reads its connection's transport counters,
+// then closes. The server waits for that close (bounded by its I/O timeout)
+// instead of closing first: SCTP removes an association as soon as one end
+// has shut it down, and the client's read would find nothing to read.
+void await_client_close(message_channel& channel) {
+    std::array<std::byte, 1> extra{};
+    try {
+        channel.receive_message(extra);
+    } catch (const peer_closed&) {
+        return;  // the expected end
+    } catch (const peer_error&) {
+        return;  // gone another way or silent: the test itself was complete
+    }
+    throw peer_error("the client sent data after the end of its test");
+}
+
 }  // namespace
 
 session_outcome serve_test(message_channel& channel, const server_identity& identity) {
@@ -238,6 +255,7 @@ session_outcome serve_test(message_channel& channel, const server_identity& iden
         } else {
             serve_load(channel, decoded.header, identity, route, outcome);
         }
+        await_client_close(channel);
     } catch (const peer_error& e) {
         outcome.reason = e.what();
     } catch (const std::system_error& e) {
