@@ -1,5 +1,6 @@
 #pragma once
-// Exit codes and the error types that map onto them.
+// Exit codes and every error type the programs throw, with the code each maps
+// onto.
 //
 // Every program returns one of three codes so that scripts can tell a broken
 // command line from a broken network: 0 success, 1 runtime failure (the network,
@@ -39,5 +40,25 @@ class test_refused : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// No connection to the server; what() names the host, the port and the last
+// reason. `refused` tells whether to suggest starting a server.
+class connect_error : public std::runtime_error {
+  public:
+    connect_error(const std::string& what, bool refused)
+        : std::runtime_error(what), refused_(refused) {}
+    bool refused() const noexcept { return refused_; }
+
+  private:
+    bool refused_;
+};
+
+// A name in an address list that does not resolve; what() names it and says why.
+class resolve_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Kernel failures are std::system_error, with the call that failed in what().
 
 }  // namespace sctp_perf

@@ -17,6 +17,7 @@
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
 #include "transport/sctp_addresses.hpp"
+#include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -112,18 +113,17 @@ class seqpack_server {
     void open_listener() {
         const auto plan = plan_listener(options_);
         unique_fd fd = open_socket(plan.family, SOCK_SEQPACKET, transport_protocol::sctp);
-        const int on = 1;
-        const int off = 0;
-        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
         if (plan.family == AF_INET6) {
-            ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+            // One wildcard socket for both families.
+            set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
         }
         // Before listen(), so no association can come up unannounced: the
         // COMM_UP notification is what tells this server to peel it off.
         subscribe_association_events(fd.get());
         // Tells which association a data message belongs to, for the rare
         // message read here before its association was peeled off.
-        ::setsockopt(fd.get(), IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on);
+        enable_receive_info(fd.get());
         // Set here, every association starts with them; set again on each
         // peeled-off socket below so the choice is explicit there too.
         apply_sctp_rto(fd.get(), options_.common.sctp_rto);
@@ -297,9 +297,8 @@ class seqpack_server {
                        fmt::join(association_local_addresses(fd.get(), id), ", "));
         }
         try {
-            // Message origins are only needed on the listening socket.
-            const int off = 0;
-            ::setsockopt(fd.get(), IPPROTO_SCTP, SCTP_RECVRCVINFO, &off, sizeof off);
+            // Keeps SCTP_RECVRCVINFO on: the session answers each request on
+            // the stream it came in on.
             prepare_session_socket(fd.get(), options_.common);
         } catch (const std::system_error& e) {
             log_format("client {}: {}; closing", peer, e.what());

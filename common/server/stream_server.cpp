@@ -68,11 +68,10 @@ class stream_server {
         const int family = where.endpoint.address().is_v6() ? AF_INET6 : AF_INET;
         const int protocol = ip_protocol_number(transport);
         unique_fd fd = open_socket(family, SOCK_STREAM, transport);
-        const int on = 1;
-        const int off = 0;
-        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
         if (family == AF_INET6 && options_.bind_addresses.empty()) {
-            ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+            // One wildcard socket for both families.
+            set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
         }
         if (transport == transport_protocol::sctp) {
             apply_sctp_rto(fd.get(), options_.common.sctp_rto);

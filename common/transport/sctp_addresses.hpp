@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "errors.hpp"
+
 namespace sctp_perf {
 
 // One resolved socket address, of either family.
@@ -54,12 +56,6 @@ struct resolved_host {
     std::vector<socket_address> addresses;
 
     bool has_family(int family) const noexcept;
-};
-
-// A name in a list that does not resolve; what() names it and says why.
-class resolve_error : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
 };
 
 // The wildcard address of `family` ("any interface") with `port`.

@@ -90,8 +90,7 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
     unique_fd fd = open_socket(plan.family, SOCK_SEQPACKET, transport_protocol::sctp);
     if (plan.family == AF_INET6) {
         // IPv4 addresses may be part of the same association.
-        const int off = 0;
-        ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
     subscribe_association_events(fd.get());
     apply_sctp_rto(fd.get(), request.sctp_rto);
@@ -102,8 +101,7 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
     set_io_timeout(fd.get(), request.timeout);
 
     if (!plan.locals.empty()) {
-        const int reuse = 1;
-        ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof reuse);
+        set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
         // One address at a time, so that a failure names the address.
         for (const auto& address : plan.locals.addresses()) {
             socket_address one = address;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "errors.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/stream_connector.hpp"  // connect_error

@@ -59,6 +59,12 @@ bool ipv6_sockets_work(int type, transport_protocol transport) {
     return true;
 }
 
+void set_int_option(int fd, int level, int name, int value, const char* what) {
+    if (::setsockopt(fd, level, name, &value, sizeof value) != 0) {
+        throw std::system_error(errno, std::generic_category(), std::string("cannot set ") + what);
+    }
+}
+
 void set_nagle(int fd, transport_protocol transport, bool enabled) {
     const int nodelay = enabled ? 0 : 1;
     const int level = ip_protocol_number(transport);

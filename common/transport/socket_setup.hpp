@@ -25,6 +25,10 @@ unique_fd open_socket(int family, int type, transport_protocol transport);
 // open_socket() reports them with its clear message.
 bool ipv6_sockets_work(int type, transport_protocol transport);
 
+// setsockopt(fd, level, name, value) for an int-valued option. Throws
+// std::system_error: "cannot set WHAT".
+void set_int_option(int fd, int level, int name, int value, const char* what);
+
 // Nagle's algorithm is off unless asked for (TCP_NODELAY / SCTP_NODELAY set),
 // because a latency test that batches small requests measures the batching.
 void set_nagle(int fd, transport_protocol transport, bool enabled);

@@ -83,8 +83,7 @@ unique_fd connect_stream(const connect_request& request) {
 
         boost::system::error_code ec;
         if (local) {
-            const int reuse = 1;
-            ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof reuse);
+            set_int_option(socket.native_handle(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
             socket.bind(generic_stream::endpoint(local->data(), local->size(),
                                                  ip_protocol_number(request.transport)),
                         ec);

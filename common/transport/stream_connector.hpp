@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "errors.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/transport_protocol.hpp"
@@ -24,18 +25,8 @@ struct connect_request {
 };
 
 // Tries every address the server name resolves to, in order, each attempt
-// bounded by `timeout`. Throws connect_error naming the host, the port and the
-// last reason; `refused` tells the caller whether to suggest starting a server.
-class connect_error : public std::runtime_error {
-  public:
-    connect_error(const std::string& what, bool refused)
-        : std::runtime_error(what), refused_(refused) {}
-    bool refused() const noexcept { return refused_; }
-
-  private:
-    bool refused_;
-};
-
+// bounded by `timeout`. Throws connect_error (errors.hpp) naming the host, the
+// port and the last reason.
 unique_fd connect_stream(const connect_request& request);
 
 }  // namespace sctp_perf
