@@ -37,6 +37,7 @@ client_connection connect_seqpack_client(const client_options& options) {
         connection.peer_addresses = {peer_address_of(fd)};
     }
     connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
+    connection.channel->set_message_timeout(options.common.io_timeout);
     return connection;
 }
 

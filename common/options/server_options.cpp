@@ -1,5 +1,6 @@
 #include "options/server_options.hpp"
 
+#include <algorithm>
 #include <boost/program_options/value_semantic.hpp>
 
 #include "options/client_options.hpp"
@@ -14,6 +15,7 @@ struct raw_server_options {
     long long port = 45453;
     std::string bind_addresses;
     long long max_clients = 64;
+    double header_timeout_s = 2.0;
 };
 
 void add_server_options(po::options_description& options, raw_server_options& raw,
@@ -27,7 +29,9 @@ void add_server_options(po::options_description& options, raw_server_options& ra
          multi ? "address(es) to bind, comma-separated, all on one port (sctp_bindx)"
                : "address to bind")
         ("max-clients", po::value(&raw.max_clients)->default_value(raw.max_clients),
-         "tests served at once; further clients are told the server is busy");
+         "tests served at once; further clients are told the server is busy")
+        ("header-timeout", po::value(&raw.header_timeout_s)->default_value(2.0, "2"),
+         "seconds a new connection has to deliver its whole test header before it is closed");
     // clang-format on
     add_common_options(options, raw.common, program);
 }
@@ -51,6 +55,12 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         errors.push_back("--max-clients must be 1..4096");
     } else {
         result.max_clients = static_cast<unsigned>(raw.max_clients);
+    }
+    if (!(raw.header_timeout_s > 0.0 && raw.header_timeout_s <= 3600.0)) {
+        errors.push_back("--header-timeout must be more than 0 and at most 3600 seconds");
+    } else {
+        result.header_timeout = std::chrono::milliseconds(
+            std::max<long long>(1, static_cast<long long>(raw.header_timeout_s * 1000.0 + 0.5)));
     }
     throw_if_invalid(errors);
     return result;

@@ -1,6 +1,7 @@
 #pragma once
 // Everything a server is configured by.
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -16,6 +17,9 @@ struct server_options {
     std::uint16_t port = 45453;               // 0: the kernel picks a free port
     std::vector<std::string> bind_addresses;  // empty: any; SOCK_SEQPACK may list several
     unsigned max_clients = 64;                // concurrent tests; more are refused as busy
+    // How long a new connection may take to deliver its whole test header,
+    // busy or not: a silent or trickling one must not hold a slot for long.
+    std::chrono::milliseconds header_timeout{2000};
 };
 
 // Parses and validates a server command line. Returns nullopt when --help or

@@ -23,6 +23,8 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
     identity.sctp = options.common.sctp;
+    identity.header_timeout = options.header_timeout;
+    identity.io_timeout = options.common.io_timeout;
     return identity;
 }
 

@@ -3,6 +3,7 @@
 // that follows the verdict, so that the client's report describes both ends:
 // a server started with another -n, RTO, buffer size or CPU shows up there.
 
+#include <chrono>
 #include <string>
 
 #include "options/server_options.hpp"
@@ -18,7 +19,9 @@ struct server_identity {
     unsigned cpu_count = 0;
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
-    sctp_feature_request sctp;  // also how its replies travel (PR-SCTP)
+    sctp_feature_request sctp;                       // also how its replies travel (PR-SCTP)
+    std::chrono::milliseconds header_timeout{2000};  // for the whole test header
+    std::chrono::milliseconds io_timeout{10'000};    // for every later message
 };
 
 server_identity read_server_identity(const server_options& options, const program_info& program);

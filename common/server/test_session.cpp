@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <system_error>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/socket_setup.hpp"
 #include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
@@ -141,6 +143,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
     std::size_t filled = 0;
     load_account account;
     std::uint64_t end_sequence = 0;  // also the count of the requests before it
+    std::optional<std::chrono::steady_clock::time_point> partial_since;
     const auto usage_before = read_thread_usage();
     const auto started = std::chrono::steady_clock::now();
 
@@ -190,6 +193,21 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
                 account.replies_sent += ended ? 0 : 1;
             }
         }
+        // A read that completed no request: the client must still deliver a
+        // whole one within the I/O timeout, or it could hold the session
+        // forever by trickling bytes. The clock is read only then.
+        if (at == 0) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!partial_since) {
+                partial_since = now;
+            } else if (now - *partial_since > identity.io_timeout) {
+                throw peer_error(fmt::format(
+                    "the client sent {} bytes but no whole request in {:.1f} s (--io-timeout)",
+                    filled, std::chrono::duration<double>(identity.io_timeout).count()));
+            }
+        } else {
+            partial_since.reset();
+        }
         send_replies(ended);
         if (ended && at != filled) {
             throw peer_error("the client sent data after the end of its test");
@@ -228,8 +246,22 @@ void await_client_close(message_channel& channel) {
 session_outcome serve_test(message_channel& channel, const server_identity& identity) {
     session_outcome outcome;
     try {
+        // The header has its own, shorter bound: until it is in, the
+        // connection holds a session slot and has proved nothing.
+        set_io_timeout(channel.native_handle(), identity.header_timeout);
+        channel.set_message_timeout(identity.header_timeout);
         protocol::header_bytes header_bytes{};
-        channel.receive_message(header_bytes);
+        try {
+            channel.receive_message(header_bytes);
+        } catch (const peer_closed&) {
+            throw;
+        } catch (const peer_error& e) {
+            throw peer_error(fmt::format(
+                "no whole test header within {:.1f} s (--header-timeout): {}",
+                std::chrono::duration<double>(identity.header_timeout).count(), e.what()));
+        }
+        set_io_timeout(channel.native_handle(), identity.io_timeout);
+        channel.set_message_timeout(identity.io_timeout);
         const auto decoded = protocol::decode_header(header_bytes);
         channel.send_message(protocol::encode_verdict(decoded.verdict));
         if (decoded.verdict == protocol::status::unsupported_version) {

@@ -12,8 +12,10 @@
 // a hang, and the asynchronous ones add a reactor round per message to the
 // very round trip being measured.
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,7 +54,31 @@ class message_channel {
                                    const sctp_delivery& delivery) = 0;
     std::size_t send_ready(std::span<const std::byte> bytes) { return send_ready(bytes, {}); }
     virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
+
+    // Bounds each whole message that receive_message reads, not only each
+    // system call (set_io_timeout): a peer that trickles a message a byte at
+    // a time, each byte well within the I/O timeout, is cut off once the
+    // message has taken `timeout` in all. Unset: only the calls are bounded.
+    void set_message_timeout(std::chrono::milliseconds timeout) noexcept {
+        message_timeout_ = timeout;
+    }
+
+  protected:
+    std::optional<std::chrono::milliseconds> message_timeout_;
 };
+
+// When a message that began at `started` must be complete; max() without a
+// message timeout.
+std::chrono::steady_clock::time_point message_deadline(
+    std::optional<std::chrono::milliseconds> timeout,
+    std::chrono::steady_clock::time_point started);
+
+// Waits until `fd` is readable or `deadline` passes; throws peer_error saying
+// that `received` of `expected` bytes of a message came in time. For the rest
+// of a message once its first part is in.
+void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadline,
+                           std::size_t received, std::size_t expected,
+                           std::optional<std::chrono::milliseconds> timeout);
 
 // Messages on a byte stream (TCP or SCTP SOCK_STREAM): the sizes are agreed in
 // the test header, so no length prefix is sent.

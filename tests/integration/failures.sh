@@ -26,6 +26,9 @@ pass "unwritable --json-file: exit 1 before connecting"
 # fake_server MODE: a loopback listener that is not an sctp-perf server.
 # MODE http answers the header with text; MODE silent never answers.
 fake_server() {
+    # Emptied here, not by the background job's redirection, which may come
+    # too late: the loop below would read the previous fake server's port.
+    : >"$WORK_DIR/fake.port"
     perl -MIO::Socket::INET -e '
         my $l = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 5,
                                       ReuseAddr => 1) or die $!;
@@ -89,7 +92,7 @@ run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --throughput --d
     --io-timeout 1 --interval 0
 elapsed=$(($(date +%s) - start))
 kill -CONT "$SERVER_PID"
-grep -q "flow 0: nothing sent or received for 1.0 s (--io-timeout)" <<<"$ERR" ||
+grep -q "flow 0: no whole reply and no room to send for 1.0 s (--io-timeout)" <<<"$ERR" ||
     fail "server stopped under load: $ERR"
 [ "$elapsed" -le 5 ] || fail "a stopped server took $elapsed s to give up on"
 pass "server stopped under load: exit 1 after the I/O timeout (${elapsed} s)"
@@ -117,3 +120,31 @@ status=$(cat "$WORK_DIR/status" 2>/dev/null || echo 0)
     "$WORK_DIR/err" || fail "stdout reader gone: exit $status, $(cat "$WORK_DIR/err")"
 [ "$(wc -l <"$WORK_DIR/err")" = 1 ] || fail "expected one line on stderr: $(cat "$WORK_DIR/err")"
 pass "report to /dev/full, to a closed stdout, to a reader gone after 10 bytes: exit 1, one line"
+
+# A server that trickles its replies a byte every 0.3 s, each byte well
+# within the client's 1 s I/O timeout: the whole reply must come within it.
+# It answers the header properly (verdict, then a settings blob) first.
+perl -MIO::Socket::INET -MTime::HiRes=sleep -e '
+    my $l = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 5,
+                                  ReuseAddr => 1) or die $!;
+    $| = 1; print $l->sockport, "\n";
+    alarm 30;
+    my $c = $l->accept or exit;
+    sysread $c, my $header, 16;
+    syswrite $c, "SPRF" . pack("nn", 0, 2) . pack("N", 2) . "{}";
+    sysread $c, my $request, 16;
+    for my $byte (split //, $request) { syswrite $c, $byte or last; sleep 0.3 }
+    sleep 5;' >"$WORK_DIR/trickle.port" &
+STARTED_PIDS+=("$!")
+for _ in $(seq 100); do
+    [ -s "$WORK_DIR/trickle.port" ] && break
+    sleep 0.05
+done
+start=$(date +%s%N)
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$(head -n 1 "$WORK_DIR/trickle.port")" -s 4 \
+    --rate 10 -c 5 --io-timeout 1
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+grep -q "flow 0, primer round trip 1: the peer sent [0-9]* of the 16 bytes of a message in 1.0 s" \
+    <<<"$ERR" || fail "trickling server: $ERR"
+[ "$elapsed_ms" -lt 3000 ] || fail "a trickling server held the client for $elapsed_ms ms"
+pass "server trickling its reply: exit 1 at the I/O timeout (${elapsed_ms} ms: $ERR)"

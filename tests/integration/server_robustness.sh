@@ -65,9 +65,36 @@ echo "$OUT" >"$WORK_DIR/run.json"
 [ "$(json_field "$WORK_DIR/run.json" summary.num_points)" = 1000 ] || fail "proper client"
 pass "proper client served after all of the above"
 
-wait_for_log "receive timed out: the peer went silent" 10
+wait_for_log "no whole test header within 2.0 s (--header-timeout): receive timed out" 10
 exec 4>&-
-pass "silent client timed out by the server's --io-timeout"
+pass "silent client closed at the server's --header-timeout"
+
+# A header trickled a byte every 0.5 s (each byte well within the 4 s I/O
+# timeout) is cut off when the whole header has taken 2 s, --header-timeout.
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+start=$(date +%s%N)
+for byte in S P R F; do
+    printf '%s' "$byte" >&3 2>/dev/null || break
+    sleep 0.5
+done
+wait_for_log "no whole test header within 2.0 s (--header-timeout): the peer sent" 5
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+exec 3>&-
+[ "$elapsed_ms" -lt 4000 ] || fail "a trickled header held its connection for $elapsed_ms ms"
+pass "trickled header closed at --header-timeout (${elapsed_ms} ms)"
+
+# A valid header, then a request trickled a byte every 0.5 s: the whole
+# request must come within the 4 s I/O timeout, not each byte.
+exec 3<>"/dev/tcp/127.0.0.1/$port"
+printf 'SPRF\x00\x02\x00\x00\x00\x00\x00\x10\x00\x00\x03\xe8' >&3
+timeout 3 head -c 8 <&3 >/dev/null
+for _ in $(seq 16); do
+    printf 'x' >&3 2>/dev/null || break
+    sleep 0.5
+done
+exec 3>&-
+wait_for_log "bytes of a message in 4.0 s (the whole message must come within the I/O timeout)" 5
+pass "request trickled after a valid header: the session ends at the I/O timeout"
 
 # While no client arrives, the server says it is still waiting, every 5 s.
 wait_for_log "select timed out" 7

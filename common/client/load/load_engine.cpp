@@ -135,10 +135,10 @@ class worker {
                 if (!blocked) {
                     wake = std::min(wake, flow.next_due());
                 }
-                if (flow.waiting_on_peer() && now - flow.last_progress() > plan_.io_timeout) {
+                if (flow.waiting_on_peer() && now - flow.peer_owes_since() > plan_.io_timeout) {
                     throw peer_error(fmt::format(
-                        "flow {}: nothing sent or received for {:.1f} s (--io-timeout): the "
-                        "server stopped reading or answering",
+                        "flow {}: no whole reply and no room to send for {:.1f} s (--io-timeout): "
+                        "the server stopped reading or answering",
                         flow.index(), std::chrono::duration<double>(plan_.io_timeout).count()));
                 }
             }

@@ -92,7 +92,7 @@ void load_flow::run_primer() {
 void load_flow::begin(const send_schedule& schedule, clock::time_point stop_at) {
     schedule_ = schedule;
     stop_at_ = stop_at;
-    last_progress_ = schedule.start();
+    owed_since_ = schedule.start();
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
@@ -156,14 +156,23 @@ bool load_flow::flush_pending(clock::time_point now) {
     const auto sent_at = exact ? clock::now() : now;
     const auto n = channel_->send_ready(std::span(out_).subspan(out_sent_), out_delivery_);
     if (n == 0) {
+        out_blocked_ = true;
         return false;
+    }
+    if (out_blocked_) {
+        owed_since_ = now;  // the peer made room: it is reading
+        out_blocked_ = false;
     }
     out_sent_ += n;
     if (out_sent_ < out_.size()) {
+        out_blocked_ = true;
         return false;  // the rest waits for room
     }
     out_pending_ = false;
-    last_progress_ = sent_at;
+    last_sent_at_ = sent_at;
+    if (matcher_.outstanding() == 0 || end_started_) {
+        owed_since_ = sent_at;  // a new wait for the peer begins here
+    }
     if (out_timed_) {
         out_timed_->sent = sent_at;
         if (!schedule_->paced()) {
@@ -209,11 +218,11 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
             ++result_.messages_sent;
             ++sink.interval_sent;
             if (result_.messages_sent == 1) {
-                first_send_ = last_progress_;
+                first_send_ = last_sent_at_;
             }
-            last_send_ = last_progress_;
+            last_send_ = last_sent_at_;
             if (schedule_->paced()) {
-                sink.max_slip = std::max(sink.max_slip, last_progress_ - out_due_);
+                sink.max_slip = std::max(sink.max_slip, last_sent_at_ - out_due_);
             }
         }
         if (schedule_->paced()) {
@@ -242,12 +251,16 @@ void load_flow::receive(sample_sink& sink) {
             return;
         }
         const auto arrived = clock::now();
-        last_progress_ = arrived;
         in_filled_ += n;
         std::size_t at = 0;
         for (; in_filled_ - at >= protocol::load_reply_size && !end_reply_received_;
              at += protocol::load_reply_size) {
             take_reply(std::span(in_).subspan(at, protocol::load_reply_size), arrived, sink);
+        }
+        // Only whole replies count: bytes trickled one at a time do not keep
+        // a flow waiting forever.
+        if (at > 0) {
+            owed_since_ = arrived;
         }
         std::memmove(in_.data(), in_.data() + at, in_filled_ - at);
         in_filled_ -= at;

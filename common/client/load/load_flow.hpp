@@ -118,8 +118,10 @@ class load_flow {
         }
         return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_started_);
     }
-    // The last moment this flow sent or received anything, for the I/O timeout.
-    clock::time_point last_progress() const noexcept { return last_progress_; }
+    // Since when the flow has waited on the peer, for the I/O timeout: the
+    // last whole reply, the send that began a wait, or the moment the peer
+    // last made room for a blocked send.
+    clock::time_point peer_owes_since() const noexcept { return owed_since_; }
     int native_handle() const noexcept { return channel_->native_handle(); }
     unsigned index() const noexcept { return index_; }
 
@@ -167,7 +169,9 @@ class load_flow {
     std::uint32_t end_token_ = 0;
     clock::time_point first_send_{};
     clock::time_point last_send_{};
-    clock::time_point last_progress_{};
+    clock::time_point last_sent_at_{};  // when the last whole message went out
+    clock::time_point owed_since_{};    // see peer_owes_since()
+    bool out_blocked_ = false;          // out_ met a full socket
 
     flow_result result_;
     double sending_s_ = 0.0;
