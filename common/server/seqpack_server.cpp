@@ -186,10 +186,12 @@ class seqpack_server {
             if (error != 0) {
                 // Out of memory or similar: say so, and try again shortly
                 // rather than spin.
-                log_format("receive on the listening socket failed: {}", std::strerror(error));
-                loop_.retry_after(std::chrono::milliseconds(100), [this] { wait_for_listener(); });
+                loop_.retry_after_failure(
+                    fmt::format("receive on the listening socket failed: {}", std::strerror(error)),
+                    [this] { wait_for_listener(); });
                 return false;
             }
+            loop_.listener_recovered();
             handle(std::move(message));
         }
         return true;

@@ -1,5 +1,6 @@
 #include "server/server_loop.hpp"
 
+#include "server/busy_refusal.hpp"
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -17,7 +18,8 @@ server_loop::server_loop(const server_options& options, const program_info& prog
     : signals_(io_, SIGINT, SIGTERM),
       idle_timer_(io_),
       retry_timer_(io_),
-      sessions_(options.max_clients, read_server_identity(options, program)) {}
+      sessions_(options.max_clients, read_server_identity(options, program)),
+      header_timeout_(options.header_timeout) {}
 
 void server_loop::run(const std::function<void()>& stop_listening) {
     signals_.async_wait([this, &stop_listening](const boost::system::error_code& ec, int signal) {
@@ -42,16 +44,37 @@ void server_loop::client_arrived(const std::string& peer) {
 }
 
 void server_loop::serve(std::unique_ptr<message_channel> channel, std::string peer) {
-    sessions_.start(std::move(channel), std::move(peer));
+    if (auto refused = sessions_.start(std::move(channel), peer)) {
+        refuse_as_busy(io_, std::move(refused), std::move(peer), header_timeout_);
+    }
 }
 
-void server_loop::retry_after(std::chrono::milliseconds delay, std::function<void()> retry) {
-    retry_timer_.expires_after(delay);
+void server_loop::retry_after_failure(const std::string& failure, std::function<void()> retry) {
+    if (failure != listener_failure_) {
+        log_format("{}; retrying until it works again, at most every second", failure);
+        listener_failure_ = failure;
+        listener_retry_delay_ = std::chrono::milliseconds(10);
+    } else {
+        listener_retry_delay_ =
+            std::min(2 * listener_retry_delay_, std::chrono::milliseconds(1000));
+    }
+    ++listener_failures_;
+    retry_timer_.expires_after(listener_retry_delay_);
     retry_timer_.async_wait([retry = std::move(retry)](const boost::system::error_code& ec) {
         if (!ec) {
             retry();
         }
     });
+}
+
+void server_loop::listener_recovered() {
+    if (listener_failure_.empty()) {
+        return;
+    }
+    log_format("the listener works again, after {} failed attempts ({})", listener_failures_,
+               listener_failure_);
+    listener_failure_.clear();
+    listener_failures_ = 0;
 }
 
 void server_loop::arm_idle_timer() {

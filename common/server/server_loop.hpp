@@ -36,9 +36,13 @@ class server_loop {
     // busy); `peer` names the client in the log.
     void serve(std::unique_ptr<message_channel> channel, std::string peer);
 
-    // Calls `retry` after `delay`, for a listener whose read failed for lack
-    // of memory or descriptors: trying again at once would only spin.
-    void retry_after(std::chrono::milliseconds delay, std::function<void()> retry);
+    // For a listener whose accept or read failed (out of descriptors or
+    // memory): logs the failure once per episode, not at every retry, and
+    // calls `retry` after a delay that doubles from 10 ms up to 1 s. Trying
+    // again at once would only spin; logging every try would flood the log.
+    void retry_after_failure(const std::string& failure, std::function<void()> retry);
+    // The listener works again: ends the episode with one line.
+    void listener_recovered();
 
   private:
     void arm_idle_timer();
@@ -48,6 +52,10 @@ class server_loop {
     boost::asio::steady_timer idle_timer_;
     boost::asio::steady_timer retry_timer_;
     session_pool sessions_;
+    std::chrono::milliseconds header_timeout_;
+    std::string listener_failure_;  // the failure of the episode, empty outside one
+    unsigned listener_failures_ = 0;
+    std::chrono::milliseconds listener_retry_delay_{0};
 };
 
 // Makes an accepted or peeled-off socket ready for a session: blocking, with

@@ -1,10 +1,34 @@
 #include "server/server_main.hpp"
 
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "errors.hpp"
+#include "server/server_log.hpp"
 
 namespace sctp_perf {
+namespace {
+
+// Every connection holds a descriptor, even one refused as busy or waiting
+// out its header timeout. The soft limit (often 1024) is raised to the hard
+// one, so that a flood of connections meets --max-clients and
+// --header-timeout before it meets EMFILE.
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) {
+        return;
+    }
+    const auto soft = limit.rlim_cur;
+    limit.rlim_cur = limit.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        log_format("cannot raise the descriptor limit from {}: {}", soft, std::strerror(errno));
+    }
+}
+
+}  // namespace
 
 int server_main(int argc, const char* const* argv, const program_info& program,
                 const server_runner& serve) {
@@ -13,6 +37,7 @@ int server_main(int argc, const char* const* argv, const program_info& program,
         if (!options) {
             return exit_success;
         }
+        raise_descriptor_limit();
         return serve(*options, program);
     } catch (const usage_error& e) {
         std::cerr << program.name << ": " << e.what() << "\nTry '" << program.name

@@ -2,7 +2,6 @@
 
 #include <sys/socket.h>
 
-#include "client/ping_pong.hpp"
 #include "server/server_log.hpp"
 #include "server/test_session.hpp"
 #include "transport/socket_setup.hpp"
@@ -24,27 +23,27 @@ void session_pool::serve(session& s) const {
     s.done = true;
 }
 
-void session_pool::start(std::unique_ptr<message_channel> channel, std::string client) {
+std::unique_ptr<message_channel> session_pool::start(std::unique_ptr<message_channel> channel,
+                                                     std::string client) {
     reap();
     const std::lock_guard lock(mutex_);
     if (sessions_.size() >= max_sessions_) {
-        // Refused on the accepting thread, so a flood of clients cannot
-        // start a flood of threads; the short wait for the header bounds how
-        // long a silent one can hold up accepting.
-        try {
-            set_io_timeout(channel->native_handle(), busy_refusal_wait);
-        } catch (const std::system_error& e) {
-            log_format("client {}: {}; closing", client, e.what());
-            return;
-        }
-        const auto outcome = refuse_as_busy(*channel);
-        log_format("client {} {}", client, outcome.reason);
-        return;
+        return channel;
     }
     auto& s = sessions_.emplace_back();
     s.channel = std::move(channel);
     s.client = std::move(client);
-    s.thread = std::thread([this, &s] { serve(s); });
+    try {
+        s.thread = std::thread([this, &s] { serve(s); });
+    } catch (const std::system_error& e) {
+        // Out of threads or memory: this client is refused, the server goes on.
+        log_format("client {}: cannot start a session thread ({}); refusing it", s.client,
+                   e.what());
+        auto back = std::move(s.channel);
+        sessions_.pop_back();
+        return back;
+    }
+    return nullptr;
 }
 
 void session_pool::reap() {

@@ -24,14 +24,11 @@ class session_pool {
     session_pool(const session_pool&) = delete;
     session_pool& operator=(const session_pool&) = delete;
 
-    // How long a refused client has to send its header before it is closed
-    // without an answer.
-    static constexpr std::chrono::milliseconds busy_refusal_wait{1000};
-
-    // Serves a test on `channel` in a thread of its own, or, when the pool is
-    // full, reads the client's header, tells it the server is busy, and closes. `client` names the
-    // peer in the log.
-    void start(std::unique_ptr<message_channel> channel, std::string client);
+    // Serves a test on `channel` in a thread of its own. Gives the channel
+    // back when the pool is full or no thread could be started (logged), for
+    // the caller to refuse as busy. `client` names the peer in the log.
+    [[nodiscard]] std::unique_ptr<message_channel> start(std::unique_ptr<message_channel> channel,
+                                                         std::string client);
 
     // Interrupts every running session (shutdown of its socket) and joins all
     // threads. Safe to call more than once.

@@ -1,5 +1,7 @@
 #include "server/stream_server.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/asio/basic_socket_acceptor.hpp>
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/io_context.hpp>
@@ -106,10 +108,11 @@ class stream_server {
                     return;
                 }
                 if (ec) {
-                    log_format("accept failed: {}", ec.message());
-                    loop_.retry_after(std::chrono::milliseconds(100), [this] { accept_next(); });
+                    loop_.retry_after_failure(fmt::format("accept failed: {}", ec.message()),
+                                              [this] { accept_next(); });
                     return;
                 }
+                loop_.listener_recovered();
                 hand_over(unique_fd(socket.release()));
                 accept_next();
             });

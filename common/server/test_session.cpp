@@ -296,22 +296,4 @@ session_outcome serve_test(message_channel& channel, const server_identity& iden
     return outcome;
 }
 
-session_outcome refuse_as_busy(message_channel& channel) {
-    session_outcome outcome;
-    try {
-        protocol::header_bytes header_bytes{};
-        // Even a refused client's header is read before the answer: closing
-        // with it unread would make TCP reset the connection and SCTP abort
-        // the association, and the client would report that instead of why.
-        channel.receive_message(header_bytes);
-        channel.send_message(protocol::encode_verdict(protocol::status::server_busy));
-        outcome.reason = "refused: too many clients at once";
-    } catch (const peer_error& e) {
-        outcome.reason = e.what();
-    } catch (const std::system_error& e) {
-        outcome.reason = e.what();
-    }
-    return outcome;
-}
-
 }  // namespace sctp_perf

@@ -33,7 +33,4 @@ struct session_outcome {
 // Serves one test on a connected channel. Never throws for anything the peer does.
 session_outcome serve_test(message_channel& channel, const server_identity& identity);
 
-// Reads the client's header and answers that the server is busy. Never throws.
-session_outcome refuse_as_busy(message_channel& channel);
-
 }  // namespace sctp_perf
