@@ -86,6 +86,19 @@ pr_sctp server_pr_sctp(const nlohmann::json& settings) {
     return parse_pr_sctp(pr->get<std::string>()).value_or(pr_sctp{});
 }
 
+// The server's outbound streams, as its settings state them; 0 when they
+// do not (json::value() would throw for a string there, or convert 1e300
+// to int, which is undefined).
+std::uint64_t server_outbound_streams(const nlohmann::json& settings) {
+    const auto sctp = settings.find("sctp");
+    if (sctp == settings.end() || !sctp->is_object()) {
+        return 0;
+    }
+    const auto streams = sctp->find("outbound_streams");
+    return streams != sctp->end() && streams->is_number_unsigned() ? streams->get<std::uint64_t>()
+                                                                   : 0;
+}
+
 // Each flow uses streams 0..S-1 both ways (the server answers on the stream
 // a request came in on), so both ends must have S outbound streams; SCTP
 // negotiates fewer without a word when the peer allows fewer inbound.
@@ -102,8 +115,7 @@ void check_stream_counts(const client_options& options, const run_report& report
             "allows that many inbound; start {} with --streams {} too",
             streams, report.sctp_features->outbound_streams, server_program, streams));
     }
-    const auto server_streams =
-        report.server_settings.value("/sctp/outbound_streams"_json_pointer, 0);
+    const auto server_streams = server_outbound_streams(report.server_settings);
     if (server_streams < streams) {
         throw test_refused(fmt::format(
             "--streams {}: the server has only {} outbound streams to answer on; start {} with "

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "report/transport_json.hpp"
 
@@ -16,6 +19,27 @@ const char* yes_no(bool value) {
     return value ? "yes" : "no";
 }
 
+// A member of the line below, or `fallback` when it is missing or of
+// another type: the server's half comes from the peer, and json::value()
+// would throw for a string where a number belongs, or convert a number out
+// of the int's range (undefined behaviour).
+template <typename T>
+T member(const nlohmann::json& s, const char* key, T fallback) {
+    const auto it = s.find(key);
+    if (it == s.end()) {
+        return fallback;
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+        return it->is_boolean() ? it->get<bool>() : fallback;
+    } else if constexpr (std::is_integral_v<T>) {
+        // A count; one above INT64_MAX reads as negative here.
+        const std::int64_t n = it->is_number_integer() ? it->get<std::int64_t>() : -1;
+        return n >= 0 && n <= std::numeric_limits<T>::max() ? static_cast<T>(n) : fallback;
+    } else {
+        return it->is_string() ? it->get<std::string>() : fallback;
+    }
+}
+
 // One line from the JSON form, so that the client's features (read here)
 // and the server's (from its settings blob) print alike.
 void write_sctp_line(std::ostream& out, const char* end, const nlohmann::json& s) {
@@ -26,11 +50,11 @@ void write_sctp_line(std::ostream& out, const char* end, const nlohmann::json& s
                "\tsctp ({}): streams used {}, negotiated out {} in {}; unordered {}; pr-sctp {} "
                "(peer agreed: {}); sack delay {} ms, every {} packet(s); scheduler {}; "
                "interleaving (I-DATA) {}\n",
-               end, s.value("streams_used", 0), s.value("outbound_streams", 0),
-               s.value("inbound_streams", 0), yes_no(s.value("unordered", false)),
-               s.value("pr_sctp", "none"), yes_no(s.value("pr_supported", false)),
-               s.value("sack_delay_ms", 0), s.value("sack_freq", 0), s.value("scheduler", "?"),
-               yes_no(s.value("interleaving", false)));
+               end, member(s, "streams_used", 0), member(s, "outbound_streams", 0),
+               member(s, "inbound_streams", 0), yes_no(member(s, "unordered", false)),
+               member<std::string>(s, "pr_sctp", "none"), yes_no(member(s, "pr_supported", false)),
+               member(s, "sack_delay_ms", 0), member(s, "sack_freq", 0),
+               member<std::string>(s, "scheduler", "?"), yes_no(member(s, "interleaving", false)));
 }
 
 void write_counters_line(std::ostream& out, const char* end, const transport_counters& c) {

@@ -111,8 +111,8 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
         const auto now = std::chrono::steady_clock::now();
         if (now >= deadline) {
             throw peer_error(fmt::format(
-                "the peer sent {} of the {} bytes of a message in {:.1f} s (the whole message "
-                "must come within the I/O timeout)",
+                "the peer sent {} of the {} bytes of a message in {:.1f} s (once begun, a "
+                "message must be whole within the I/O timeout)",
                 received, expected,
                 std::chrono::duration<double>(timeout.value_or(std::chrono::milliseconds(0)))
                     .count()));
@@ -135,14 +135,15 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
 
 void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
     std::size_t received = 0;
-    // The clock is read only with a message timeout: one vDSO call, about
-    // 20 ns, against round trips of microseconds.
-    const auto deadline = message_deadline(
-        message_timeout_, message_timeout_ ? std::chrono::steady_clock::now()
-                                           : std::chrono::steady_clock::time_point{});
+    // Set once a message has begun and not come whole, so that the common
+    // case, a message in one read, reads no clock.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
     while (received < message.size()) {
         if (received > 0) {
-            await_rest_of_message(socket_.get(), deadline, received, message.size(),
+            if (!deadline) {
+                deadline = message_deadline(message_timeout_, std::chrono::steady_clock::now());
+            }
+            await_rest_of_message(socket_.get(), *deadline, received, message.size(),
                                   message_timeout_);
         }
         try {

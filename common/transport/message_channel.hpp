@@ -56,9 +56,11 @@ class message_channel {
     virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
 
     // Bounds each whole message that receive_message reads, not only each
-    // system call (set_io_timeout): a peer that trickles a message a byte at
-    // a time, each byte well within the I/O timeout, is cut off once the
-    // message has taken `timeout` in all. Unset: only the calls are bounded.
+    // system call (set_io_timeout): once a message has begun, its rest must
+    // come within `timeout`, so a peer that trickles it a byte at a time,
+    // each byte well within the I/O timeout, is cut off. (The wait for its
+    // first byte is the call's own, set_io_timeout.) Unset: only the calls
+    // are bounded.
     void set_message_timeout(std::chrono::milliseconds timeout) noexcept {
         message_timeout_ = timeout;
     }
@@ -67,8 +69,8 @@ class message_channel {
     std::optional<std::chrono::milliseconds> message_timeout_;
 };
 
-// When a message that began at `started` must be complete; max() without a
-// message timeout.
+// When a message whose first part came at `started` must be complete; max()
+// without a message timeout.
 std::chrono::steady_clock::time_point message_deadline(
     std::optional<std::chrono::milliseconds> timeout,
     std::chrono::steady_clock::time_point started);

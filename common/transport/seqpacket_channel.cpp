@@ -184,12 +184,14 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
                                      sctp_delivery* delivery) {
     // A large message may arrive in parts (SCTP's partial delivery), each
     // without MSG_EOR until the last; parts are collected until it shows.
-    const auto deadline = message_deadline(
-        message_timeout_, message_timeout_ ? std::chrono::steady_clock::now()
-                                           : std::chrono::steady_clock::time_point{});
+    // Set once a message has begun and not come whole (see stream_channel).
+    std::optional<std::chrono::steady_clock::time_point> deadline;
     for (;;) {
         if (received > 0) {
-            await_rest_of_message(socket_.get(), deadline, received, message.size(),
+            if (!deadline) {
+                deadline = message_deadline(message_timeout_, std::chrono::steady_clock::now());
+            }
+            await_rest_of_message(socket_.get(), *deadline, received, message.size(),
                                   message_timeout_);
         }
         iovec part{message.data() + received, message.size() - received};

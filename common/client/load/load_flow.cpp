@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "errors.hpp"
 #include "report/transport_json.hpp"
@@ -20,10 +21,16 @@ constexpr int throughput_batch = 64;
 // Replies read per receive on a byte stream.
 constexpr std::size_t stream_receive_bytes = 64 * 1024;
 
+// A count must be a whole number >= 0: converting a floating-point number
+// out of the count's range (a server that sends 1e300) is undefined.
 template <typename T>
 T json_number(const nlohmann::ordered_json& doc, const char* key) {
     const auto it = doc.find(key);
-    return it != doc.end() && it->is_number() ? it->get<T>() : T{};
+    if (it == doc.end()) {
+        return T{};
+    }
+    const bool fits = std::is_floating_point_v<T> ? it->is_number() : it->is_number_unsigned();
+    return fits ? it->get<T>() : T{};
 }
 
 }  // namespace
