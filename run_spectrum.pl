@@ -108,6 +108,14 @@ sub usage_error($message)   { return bless { status => 2, message => $message },
 sub runtime_error($message) { return bless { status => 1, message => $message }, 'SctpPerf::RunSpectrum::Error' }
 sub interrupted($signal)    { return bless { signal => $signal }, 'SctpPerf::RunSpectrum::Interrupted' }
 
+# An eval that handles a failure of its own must not swallow an interrupt that
+# happened to arrive inside it: the sweep would record a garbled failure and
+# go on (with --keep-going, Ctrl-C would be ignored altogether).
+sub rethrow_interrupt($error) {
+    die $error if ref $error eq 'SctpPerf::RunSpectrum::Interrupted';
+    return;
+}
+
 sub note($message) {
     $message =~ s/\n+\z//;
     print STDERR "$SCRIPT_NAME: $message\n";
@@ -310,8 +318,10 @@ sub parse_config_text($text, $name) {
 }
 
 sub read_config_file($path) {
+    die usage_error("config file '$path' is a directory, not a file") if -d $path;
     open my $fh, '<', $path or die usage_error("cannot read config file '$path': $!");
     my $text = do { local $/; <$fh> };
+    die usage_error("cannot read config file '$path': $!") unless defined $text;
     close $fh;
     return parse_config_text($text, $path);
 }
@@ -573,6 +583,7 @@ sub read_report($json_path, $power) {
     die "it wrote no JSON report to $json_path (does this client support --json-file?)\n"
         unless -s $json_path;
     my $report = eval { json_codec()->decode(read_text($json_path)) };
+    rethrow_interrupt($@);
     die "its JSON report is not valid JSON: $@" unless defined $report;
     die "its JSON report is not an object\n" unless ref $report eq 'HASH';
     my $power_seen = report_value($report, qw(config payload_power_of_2));
@@ -617,12 +628,32 @@ sub sweep_document(%a) {
 }
 
 # Writes through a temporary file and a rename, so a reader never sees half a file.
+# A write that fails (a full disk) removes the temporary file and names the
+# file it was for; an interrupt meanwhile removes it too.
 sub write_file_atomically($path, $text) {
-    my ($fh, $tmp) = File::Temp::tempfile('.' . basename($path) . '.XXXXXX', DIR => dirname($path));
-    chmod 0666 & ~umask, $tmp;    # tempfile makes it private; results are ordinary files
-    print {$fh} $text or die runtime_error("cannot write $tmp: $!");
-    close $fh or die runtime_error("cannot write $tmp: $!");
-    rename $tmp, $path or do { unlink $tmp; die runtime_error("cannot rename $tmp to $path: $!") };
+    my ($fh, $tmp) = eval {
+        File::Temp::tempfile('.' . basename($path) . '.XXXXXX', DIR => dirname($path));
+    };
+    rethrow_interrupt($@);
+    die runtime_error("cannot create a temporary file beside $path: " . ($@ =~ s/ at .*//sr))
+        unless $fh;
+    my $written = eval {
+        chmod 0666 & ~umask, $tmp;    # tempfile makes it private; results are ordinary files
+        # Quietly: a failed print is reported below, in a sentence, not as a warning.
+        no warnings 'io';
+        print {$fh} $text or die "$!\n";
+        close $fh or die "$!\n";
+        rename $tmp, $path or die "$!\n";
+        1;
+    };
+    if (!$written) {
+        my $error = $@;
+        close $fh;
+        unlink $tmp;
+        rethrow_interrupt($error);
+        chomp $error;
+        die runtime_error("cannot write $path: $error");
+    }
     return;
 }
 
@@ -823,6 +854,7 @@ sub run_sweep($s, $programs, $work_dir) {
             $row    = row_from_report($report, $s->{mode});
             1;
         };
+        rethrow_interrupt($@) unless $ok;
         if (!$ok) {
             chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '') . $@);
             my $message = "$label failed: $reason; its stderr:\n" . tail_lines(read_text($file{err}));

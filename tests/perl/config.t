@@ -56,6 +56,10 @@ subtest 'read from a file' => sub {
     like $error->{message}, qr/client option '-c' in --config-file cannot be used: .*--iterations/,
         '-c in the file clashes with --iterations';
 
+    $error = eval { SctpPerf::RunSpectrum::read_config_file($dir); undef } // $@;
+    is $error->{status}, 2, 'a directory: usage error';
+    like $error->{message}, qr/config file '\Q$dir\E' is a directory, not a file/, 'said plainly';
+
     $error = eval { SctpPerf::RunSpectrum::read_config_file("$dir/missing.config"); undef } // $@;
     is $error->{status}, 2, 'missing file: usage error';
     like $error->{message}, qr/cannot read config file '\Q$dir\E\/missing\.config': No such file/, 'missing file named';

@@ -308,4 +308,25 @@ subtest 'an interrupt stops the client and the server' => sub {
     ok !process_alive(pid_of("$log", 'server')), 'server stopped';
 };
 
+subtest 'Ctrl-C with --keep-going ends the sweep too' => sub {
+    # Ctrl-C reaches the whole process group: the client dies of SIGINT as
+    # the script gets it. The sweep must not take that for a failed size and
+    # go on to the next.
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $sent = 0;
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--keep-going --max-power 3) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30 }, timeout_s => 20,
+        on_start => sub ($pid) {
+            $sent = wait_until(10, sub { -s "$log/client-0.pid" })
+                && kill('INT', pid_of("$log", 'client-0'), $pid);
+        });
+    ok $sent, 'sent SIGINT to the client and the script';
+    ok !$r->{timed_out}, 'the script ended by itself';
+    is $r->{signal}, 2, 'and died of SIGINT';
+    ok !-e "$log/client-1.pid", 'no later size was started';
+    is_deeply [ grep { /\.[A-Za-z0-9]{6}\z/ } glob("$out/.*") ], [], 'no temporary file left';
+};
+
 done_testing;
