@@ -112,24 +112,16 @@ class seqpack_server {
   private:
     void open_listener() {
         const auto plan = plan_listener(options_);
-        unique_fd fd = open_socket(plan.family, SOCK_SEQPACKET, transport_protocol::sctp);
-        set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
-        if (plan.family == AF_INET6) {
-            // One wildcard socket for both families.
-            set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
-        }
+        // An IPv6 socket here may also bind IPv4 addresses of the same
+        // association, so it is always dual-stack.
+        unique_fd fd = open_listening_socket(plan.family, SOCK_SEQPACKET, /*dual_stack=*/true,
+                                             options_.common);
         // Before listen(), so no association can come up unannounced: the
         // COMM_UP notification is what tells this server to peel it off.
         subscribe_association_events(fd.get());
         // Tells which association a data message belongs to, for the rare
         // message read here before its association was peeled off.
         enable_receive_info(fd.get());
-        // Set here, every association starts with them; set again on each
-        // peeled-off socket below so the choice is explicit there too.
-        apply_sctp_rto(fd.get(), options_.common.sctp_rto);
-        apply_sctp_features(fd.get(), options_.common.sctp);
-        set_nagle(fd.get(), transport_protocol::sctp, options_.common.nagle);
-        apply_socket_buffers(fd.get(), options_.common.buffers);
 
         // One address at a time, so that a failure names it; after the first
         // the port is the one the kernel chose (with -p 0) for all others.

@@ -1,8 +1,11 @@
 #include "server/server_loop.hpp"
 
+#include <netinet/in.h>
+
 #include "server/busy_refusal.hpp"
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
+#include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -87,6 +90,23 @@ void server_loop::arm_idle_timer() {
         sessions_.reap();
         arm_idle_timer();
     });
+}
+
+unique_fd open_listening_socket(int family, int type, bool dual_stack,
+                                const common_options& options) {
+    unique_fd fd = open_socket(family, type, options.transport);
+    set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+    if (family == AF_INET6 && dual_stack) {
+        set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
+    }
+    if (options.transport == transport_protocol::sctp) {
+        apply_sctp_rto(fd.get(), options.sctp_rto);
+        apply_sctp_features(fd.get(), options.sctp);
+    }
+    set_nagle(fd.get(), options.transport, options.nagle);
+    // TCP also chooses its window scale to fit the receive buffer here.
+    apply_socket_buffers(fd.get(), options.buffers);
+    return fd;
 }
 
 void prepare_session_socket(int fd, const common_options& options) {

@@ -15,6 +15,7 @@
 #include "options/server_options.hpp"
 #include "server/session_pool.hpp"
 #include "transport/message_channel.hpp"
+#include "transport/unique_fd.hpp"
 
 namespace sctp_perf {
 
@@ -57,6 +58,15 @@ class server_loop {
     unsigned listener_failures_ = 0;
     std::chrono::milliseconds listener_retry_delay_{0};
 };
+
+// The listening socket both servers start from (SOCK_STREAM for TCP or SCTP
+// one-to-one, SOCK_SEQPACKET for SCTP one-to-many): SO_REUSEADDR, one socket
+// for both families where `dual_stack` (IPV6_V6ONLY off), and, before it
+// listens so that every connection or association starts with them, Nagle,
+// the socket buffers and for SCTP the retransmission timers and features.
+// Throws std::system_error.
+unique_fd open_listening_socket(int family, int type, bool dual_stack,
+                                const common_options& options);
 
 // Makes an accepted or peeled-off socket ready for a session: blocking, with
 // the I/O timeout, Nagle as asked, and for SCTP the requested retransmission

@@ -69,19 +69,9 @@ class stream_server {
             resolve_listen_address(options_, ipv6_sockets_work(SOCK_STREAM, transport));
         const int family = where.endpoint.address().is_v6() ? AF_INET6 : AF_INET;
         const int protocol = ip_protocol_number(transport);
-        unique_fd fd = open_socket(family, SOCK_STREAM, transport);
-        set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
-        if (family == AF_INET6 && options_.bind_addresses.empty()) {
-            // One wildcard socket for both families.
-            set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
-        }
-        if (transport == transport_protocol::sctp) {
-            apply_sctp_rto(fd.get(), options_.common.sctp_rto);
-            apply_sctp_features(fd.get(), options_.common.sctp);
-        }
-        // Before listen(), so that accepted sockets start with them and TCP
-        // chooses its window scale to fit.
-        apply_socket_buffers(fd.get(), options_.common.buffers);
+        // The wildcard listens for both families on one socket.
+        unique_fd fd = open_listening_socket(family, SOCK_STREAM, options_.bind_addresses.empty(),
+                                             options_.common);
         acceptor_.assign(generic_stream(family, protocol), fd.release());
         boost::system::error_code ec;
         acceptor_.bind(
