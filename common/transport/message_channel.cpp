@@ -1,6 +1,7 @@
 #include "transport/message_channel.hpp"
 
 #include <fmt/format.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -109,10 +110,13 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
                            std::optional<std::chrono::milliseconds> timeout) {
     for (;;) {
         const auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
+        pollfd last_look{fd, POLLIN, 0};
+        if (now >= deadline && ::poll(&last_look, 1, 0) <= 0) {
+            // Nothing more, not even the end of the stream (which the next
+            // read would report as the peer closing).
             throw peer_error(fmt::format(
-                "the peer sent {} of the {} bytes of a message in {:.1f} s (once begun, a "
-                "message must be whole within the I/O timeout)",
+                "the peer sent {} of the {} bytes of a message in {:.1f} s (a message must "
+                "come whole within the I/O timeout)",
                 received, expected,
                 std::chrono::duration<double>(timeout.value_or(std::chrono::milliseconds(0)))
                     .count()));
@@ -133,7 +137,21 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
     }
 }
 
+stream_channel::stream_channel(unique_fd socket) noexcept : socket_(std::move(socket)) {
+    int protocol = 0;
+    socklen_t length = sizeof protocol;
+    tcp_ = ::getsockopt(socket_.get(), SOL_SOCKET, SO_PROTOCOL, &protocol, &length) == 0 &&
+           protocol == IPPROTO_TCP;
+}
+
 void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
+    // Over TCP the first read asks for the whole message (MSG_WAITALL), and
+    // Linux counts SO_RCVTIMEO down across everything that read waits for:
+    // the I/O timeout bounds the whole message, the wait for its first byte
+    // included, at no cost when it comes at once. A short count then means
+    // the time ran out. (SCTP delivers a message whole, or in parts only
+    // when it is very large, so it reads as it comes.)
+    const bool whole_read = tcp_ && message_timeout_ && delivery == nullptr;
     std::size_t received = 0;
     // Set once a message has begun and not come whole, so that the common
     // case, a message in one read, reads no clock.
@@ -141,13 +159,16 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
     while (received < message.size()) {
         if (received > 0) {
             if (!deadline) {
-                deadline = message_deadline(message_timeout_, std::chrono::steady_clock::now());
+                const auto now = std::chrono::steady_clock::now();
+                deadline = whole_read ? now : message_deadline(message_timeout_, now);
             }
             await_rest_of_message(socket_.get(), *deadline, received, message.size(),
                                   message_timeout_);
         }
         try {
-            received += receive_some(message.subspan(received), delivery);
+            received += received == 0 && whole_read
+                            ? receive_once(socket_.get(), message, MSG_WAITALL)
+                            : receive_some(message.subspan(received), delivery);
         } catch (const peer_closed&) {
             if (received == 0) {
                 throw;

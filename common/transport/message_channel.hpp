@@ -86,7 +86,7 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
 // the test header, so no length prefix is sent.
 class stream_channel final : public message_channel {
   public:
-    explicit stream_channel(unique_fd socket) noexcept : socket_(std::move(socket)) {}
+    explicit stream_channel(unique_fd socket) noexcept;
     using message_channel::receive_message;
     using message_channel::send_message;
     using message_channel::send_ready;
@@ -105,6 +105,7 @@ class stream_channel final : public message_channel {
 
   private:
     unique_fd socket_;
+    bool tcp_ = false;  // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
 };
 
 // A blob (see protocol/wire_protocol.hpp): its length, then its text, each one

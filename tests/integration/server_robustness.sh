@@ -93,7 +93,7 @@ for _ in $(seq 16); do
     sleep 0.5
 done
 exec 3>&-
-wait_for_log "bytes of a message in 4.0 s (once begun, a message must be whole within the I/O timeout)" 5
+wait_for_log "bytes of a message in 4.0 s (a message must come whole within the I/O timeout)" 5
 pass "request trickled after a valid header: the session ends at the I/O timeout"
 
 # While no client arrives, the server says it is still waiting, every 5 s.
