@@ -147,9 +147,10 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
     const auto usage_before = read_thread_usage();
     const auto started = std::chrono::steady_clock::now();
 
-    // The end-of-test reply is never given up: the client waits for it.
-    const auto send_replies = [&](bool ended) {
-        const auto delivery = route.out(/*load=*/!ended);
+    // The replies to the primer and to the end-of-test message are never
+    // given up: the client waits for each of them.
+    const auto send_replies = [&](bool reliable) {
+        const auto delivery = route.out(/*load=*/!reliable);
         if (stream) {
             if (!replies.empty()) {
                 channel.send_message(replies, delivery);
@@ -171,6 +172,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
             filled = size;
         }
         std::size_t at = 0;
+        bool reliable = false;  // see send_replies
         for (; filled - at >= size && !ended; at += size) {
             const auto request = std::span(buffer).subspan(at, size);
             const auto message = protocol::decode_message_header(request);
@@ -181,6 +183,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
                                 account.messages_received + 1));
             }
             ended = message->end_of_test();
+            reliable = reliable || ended || message->sequence < protocol::primer_iterations;
             if (ended) {
                 end_sequence = message->sequence;
             } else {
@@ -208,7 +211,7 @@ void serve_load(message_channel& channel, const protocol::test_header& header,
         } else {
             partial_since.reset();
         }
-        send_replies(ended);
+        send_replies(reliable);
         if (ended && at != filled) {
             throw peer_error("the client sent data after the end of its test");
         }
