@@ -58,7 +58,7 @@ Options:
                        with the same kernel, modules and programs
   --extra-tree DIR     copy DIR's contents into the image root as they are laid
                        out there (DIR/usr/bin/x becomes /usr/bin/x); may repeat
-  --vm-timeout SECONDS bound on the whole VM run (default: 360)
+  --vm-timeout SECONDS bound on the whole VM run (default: 420)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
   --no-install         never call apt-get; fail if a host tool is missing
@@ -78,7 +78,9 @@ kernel_package=""
 checks=""
 checks_dir="${guest_src}/checks"
 extra_trees=()
-vm_timeout_s=360
+# The checks took ~145 s on an idle 2-CPU host; hol_blocking adds 55-75 s
+# (~120 s with every retry), and a busy host stretches all of it.
+vm_timeout_s=420
 work_dir=""
 allow_install=1
 

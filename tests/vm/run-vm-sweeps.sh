@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Produces SCTP sample sweeps with run_spectrum.pl inside the test VM.
+# Produces SCTP sample sweeps with run_spectrum.pl inside the test VM, and
+# the head-of-line blocking experiment of the hol_blocking check.
 #
 # Why a VM: the host may have no SCTP in its kernel. run-vm-checks.sh already
 # boots Debian's cloud kernel under QEMU with the programs and the sctp
 # module; this script gives that VM perl (with the modules run_spectrum.pl
-# loads), run_spectrum.pl itself and gnuplot with a font, runs the sweeps as
-# its "checks" (guest/sweeps/checks), and unpacks the output directories the
-# guest sends back over the serial console into --output-dir.
+# loads), run_spectrum.pl itself, the hol_blocking check and gnuplot with a
+# font, runs the sweeps as its "checks" (guest/sweeps/checks), and unpacks
+# the output directories the guest sends back over the serial console into
+# --output-dir.
 #
 # This makes sample results, not a test: it is not registered in CTest.
 # Its timings come from an emulated CPU (TCG) and show the shape of the
@@ -25,10 +27,19 @@ readonly sweeps_src="${script_dir}/guest/sweeps"
 readonly spectrum_script="${repo_root}/run_spectrum.pl"
 
 # sweep name -> the guest check that makes it and the programs it needs.
-declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep)
-declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm)
+declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep
+                        [hol]=sctp_hol_blocking)
+declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm [hol]=sctp-hol-blocking-vm)
 declare -A sweep_programs=([stream]="SOCK_STREAM_clt SOCK_STREAM_srv"
-                           [seqpack]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv")
+                           [seqpack]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv"
+                           [hol]="SOCK_STREAM_clt SOCK_STREAM_srv")
+# The files a sweep writes into its directory, which a new run replaces.
+declare -A sweep_files=([stream]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
+                        [seqpack]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
+                        [hol]="table.csv setup.csv *.json *-latency.csv hol.gp hol-ccdf.png hol-shares.png")
+# The head-of-line blocking experiment is the hol_blocking check itself.
+hol_check="$(compgen -G "${script_dir}/guest/checks/*-hol_blocking.sh" | head -n 1 || true)"
+readonly hol_check
 
 usage() {
     cat <<EOF
@@ -43,6 +54,15 @@ runs, inside it, pinned to vCPU 0,
 for each sweep, then copies each NAME directory (the .spectrum file,
 spectrum.csv, spectrum.json, spectrum.gp and spectrum.png) into --output-dir:
 sctp-stream-vm for the stream sweep, sctp-seqpack-vm for the seqpack one.
+
+The hol sweep (--sweeps hol) runs the hol_blocking check's head-of-line
+blocking experiment (guest/checks/65-hol_blocking.sh: TCP, SCTP with 1 and
+16 streams, unordered and PR-SCTP over 10 ms and 2 % loss each way, each
+with a no-loss twin), with --hol-count messages per run and its assertions,
+and copies into sctp-hol-blocking-vm: table.csv, setup.csv, every run's
+JSON report and latency histogram (NAME.json, NAME-latency.csv), hol.gp and
+the plots hol-ccdf.png and hol-shares.png that gnuplot drew from them.
+
 Other files there (a README.md) are kept; the sweep's own files are replaced.
 
 Options:
@@ -50,7 +70,9 @@ Options:
                        SOCK_SEQPACK_clt/_srv (required)
   --output-dir DIR     where the sweep directories go (required)
   --iterations N       timed iterations per payload size (default: 5000)
-  --sweeps LIST        comma-separated: stream, seqpack (default: both)
+  --sweeps LIST        comma-separated: stream, seqpack, hol
+                       (default: stream,seqpack)
+  --hol-count N        messages per run of the hol sweep (default: 10000)
   --min-power N        smallest payload 2^N (default: 0)
   --max-power N        largest payload 2^N (default: 16)
   --vm-timeout SECONDS bound on the whole VM run (default: 900)
@@ -71,6 +93,7 @@ die() {
 bin_dir=""
 output_dir=""
 iterations=5000
+hol_count=10000
 sweeps="stream,seqpack"
 min_power=0
 max_power=16
@@ -84,6 +107,7 @@ while (($#)); do
         --bin-dir) bin_dir="${2:?--bin-dir needs a directory}"; shift 2 ;;
         --output-dir) output_dir="${2:?--output-dir needs a directory}"; shift 2 ;;
         --iterations) iterations="${2:?--iterations needs a number}"; shift 2 ;;
+        --hol-count) hol_count="${2:?--hol-count needs a number}"; shift 2 ;;
         --sweeps) sweeps="${2:?--sweeps needs a list}"; shift 2 ;;
         --min-power) min_power="${2:?--min-power needs a number}"; shift 2 ;;
         --max-power) max_power="${2:?--max-power needs a number}"; shift 2 ;;
@@ -106,6 +130,7 @@ usage_error() {
 [[ -n "${bin_dir}" && -n "${output_dir}" ]] || { usage >&2; exit 2; }
 [[ -d "${bin_dir}" ]] || usage_error "bin dir ${bin_dir} does not exist"
 [[ "${iterations}" =~ ^[1-9][0-9]*$ ]] || usage_error "--iterations takes a positive whole number"
+[[ "${hol_count}" =~ ^[1-9][0-9]*$ ]] || usage_error "--hol-count takes a positive whole number"
 [[ "${vm_timeout_s}" =~ ^[1-9][0-9]*$ ]] || usage_error "--vm-timeout takes whole seconds"
 if ! [[ "${min_power}" =~ ^[0-9]+$ && "${max_power}" =~ ^[0-9]+$ ]] ||
     ((min_power > max_power || max_power > 16)); then
@@ -116,10 +141,13 @@ bin_dir="$(cd "${bin_dir}" && pwd)"
 selected=()
 IFS=, read -r -a requested <<<"${sweeps}"
 for sweep in "${requested[@]}"; do
-    [[ -n "${sweep_check[${sweep}]:-}" ]] || usage_error "--sweeps takes stream and/or seqpack, not '${sweep}'"
+    [[ -n "${sweep_check[${sweep}]:-}" ]] || usage_error "--sweeps takes stream, seqpack and/or hol, not '${sweep}'"
     for program in ${sweep_programs[${sweep}]}; do
         [[ -x "${bin_dir}/${program}" ]] || die "${program} is not in ${bin_dir}; build the project first"
     done
+    if [[ "${sweep}" == hol && -z "${hol_check}" ]]; then
+        die "guest/checks has no hol_blocking check"
+    fi
     selected+=("${sweep}")
 done
 ((${#selected[@]})) || usage_error "--sweeps names no sweep"
@@ -220,8 +248,10 @@ build_tree() {
     cp -rL /etc/fonts "${tree}/etc/"
 
     cp "${sweeps_src}/sweep-lib.sh" "${tree}/sctp-perf/sweep-lib.sh"
-    printf 'SWEEP_ITERATIONS=%s\nSWEEP_MIN_POWER=%s\nSWEEP_MAX_POWER=%s\n' \
-        "${iterations}" "${min_power}" "${max_power}" >"${tree}/sctp-perf/sweeps.conf"
+    # The hol sweep sources the check itself (30-sctp_hol_blocking.sh).
+    [[ -z "${hol_check}" ]] || cp "${hol_check}" "${tree}/sctp-perf/hol_blocking.sh"
+    printf 'SWEEP_ITERATIONS=%s\nSWEEP_MIN_POWER=%s\nSWEEP_MAX_POWER=%s\nSWEEP_HOL_COUNT=%s\n' \
+        "${iterations}" "${min_power}" "${max_power}" "${hol_count}" >"${tree}/sctp-perf/sweeps.conf"
 }
 
 # --- bringing the results back -------------------------------------------
@@ -235,10 +265,11 @@ hide_blobs() {
          { print; fflush() }'
 }
 
-# unpack_sweep NAME: decodes NAME's block from the serial log, checks its
-# SHA-256 and puts the files into --output-dir/NAME.
+# unpack_sweep SWEEP: decodes the block of the sweep's directory from the
+# serial log, checks its SHA-256 and puts the files into --output-dir.
 unpack_sweep() {
-    local name="$1" serial="${work_dir}/vm/serial.txt" sum got staging
+    local name="${sweep_dir[$1]}" generated="${sweep_files[$1]}"
+    local serial="${work_dir}/vm/serial.txt" sum got staging
     [[ -f "${serial}" ]] || { echo "run-vm-sweeps: no serial log, so no ${name} directory" >&2; return 1; }
     sum="$(awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { print $3 }' "${serial}" | tail -n 1)"
     [[ -n "${sum}" ]] || { echo "run-vm-sweeps: the guest sent no ${name} directory" >&2; return 1; }
@@ -258,11 +289,14 @@ unpack_sweep() {
     tar -C "${staging}" -xzf "${staging}/${name}.tar.gz" ||
         { echo "run-vm-sweeps: cannot unpack the ${name} copy" >&2; return 1; }
 
-    local dest="${output_dir}/${name}" file
+    local dest="${output_dir}/${name}" file pattern
     mkdir -p "${dest}"
     # The directory holds one sweep: what an earlier run of the script wrote
     # goes, anything else (the README) stays.
-    rm -f "${dest}"/*.spectrum "${dest}"/spectrum.{csv,json,gp,png}
+    for pattern in ${generated}; do
+        # shellcheck disable=SC2086 # the pattern is a glob on purpose
+        rm -f "${dest}"/${pattern}
+    done
     for file in "${staging}/${name}"/*; do
         cp "${file}" "${dest}/"
     done
@@ -304,7 +338,8 @@ main() {
     done
     echo "run-vm-sweeps: host $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs," \
         "kernel $(uname -r); $("$(command -v qemu-system-x86_64 || echo qemu-system-x86_64)" --version 2>/dev/null | head -n 1)"
-    echo "run-vm-sweeps: sweeps ${checks}, ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}"
+    echo "run-vm-sweeps: sweeps ${checks}, ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}," \
+        "${hol_count} messages per run of the hol sweep"
 
     local started=${SECONDS} status=0 filter_fd filter_pid
     # run-vm-checks.sh runs in the background so a TERM to this script can
@@ -324,7 +359,7 @@ main() {
 
     local failed=0
     for sweep in "${selected[@]}"; do
-        unpack_sweep "${sweep_dir[${sweep}]}" || failed=1
+        unpack_sweep "${sweep}" || failed=1
     done
     ((status == 0 && failed == 0)) || die "not every sweep came back; see the messages above"
 }
