@@ -2,7 +2,8 @@
 # Installs the Debian packages sctp-perf needs, and only those missing, so it
 # is safe to run again. Usage: scripts/install-deps.sh [build|test]
 #   build  compiler, CMake, libraries, Perl and gnuplot (the default)
-#   test   the above plus what the real-kernel SCTP tests need (QEMU and friends)
+#   test   the above plus what the tests need (QEMU and friends for real-kernel
+#          SCTP, clang for the sanitizer and fuzz builds)
 set -euo pipefail
 
 role=${1:-build}
@@ -18,6 +19,9 @@ test_packages=(
     libhdrhistogram-java default-jre-headless
     # The SCTP VM: a Debian kernel booted under QEMU with a busybox initramfs.
     qemu-system-x86 busybox-static cpio xz-utils kmod
+    # The sanitizer builds and libFuzzer (tests/sanitize, tests/fuzz): clang
+    # and its runtimes (libFuzzer, ASan, UBSan), a recommendation only of clang.
+    clang-14 libclang-rt-14-dev
 )
 
 case "$role" in

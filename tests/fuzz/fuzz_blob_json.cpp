@@ -1,0 +1,81 @@
+// The JSON blobs a server sends, read as the client reads them: its settings
+// through negotiate_test (nlohmann::json, parsed without exceptions, then
+// required to be an object), the report's line about the server's SCTP
+// features and its PR-SCTP policy; a load test's final account through
+// load_flow::finish (ordered_json, then its numbers and transport counters).
+// The input is the blob's text; both readers get it after a well-formed blob
+// length. Only the client's own refusal, peer_error, may escape a reader.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "client/load/load_flow.hpp"
+#include "client/test_negotiation.hpp"
+#include "protocol/wire_protocol.hpp"
+#include "replay_channel.hpp"
+#include "report/sctp_report.hpp"
+#include "transport/sctp_features.hpp"
+
+using namespace sctp_perf;
+
+namespace {
+
+template <typename Bytes>
+void append(std::vector<std::byte>& out, const Bytes& bytes) {
+    out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
+// finish() reads TCP_INFO from the flow's socket after the account; an
+// unconnected TCP socket has one to read.
+int tcp_socket() {
+    static const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+        fuzz::broken("a TCP socket for TCP_INFO (socket() failed)");
+    }
+    return fd;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size < 1 || size > protocol::max_blob_bytes) {
+        return -1;  // receive_blob refuses these lengths before any parsing
+    }
+    const auto text = fuzz::as_bytes(data, size);
+    std::vector<std::byte> blob;
+    append(blob, protocol::encode_blob_length(static_cast<std::uint32_t>(size)));
+    append(blob, text);
+
+    std::vector<std::byte> opening;
+    append(opening, protocol::encode_verdict(protocol::status::accepted));
+    append(opening, blob);
+    fuzz::replay_channel server(opening);
+    run_report report;
+    try {
+        report.server_settings = negotiate_test(server, {16, 0, protocol::test_mode::rate});
+    } catch (const peer_error&) {
+        // Not a JSON object: the client stops with that message.
+    }
+    std::ostringstream out;
+    write_sctp_and_transport_lines(out, report);
+    // The server's PR-SCTP policy, which the client reads as client_main's
+    // server_pr_sctp does.
+    const auto& settings = report.server_settings;
+    if (const auto sctp = settings.find("sctp"); sctp != settings.end() && sctp->is_object()) {
+        if (const auto pr = sctp->find("pr_sctp"); pr != sctp->end() && pr->is_string()) {
+            (void)parse_pr_sctp(pr->get<std::string>());
+        }
+    }
+
+    const load_plan plan;  // TCP, as a server over SCTP sends the same account
+    load_flow flow(0, std::make_unique<fuzz::replay_channel>(blob, tcp_socket()), plan);
+    try {
+        (void)flow.finish();
+    } catch (const peer_error&) {
+    }
+    return 0;
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env perl
+# Writes the seed corpus of each fuzz target into tests/fuzz/corpus/TARGET/:
+# a handful of valid inputs and a handful of broken ones, each named for what
+# it is. The files are committed; run this again after changing it.
+#
+# Usage: tests/fuzz/make-corpus.pl
+use strict;
+use warnings;
+use File::Basename qw(dirname);
+use File::Path qw(make_path remove_tree);
+
+my $corpus = dirname(__FILE__) . '/corpus';
+my $magic = 0x53505246;    # "SPRF"
+
+sub seed {
+    my ($target, $name, $bytes) = @_;
+    make_path("$corpus/$target");
+    open my $f, '>:raw', "$corpus/$target/$name" or die "$corpus/$target/$name: $!";
+    print {$f} $bytes;
+    close $f or die "$corpus/$target/$name: $!";
+}
+
+# Test header: magic u32, version u16, flags u16 (mode in bits 0-1),
+# payload_bytes u32, iterations u32.
+sub header { pack 'N n n N N', @_ }
+remove_tree($corpus);
+seed('test_header', 'ping-pong-128', header($magic, 2, 0, 128, 1100));
+seed('test_header', 'rate-16-until-end', header($magic, 2, 1, 16, 0));
+seed('test_header', 'throughput-65536', header($magic, 2, 2, 65536, 0));
+seed('test_header', 'framed-ping-pong-16', header($magic, 2, 3, 16, 200));
+seed('test_header', 'max-iterations', header($magic, 2, 0, 1, 1_000_000_100));
+seed('test_header', 'bad-magic', header(0x48545450, 2, 0, 128, 1100));
+seed('test_header', 'version-1', header($magic, 1, 0, 128, 1100));
+seed('test_header', 'unknown-flag', header($magic, 2, 4, 128, 1100));
+seed('test_header', 'payload-0', header($magic, 2, 0, 0, 1100));
+seed('test_header', 'payload-65537', header($magic, 2, 0, 65537, 1100));
+seed('test_header', 'rate-payload-8', header($magic, 2, 1, 8, 0));
+seed('test_header', 'iterations-over-max', header($magic, 2, 0, 1, 1_000_000_101));
+
+# Verdict: magic u32, status u16, version u16; then a blob: length u32, text.
+sub verdict { pack 'N n n', @_ }
+sub blob { my ($text) = @_; pack('N', length $text) . $text }
+my $settings = '{"protocol_version":2,"tool_version":"1.0.0","program":"SOCK_STREAM_srv",'
+    . '"host":"h","kernel":"Linux","cpu_count":2,"cpu_affinity":"0-1","transport":"tcp",'
+    . '"nagle":false,"sndbuf_bytes":16384,"rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null}';
+seed('verdict', 'accepted', verdict($magic, 0, 2) . blob($settings));
+seed('verdict', 'accepted-minimal', verdict($magic, 0, 2) . blob('{}'));
+seed('verdict', 'server-busy', verdict($magic, 5, 2));
+seed('verdict', 'unknown-status', verdict($magic, 99, 2));
+seed('verdict', 'version-1-server', verdict($magic, 2, 0));
+seed('verdict', 'not-sctp-perf', 'HTTP/1.1 400 Bad');
+seed('verdict', 'short', verdict($magic, 0, 2) . 'x');
+seed('verdict', 'blob-length-0', verdict($magic, 0, 2) . pack('N', 0));
+seed('verdict', 'blob-length-over-max', verdict($magic, 0, 2) . pack('N', 65537));
+seed('verdict', 'blob-cut-short', verdict($magic, 0, 2) . pack('N', 100) . '{"a":1}');
+seed('verdict', 'settings-not-object', verdict($magic, 0, 2) . blob('[1,2]'));
+
+# Ping-pong: payload selector, iteration selector, then one control byte per
+# round trip (0x00 correct, 0x80 + 2 bytes: that reply, 0xff: close).
+seed('pingpong_reply', 'all-correct', pack('C C', 7, 5));
+seed('pingpong_reply', 'one-byte-payload', pack('C C', 0, 3) . "\x00" x 20);
+seed('pingpong_reply', 'raw-reply-in-primer', pack('C C', 7, 5) . "\x00\x00\x80\x00\x7f");
+seed('pingpong_reply', 'close-in-primer', pack('C C', 63, 15) . "\x00" x 50 . "\xff");
+seed('pingpong_reply', 'close-inside-reply', pack('C C', 7, 1) . "\x80\x00");
+seed('pingpong_reply', 'wrong-after-primer', pack('C C', 15, 3) . "\x00" x 101 . "\x80\x01\x02");
+
+# Message headers: sequence u64, token u32, flags u16, reserved u16. The
+# fuzz target's flow expects sequences 0..7 with token 0x9e3779b9 * (s + 1).
+sub token { (0x9e3779b9 * ($_[0] + 1)) % 2**32 }
+sub message { my ($seq, $token, $flags, $reserved) = @_; pack 'Q> N n n', $seq, $token, $flags, $reserved // 0 }
+seed('message_header', 'in-order', join '', map { message($_, token($_), 1) } 0 .. 7);
+seed('message_header', 'out-of-order', join '', map { message($_, token($_), 1) } 3, 0, 7, 1, 2);
+seed('message_header', 'duplicate', message(0, token(0), 1) x 2);
+seed('message_header', 'end-of-test', message(7, token(7), 3));
+seed('message_header', 'wrong-token', message(2, 12345, 1));
+seed('message_header', 'unknown-sequence', message(2**64 - 1, 0, 1));
+seed('message_header', 'unknown-flags', message(0, token(0), 4));
+seed('message_header', 'reserved-set', message(0, token(0), 1, 1));
+seed('message_header', 'short', substr(message(0, token(0), 1), 0, 10));
+
+# Blobs: byte 0 is how many bytes the reader already holds, then the blob.
+seed('blob_length', 'all-on-channel', "\x00" . blob('{"a":1}'));
+seed('blob_length', 'length-split', "\x03" . blob('{"a":1}'));
+seed('blob_length', 'text-split', "\x07" . blob('{"a":1}'));
+seed('blob_length', 'all-held', "\xff" . blob('{"a":1}'));
+seed('blob_length', 'length-0', "\x00" . pack('N', 0));
+seed('blob_length', 'length-over-max', "\x00" . pack('N', 65537) . 'x');
+seed('blob_length', 'length-all-ones', "\x02" . pack('N', 0xffffffff));
+seed('blob_length', 'cut-short', "\x00" . pack('N', 50) . '{"a":');
+seed('blob_length', 'empty', "\x00");
+
+# JSON as the server sends it (settings, a load test's account), then not.
+my $sctp = '{"streams_used":4,"outbound_streams":10,"inbound_streams":10,"unordered":false,'
+    . '"pr_sctp":"ttl:100","pr_supported":true,"sack_delay_ms":200,"sack_freq":2,'
+    . '"scheduler":"fcfs","interleaving":false}';
+(my $sctp_settings = $settings) =~ s/"sctp":null/"sctp":$sctp/;
+seed('blob_json', 'settings-tcp', $settings);
+seed('blob_json', 'settings-sctp', $sctp_settings);
+seed('blob_json', 'account',
+    '{"messages_received":1100,"bytes_received":140800,"replies_sent":1100,"duration_s":1.5,'
+        . '"cpu_percent":12.5,"rss_kib":4096,"pr_abandoned":0,'
+        . '"transport":{"source":"TCP_INFO","retransmitted_segments":0,"rtt_us":31}}');
+seed('blob_json', 'empty-object', '{}');
+seed('blob_json', 'array', '[1,2,3]');
+seed('blob_json', 'cut-short', '{"messages_received":');
+seed('blob_json', 'wrong-types', '{"messages_received":"many","duration_s":true,"transport":[1]}');
+seed('blob_json', 'negative-and-huge', '{"messages_received":-1,"rss_kib":1e300,"cpu_percent":-1e300}');
+seed('blob_json', 'sctp-wrong-types', '{"sctp":{"streams_used":"4","unordered":1,"pr_sctp":7}}');
+seed('blob_json', 'sctp-huge-numbers', '{"sctp":{"streams_used":1e300,"outbound_streams":-5,'
+    . '"sack_freq":18446744073709551615,"pr_sctp":"ttl:99999999999999999999"}}');
+seed('blob_json', 'bad-utf8', "{\"host\":\"\xff\xfe\"}");
+seed('blob_json', 'deep', '[' x 200 . ']' x 200);
