@@ -287,6 +287,19 @@ json_field() {
     awk -v want="$2" 'BEGIN { FS = "\t" } $1 == want { print $2; exit }' "$1"
 }
 
+# report_field PATH: a value of the last run's report, flattened once into
+# the file $FLAT (json_flatten), as json_field gives it.
+report_field() {
+    json_field "${FLAT}" "$1"
+}
+
+# expect_field PATH VALUE: notes a mismatch in $mismatches instead of failing
+# at once, so that one failure lists every value that is wrong.
+expect_field() {
+    _got="$(report_field "$1")"
+    [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
+}
+
 # json_value FILE PATH: json_field on a JSON document, for a single look-up.
 json_value() {
     json_flatten "$1" | awk -v want="$2" 'BEGIN { FS = "\t" } $1 == want { print $2; exit }'

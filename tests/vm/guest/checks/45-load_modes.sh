@@ -33,23 +33,11 @@ require_program SOCK_STREAM_clt
 need_program SOCK_SEQPACK_srv
 need_program SOCK_SEQPACK_clt
 
-# field PATH: a value of the last run's report (flattened once in FLAT).
-field() {
-    json_field "${FLAT}" "$1"
-}
-
-# expect PATH VALUE: notes a mismatch in $mismatches instead of failing at
-# once, so one failure lists every count that is wrong.
-expect() {
-    _got="$(field "$1")"
-    [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
-}
-
 # per_flow KEY: KEY of every load.per_flow entry, comma-separated.
 per_flow() {
     _list=""
     _flow=0
-    while _v="$(field "load.per_flow.${_flow}.$1")" && [ -n "${_v}" ]; do
+    while _v="$(report_field "load.per_flow.${_flow}.$1")" && [ -n "${_v}" ]; do
         _list="${_list}${_list:+,}${_v}"
         _flow=$((_flow + 1))
     done
@@ -88,17 +76,17 @@ judge() {
         fail "$1 $2:${mismatches#;}"
     fi
     # Throughput mode times no message against a schedule: null, no points.
-    _corrected="$(field load.latency_corrected.num_points)"
-    [ -n "${_corrected}" ] || _corrected="$(field load.latency_corrected)"
-    log "$1 $2: sent=$(field load.messages_sent)" \
-        "received_by_server=$(field load.messages_received_by_server)" \
-        "echo_requested=$(field load.messages_echo_requested)" \
-        "replied=$(field load.messages_replied)" \
-        "lost=$(field load.messages_lost)" \
-        "duplicated=$(field load.messages_duplicated)" \
+    _corrected="$(report_field load.latency_corrected.num_points)"
+    [ -n "${_corrected}" ] || _corrected="$(report_field load.latency_corrected)"
+    log "$1 $2: sent=$(report_field load.messages_sent)" \
+        "received_by_server=$(report_field load.messages_received_by_server)" \
+        "echo_requested=$(report_field load.messages_echo_requested)" \
+        "replied=$(report_field load.messages_replied)" \
+        "lost=$(report_field load.messages_lost)" \
+        "duplicated=$(report_field load.messages_duplicated)" \
         "corrected_points=${_corrected}" \
         "per_flow_sent=$(per_flow messages_sent)" \
-        "server_received=$(field load.server.messages_received)" \
+        "server_received=$(report_field load.server.messages_received)" \
         "[${RUN_S} s]"
 }
 
@@ -114,16 +102,16 @@ load_modes() {
 
     load_run "${_style}" rate "${_client}" "$@" --rate 500 -c 300 --flows 4
     mismatches=""
-    expect load.mode rate
-    expect load.flows 4
-    expect load.messages_sent 1200
-    expect load.messages_received_by_server 1200
-    expect load.messages_echo_requested 1200
-    expect load.messages_replied 1200
-    expect load.messages_lost 0
-    expect load.messages_duplicated 0
-    expect load.latency_corrected.num_points 1200
-    expect load.server.messages_received 1600
+    expect_field load.mode rate
+    expect_field load.flows 4
+    expect_field load.messages_sent 1200
+    expect_field load.messages_received_by_server 1200
+    expect_field load.messages_echo_requested 1200
+    expect_field load.messages_replied 1200
+    expect_field load.messages_lost 0
+    expect_field load.messages_duplicated 0
+    expect_field load.latency_corrected.num_points 1200
+    expect_field load.server.messages_received 1600
     _sent="$(per_flow messages_sent)"
     [ "${_sent}" = "300,300,300,300" ] ||
         mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 300 in each of 4 flows"
@@ -136,17 +124,17 @@ load_modes() {
 
     load_run "${_style}" throughput "${_client}" "$@" --throughput -c 5000 --flows 2
     mismatches=""
-    expect load.mode throughput
-    expect load.flows 2
-    expect load.echo_every 1000
-    expect load.messages_sent 10000
-    expect load.messages_received_by_server 10000
-    expect load.messages_echo_requested 10
-    expect load.messages_replied 10
-    expect load.messages_lost 0
-    expect load.messages_duplicated 0
-    expect load.latency_corrected null
-    expect load.server.messages_received 10200
+    expect_field load.mode throughput
+    expect_field load.flows 2
+    expect_field load.echo_every 1000
+    expect_field load.messages_sent 10000
+    expect_field load.messages_received_by_server 10000
+    expect_field load.messages_echo_requested 10
+    expect_field load.messages_replied 10
+    expect_field load.messages_lost 0
+    expect_field load.messages_duplicated 0
+    expect_field load.latency_corrected null
+    expect_field load.server.messages_received 10200
     _sent="$(per_flow messages_sent)"
     [ "${_sent}" = "5000,5000" ] ||
         mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 5000 in each of 2 flows"
@@ -160,13 +148,13 @@ load_modes() {
     # Ping-pong over two flows runs framed: a closed loop on each.
     load_run "${_style}" framed-ping-pong "${_client}" "$@" -c 200 --flows 2
     mismatches=""
-    expect load.mode ping-pong
-    expect load.messages_sent 400
-    expect load.messages_received_by_server 400
-    expect load.messages_replied 400
-    expect load.messages_lost 0
-    expect load.latency_uncorrected.num_points 400
-    expect load.server.messages_received 600
+    expect_field load.mode ping-pong
+    expect_field load.messages_sent 400
+    expect_field load.messages_received_by_server 400
+    expect_field load.messages_replied 400
+    expect_field load.messages_lost 0
+    expect_field load.latency_uncorrected.num_points 400
+    expect_field load.server.messages_received 600
     _sent="$(per_flow messages_sent)"
     [ "${_sent}" = "200,200" ] ||
         mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 200 in each of 2 flows"

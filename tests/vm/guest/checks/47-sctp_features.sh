@@ -35,19 +35,9 @@ require_program SOCK_STREAM_clt
 need_program SOCK_SEQPACK_srv
 need_program SOCK_SEQPACK_clt
 
-field() {
-    json_field "${FLAT}" "$1"
-}
-
-# expect PATH VALUE: collects mismatches, so one failure lists them all.
-expect() {
-    _got="$(field "$1")"
-    [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
-}
-
 # expect_at_least PATH N
 expect_at_least() {
-    _got="$(field "$1")"
+    _got="$(report_field "$1")"
     [ -n "${_got}" ] && [ "${_got}" -ge "$2" ] ||
         mismatches="${mismatches}; $1 is '${_got}', expected at least $2"
 }
@@ -110,37 +100,37 @@ features() {
     feature_run "${_style}-all" - "${_client}" "$@" ${all_features} --rate 500 -c 320
     mismatches=""
     for end in sctp server.sctp; do
-        expect "${end}.outbound_streams" 16
-        expect "${end}.inbound_streams" 16
-        expect "${end}.sack_delay_ms" 100
-        expect "${end}.sack_freq" 2
-        expect "${end}.scheduler" rr
-        expect "${end}.pr_supported" true
-        expect "${end}.pr_sctp" ttl:2000
-        expect "${end}.unordered" true
+        expect_field "${end}.outbound_streams" 16
+        expect_field "${end}.inbound_streams" 16
+        expect_field "${end}.sack_delay_ms" 100
+        expect_field "${end}.sack_freq" 2
+        expect_field "${end}.scheduler" rr
+        expect_field "${end}.pr_supported" true
+        expect_field "${end}.pr_sctp" ttl:2000
+        expect_field "${end}.unordered" true
     done
-    expect load.partially_reliable true
-    expect load.messages_sent 320
-    expect load.messages_replied 320
-    expect load.messages_abandoned 0
-    expect load.messages_lost 0
+    expect_field load.partially_reliable true
+    expect_field load.messages_sent 320
+    expect_field load.messages_replied 320
+    expect_field load.messages_abandoned 0
+    expect_field load.messages_lost 0
     _stream=0
     while [ "${_stream}" -lt 16 ]; do
-        expect "load.per_stream.${_stream}.messages_replied" 20
+        expect_field "load.per_stream.${_stream}.messages_replied" 20
         _stream=$((_stream + 1))
     done
-    expect load.per_stream.16.stream ""
-    expect transport.source SCTP_GET_ASSOC_STATS
+    expect_field load.per_stream.16.stream ""
+    expect_field transport.source SCTP_GET_ASSOC_STATS
     expect_at_least transport.unordered_chunks_sent 320
     expect_at_least transport.unordered_chunks_received 320
     expect_at_least load.server.transport.unordered_chunks_sent 320
     judge "${_style} all features"
-    log "${_style} all features: streams $(field sctp.outbound_streams)/$(field sctp.inbound_streams)" \
-        "(server $(field server.sctp.outbound_streams)/$(field server.sctp.inbound_streams))," \
-        "sack $(field sctp.sack_delay_ms) ms x$(field sctp.sack_freq)," \
-        "scheduler $(field sctp.scheduler), pr $(field sctp.pr_sctp) agreed $(field sctp.pr_supported)," \
-        "replied $(field load.messages_replied), unordered chunks sent $(field transport.unordered_chunks_sent)" \
-        "received $(field transport.unordered_chunks_received)"
+    log "${_style} all features: streams $(report_field sctp.outbound_streams)/$(report_field sctp.inbound_streams)" \
+        "(server $(report_field server.sctp.outbound_streams)/$(report_field server.sctp.inbound_streams))," \
+        "sack $(report_field sctp.sack_delay_ms) ms x$(report_field sctp.sack_freq)," \
+        "scheduler $(report_field sctp.scheduler), pr $(report_field sctp.pr_sctp) agreed $(report_field sctp.pr_supported)," \
+        "replied $(report_field load.messages_replied), unordered chunks sent $(report_field transport.unordered_chunks_sent)" \
+        "received $(report_field transport.unordered_chunks_received)"
 
     # Throughput: most requests ask for no reply, so the end-of-test
     # message can overtake some on other streams; the server still counts
@@ -148,25 +138,25 @@ features() {
     feature_run "${_style}-throughput" - "${_client}" "$@" --streams 16 --unordered \
         --throughput -c 3000
     mismatches=""
-    expect load.messages_sent 3000
-    expect load.messages_received_by_server 3000
-    expect load.messages_replied 3
-    expect load.messages_lost 0
+    expect_field load.messages_sent 3000
+    expect_field load.messages_received_by_server 3000
+    expect_field load.messages_replied 3
+    expect_field load.messages_lost 0
     judge "${_style} throughput"
-    log "${_style} throughput, 16 streams unordered: sent $(field load.messages_sent)," \
-        "received by the server $(field load.messages_received_by_server)"
+    log "${_style} throughput, 16 streams unordered: sent $(report_field load.messages_sent)," \
+        "received by the server $(report_field load.messages_received_by_server)"
 
     # The same server, ordered this time: no unordered chunk either way.
     feature_run "${_style}-ordered" - "${_client}" "$@" --streams 4 --rate 500 -c 100
     mismatches=""
-    expect sctp.unordered false
-    expect transport.unordered_chunks_sent 0
-    expect transport.unordered_chunks_received 0
-    expect load.per_stream.3.messages_replied 25
+    expect_field sctp.unordered false
+    expect_field transport.unordered_chunks_sent 0
+    expect_field transport.unordered_chunks_received 0
+    expect_field load.per_stream.3.messages_replied 25
     expect_at_least transport.ordered_chunks_sent 100
     judge "${_style} ordered"
-    log "${_style} ordered, 4 streams: unordered chunks $(field transport.unordered_chunks_sent)," \
-        "ordered chunks sent $(field transport.ordered_chunks_sent)"
+    log "${_style} ordered, 4 streams: unordered chunks $(report_field transport.unordered_chunks_sent)," \
+        "ordered chunks sent $(report_field transport.ordered_chunks_sent)"
     stop_pid "${SERVER_PID}"
 
     # A server without --streams answers on fewer streams than asked.
@@ -190,12 +180,12 @@ rtx_and_interleave() {
     start_server "${CHECK_WORK}/${_style}-rtx-srv.log" - "${_server}" "$@" -p 0 --pr-sctp rtx:3
     feature_run "${_style}-rtx" - "${_client}" "$@" --pr-sctp rtx:3 --rate 500 -c 50
     mismatches=""
-    expect sctp.pr_sctp rtx:3
-    expect server.sctp.pr_sctp rtx:3
-    expect sctp.pr_supported true
-    expect load.messages_replied 50
+    expect_field sctp.pr_sctp rtx:3
+    expect_field server.sctp.pr_sctp rtx:3
+    expect_field sctp.pr_supported true
+    expect_field load.messages_replied 50
     judge "${_style} rtx"
-    log "${_style}: pr-sctp $(field sctp.pr_sctp), the peer agreed: $(field sctp.pr_supported)"
+    log "${_style}: pr-sctp $(report_field sctp.pr_sctp), the peer agreed: $(report_field sctp.pr_supported)"
     stop_pid "${SERVER_PID}"
 
     start_server "${CHECK_WORK}/${_style}-intl-srv.log" intl "${_server}" "$@" -p 0 \
@@ -203,12 +193,12 @@ rtx_and_interleave() {
     feature_run "${_style}-interleave" intl "${_client}" "$@" --interleave --streams 4 \
         --rate 500 -c 40
     mismatches=""
-    expect sctp.interleaving true
-    expect server.sctp.interleaving true
-    expect load.messages_replied 40
+    expect_field sctp.interleaving true
+    expect_field server.sctp.interleaving true
+    expect_field load.messages_replied 40
     judge "${_style} interleave"
     stop_pid "${SERVER_PID}"
-    log "${_style}: I-DATA on both ends ($(field sctp.interleaving)/$(field server.sctp.interleaving)) with net.sctp.intl_enable=1"
+    log "${_style}: I-DATA on both ends ($(report_field sctp.interleaving)/$(report_field server.sctp.interleaving)) with net.sctp.intl_enable=1"
 }
 
 # Kernel features this 6.1 kernel lacks or keeps off, named.
