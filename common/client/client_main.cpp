@@ -73,30 +73,31 @@ void describe_connection(run_report& report, const client_options& options,
     }
 }
 
-// The server's PR-SCTP policy for its replies, as its settings state it.
-pr_sctp server_pr_sctp(const nlohmann::json& settings) {
+// A member of the "sctp" object of the server's settings; nullptr where the
+// server sent none (over TCP, or a peer that is not one of ours).
+const nlohmann::json* server_sctp_setting(const nlohmann::json& settings, const char* key) {
     const auto sctp = settings.find("sctp");
     if (sctp == settings.end() || !sctp->is_object()) {
-        return {};
+        return nullptr;
     }
-    const auto pr = sctp->find("pr_sctp");
-    if (pr == sctp->end() || !pr->is_string()) {
-        return {};
-    }
-    return parse_pr_sctp(pr->get<std::string>()).value_or(pr_sctp{});
+    const auto it = sctp->find(key);
+    return it == sctp->end() ? nullptr : &*it;
+}
+
+// The server's PR-SCTP policy for its replies, as its settings state it.
+pr_sctp server_pr_sctp(const nlohmann::json& settings) {
+    const auto* pr = server_sctp_setting(settings, "pr_sctp");
+    return pr != nullptr && pr->is_string()
+               ? parse_pr_sctp(pr->get<std::string>()).value_or(pr_sctp{})
+               : pr_sctp{};
 }
 
 // The server's outbound streams, as its settings state them; 0 when they
 // do not (json::value() would throw for a string there, or convert 1e300
 // to int, which is undefined).
 std::uint64_t server_outbound_streams(const nlohmann::json& settings) {
-    const auto sctp = settings.find("sctp");
-    if (sctp == settings.end() || !sctp->is_object()) {
-        return 0;
-    }
-    const auto streams = sctp->find("outbound_streams");
-    return streams != sctp->end() && streams->is_number_unsigned() ? streams->get<std::uint64_t>()
-                                                                   : 0;
+    const auto* streams = server_sctp_setting(settings, "outbound_streams");
+    return streams != nullptr && streams->is_number_unsigned() ? streams->get<std::uint64_t>() : 0;
 }
 
 // Each flow uses streams 0..S-1 both ways (the server answers on the stream
