@@ -4,7 +4,6 @@
 
 #include "server/server_log.hpp"
 #include "server/test_session.hpp"
-#include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
 

@@ -11,8 +11,6 @@
 #include "errors.hpp"
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
-#include "transport/sctp_features.hpp"
-#include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
