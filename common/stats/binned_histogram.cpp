@@ -10,6 +10,13 @@ binned_histogram::binned_histogram(const bin_layout& layout)
 }
 
 double binned_histogram::bin_low(std::size_t index) const noexcept {
+    // The top edge is max_us itself, not min + range * n / n, which can miss
+    // it by an ulp (0..0.7 us in 3 bins: 0.7 * 3 / 3 is 0.6999999999999998);
+    // otherwise the last bin's printed high edge and the `above` test in
+    // record() would disagree.
+    if (index >= layout_.bin_count) {
+        return layout_.max_us;
+    }
     return layout_.min_us +
            range_us_ * static_cast<double>(index) / static_cast<double>(layout_.bin_count);
 }
@@ -30,11 +37,24 @@ bool binned_histogram::record(double value_us, std::uint64_t iteration) noexcept
         keep_outlier(value_us, iteration);
         return false;
     }
-    // Multiply before dividing, as the edges are defined: (v - min) * n / range.
+    // (v - min) * n / range is rounded differently from the edges bin_low()
+    // computes, so a value exactly on an edge can come out one bin low (32.3 us
+    // in 1000 bins over 0..100 us: 32.3 * 1000 / 100 is 322.99999999999994),
+    // and a value a hair below max_us at index bin_count. Comparing the
+    // estimate with the very edges the report prints settles it: the bin is
+    // the one whose [bin_low(i), bin_low(i + 1)) holds the value. Both
+    // roundings are a few ulps, so each loop below tests once and steps at
+    // most once unless bins are only ulps wide; they end because
+    // bin_low(0) = min_us <= value_us < max_us = bin_low(bin_count).
     auto index = static_cast<std::size_t>((value_us - layout_.min_us) *
                                           static_cast<double>(layout_.bin_count) / range_us_);
-    // Rounding can put a value a hair below max_us at index bin_count.
     index = std::min(index, layout_.bin_count - 1);
+    while (value_us < bin_low(index)) {
+        --index;
+    }
+    while (value_us >= bin_low(index + 1)) {
+        ++index;
+    }
     ++bins_[index];
     return true;
 }

@@ -3,7 +3,9 @@
 //
 // Concepts:
 //  - bin: one of `bin_count` equal slices of [min_us, max_us); bin i holds
-//    samples v with min + i*w <= v < min + (i+1)*w, w = (max - min) / bin_count.
+//    samples v with bin_low(i) <= v < bin_high(i), where bin_low(i) is
+//    min + (max - min) * i / bin_count in doubles. The edges the report
+//    prints are the ones `record` compares with, so they never disagree.
 //  - below / above: samples v < min_us, and v >= max_us.
 //  - outlier: a sample outside [min_us, max_us). All are counted; the
 //    `max_outliers` farthest from the range are kept with their iteration
@@ -35,11 +37,24 @@ class binned_histogram {
     // Requires min_us < max_us and bin_count >= 1 (validated by the options layer).
     explicit binned_histogram(const bin_layout& layout);
 
+    // Counts one sample of `value_us` microseconds; `iteration` is kept with
+    // it if it is an outlier worth keeping. Any value but NaN is legal
+    // (infinities included). A value in [min_us, max_us) is counted in the bin
+    // i with bin_low(i) <= value_us < bin_high(i), compared as the doubles
+    // those functions return, so a sample on a printed edge is counted in the
+    // bin that starts there. A value below min_us is counted in below(), one
+    // at or above max_us (max_us itself included) in above(); either is then
+    // offered to the kept outliers. total() counts every call.
     // Returns true when the value fell into a bin, false for an outlier.
     bool record(double value_us, std::uint64_t iteration) noexcept;
 
     const bin_layout& layout() const noexcept { return layout_; }
     std::uint64_t bin(std::size_t index) const noexcept { return bins_[index]; }
+    // The edges of bin `index` in microseconds, as the reports print them:
+    // bin_low(i) = min_us + (max_us - min_us) * i / bin_count, rounded as
+    // written, except that bin_low(bin_count) is exactly max_us; bin_high(i)
+    // is bin_low(i + 1). `index` in 0..bin_count - 1 (bin_low also takes
+    // bin_count).
     double bin_low(std::size_t index) const noexcept;
     double bin_high(std::size_t index) const noexcept;
     std::uint64_t below() const noexcept { return below_; }

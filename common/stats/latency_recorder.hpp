@@ -25,7 +25,14 @@ class latency_recorder {
   public:
     explicit latency_recorder(const bin_layout& layout) : bins_(layout) {}
 
-    // `iteration` is the measured iteration number, counted from 0 after the primer.
+    // Feeds one sample, `rtt` (a duration; kept as integer nanoseconds), to
+    // all three views; `iteration` is the measured iteration number, counted
+    // from 0 after the primer, kept with the sample if it is a bin outlier. Any
+    // duration is legal: a negative one (which a monotonic clock never gives)
+    // counts as 0. Nothing is rejected, so nothing is returned: a sample
+    // outside the bin layout is counted in bins().below() or bins().above(),
+    // one above log_linear_histogram::highest_trackable_ns() in
+    // percentiles().beyond_range_count(), and both are in summary().
     void record(std::chrono::nanoseconds rtt, std::uint64_t iteration) noexcept {
         const auto rtt_ns = static_cast<std::uint64_t>(rtt.count() < 0 ? 0 : rtt.count());
         const double rtt_us = static_cast<double>(rtt_ns) / 1000.0;
@@ -34,8 +41,14 @@ class latency_recorder {
         percentiles_.record(rtt_ns);
     }
 
-    const running_stats& summary() const noexcept { return summary_; }  // microseconds
+    // Count, min, max, mean and sample variance, in microseconds (variance in
+    // us^2), of the same ns values divided by 1000.
+    const running_stats& summary() const noexcept { return summary_; }
+    // The ACE fixed-bin histogram, in microseconds, with its outliers.
     const binned_histogram& bins() const noexcept { return bins_; }
+    // Percentiles in nanoseconds (see log_linear_histogram::percentile_ns for
+    // what a reported percentile means), and beyond_range_count(): samples too
+    // long for a bucket of their own, which a report should show.
     const log_linear_histogram& percentiles() const noexcept { return percentiles_; }
 
   private:

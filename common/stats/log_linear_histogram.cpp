@@ -29,6 +29,7 @@ void log_linear_histogram::merge(const log_linear_histogram& other) noexcept {
         buckets_[i] += other.buckets_[i];
     }
     count_ += other.count_;
+    beyond_range_ += other.beyond_range_;
     min_ns_ = std::min(min_ns_, other.min_ns_);
     max_ns_ = std::max(max_ns_, other.max_ns_);
     sum_ns_ += other.sum_ns_;
@@ -40,6 +41,7 @@ void log_linear_histogram::reset() noexcept {
     count_ = 0;
     min_ns_ = UINT64_MAX;
     max_ns_ = 0;
+    beyond_range_ = 0;
     sum_ns_ = 0;
     sum_squares_ns2_ = 0;
 }
@@ -89,11 +91,15 @@ double log_linear_histogram::percentile_ns(std::uint32_t parts_per_million) cons
         seen += buckets_[i];
         if (seen >= rank) {
             if (i == buckets_.size() - 1) {
-                return static_cast<double>(max_ns_);  // saturated: no finer knowledge
+                // Saturated values share the last bucket, so it has no
+                // highest equivalent value; the maximum is the tightest bound.
+                return static_cast<double>(max_ns_);
             }
-            const double middle =
-                static_cast<double>(bucket_low(i)) + static_cast<double>(bucket_width(i) - 1) / 2.0;
-            return std::clamp(middle, static_cast<double>(min_ns_), static_cast<double>(max_ns_));
+            // HdrHistogram's highest equivalent value. Every sample in the
+            // bucket, the one of rank `rank` included, is at most this and at
+            // most the maximum; the bucket's width bounds the excess.
+            const std::uint64_t highest_equivalent_ns = bucket_low(i) + bucket_width(i) - 1;
+            return static_cast<double>(std::clamp(highest_equivalent_ns, min_ns_, max_ns_));
         }
     }
     return static_cast<double>(max_ns_);

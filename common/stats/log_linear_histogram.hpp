@@ -4,19 +4,26 @@
 // A log-linear histogram over integer nanoseconds, in the manner of
 // HdrHistogram: values below 2048 ns get one exact bucket each; above that,
 // every power-of-two range [2^k, 2^(k+1)) is split into 1024 equal buckets, so
-// a bucket is never wider than 1/1024 of its lower edge. A percentile is
-// reported as the middle of its bucket (clamped to the exact minimum and
-// maximum), hence its relative error is at most 1/2048 (about 0.05 %).
+// a bucket is never wider than 1/1024 of its lower edge.
 //
-// Memory is fixed (about 300 KiB) whatever the number of samples. Values of
-// 2^44 ns (about 4.9 hours) or more are counted in the last bucket, whose
-// percentiles are reported as the exact maximum; the maximum itself (p100) is
-// tracked separately and never approximated.
+// Concepts:
+//  - highest equivalent value (HdrHistogram's term): the largest value that
+//    lands in the same bucket, bucket_low(i) + bucket_width(i) - 1.
+//  - percentile: nearest rank, reported as the highest equivalent value of
+//    the bucket that holds it, clamped to the exact minimum and maximum; see
+//    percentile_ns() for what that guarantees.
+//  - beyond range: a value above highest_trackable_ns() (2^44 - 1 ns, about
+//    4.9 hours). It is saturated into the last bucket, where it cannot be told
+//    apart from the values that bucket holds, and counted in
+//    beyond_range_count() so that a report can say so. The maximum (p100) is
+//    tracked separately and stays exact.
+//
+// Memory is fixed (about 300 KiB) whatever the number of samples.
 //
 // `record` is on the hot path of the load modes (up to two records per
 // message), so it is inline and branch-free: one bit_width for the bucket,
 // conditional moves for saturation, minimum and maximum, and integer sums
-// for the mean and deviation.
+// for the mean, deviation and beyond-range count.
 
 #include <algorithm>
 #include <bit>
@@ -31,15 +38,22 @@ class log_linear_histogram {
   public:
     log_linear_histogram();
 
-    // Counts one sample of `value_ns` nanoseconds (any value; see above for
-    // the top bucket).
-    void record(std::uint64_t value_ns) noexcept {
+    // Counts one sample of `value_ns` nanoseconds. Every value is legal and
+    // counted in count(), min_ns(), max_ns(), mean_ns() and stddev_ns(). A
+    // value up to highest_trackable_ns() goes to its own bucket; a larger one
+    // is saturated into the last bucket and also counted in
+    // beyond_range_count(). Returns true when the value was within the
+    // trackable range, false when it was saturated (it is counted either way).
+    bool record(std::uint64_t value_ns) noexcept {
         ++buckets_[bucket_index(value_ns)];
         ++count_;
         min_ns_ = std::min(min_ns_, value_ns);
         max_ns_ = std::max(max_ns_, value_ns);
         sum_ns_ += value_ns;
         sum_squares_ns2_ += wide_sum{value_ns} * value_ns;
+        const bool beyond = value_ns > highest_bucketed_ns;
+        beyond_range_ += beyond;
+        return !beyond;
     }
 
     // Adds every sample of `other`, as if each had been recorded here.
@@ -48,6 +62,12 @@ class log_linear_histogram {
     void reset() noexcept;
 
     std::uint64_t count() const noexcept { return count_; }
+    // How many recorded values exceeded highest_trackable_ns().
+    std::uint64_t beyond_range_count() const noexcept { return beyond_range_; }
+    // The largest value with a bucket of its own, 2^44 - 1 ns (about 4.9
+    // hours): HdrHistogram's highest trackable value for this layout. Larger
+    // values are counted, but in the last bucket, [2^44 - 2^33, 2^44 - 1].
+    static constexpr std::uint64_t highest_trackable_ns() noexcept { return highest_bucketed_ns; }
     std::uint64_t min_ns() const noexcept { return min_ns_; }  // UINT64_MAX when empty
     std::uint64_t max_ns() const noexcept { return max_ns_; }  // 0 when empty
     // Mean and standard deviation (n - 1) of the recorded values, exact but
@@ -64,9 +84,20 @@ class log_linear_histogram {
     // in [bucket_low(i), bucket_low(i) + bucket_width(i)).
     std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
 
-    // The nearest-rank percentile: the smallest recorded value v such that at
-    // least `parts_per_million` / 10^6 of all samples are <= v, approximated as
-    // described above. Requires count() > 0 and parts_per_million in 1..10^6.
+    // The percentile `parts_per_million` / 10^6, in nanoseconds. Its true
+    // value is the nearest rank: the sample of rank r = ceil(count() * ppm /
+    // 10^6) (at least 1) in sorted order, i.e. the smallest recorded v with at
+    // least ppm / 10^6 of all samples <= v. What is returned is the highest
+    // equivalent value of the bucket that holds rank r, clamped to
+    // [min_ns(), max_ns()]; rank count() (p100) returns max_ns() exactly. So
+    // the reported value R and the true value T satisfy
+    //  - T <= R <= max_ns(): an upper bound, never above the largest sample;
+    //  - R - T < T / 1024 (about 0.1 %), and R == T below 2048 ns;
+    //  - one sample, or samples all equal, give that value at every
+    //    percentile.
+    // When rank r falls in the last bucket and beyond_range_count() > 0, the
+    // answer is max_ns(): still an upper bound, no longer within 1/1024.
+    // Requires count() > 0 and parts_per_million in 1..10^6.
     double percentile_ns(std::uint32_t parts_per_million) const noexcept;
 
     // Bucket geometry, public for tests of the accuracy bound.
@@ -102,6 +133,7 @@ class log_linear_histogram {
     std::uint64_t count_ = 0;
     std::uint64_t min_ns_ = UINT64_MAX;
     std::uint64_t max_ns_ = 0;
+    std::uint64_t beyond_range_ = 0;
     std::uint64_t sum_ns_ = 0;
     wide_sum sum_squares_ns2_ = 0;
 };

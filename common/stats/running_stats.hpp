@@ -14,6 +14,11 @@ namespace sctp_perf {
 
 class running_stats {
   public:
+    // Adds one value, in whatever unit the caller uses throughout (the
+    // latency_recorder uses microseconds); the summaries come back in that
+    // unit, the variance in its square. Any finite value is legal and none is
+    // out of range; a NaN or infinity makes the mean and variance meaningless.
+    // Returns nothing: every value is counted.
     void add(double value) noexcept {
         ++count_;
         const double delta = value - mean_;

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <vector>
+
+#include "stats/latency_recorder.hpp"
 
 using sctp_perf::log_linear_histogram;
 
@@ -32,6 +35,87 @@ TEST_CASE("log_linear_histogram: small values are exact") {
     CHECK(h.percentile_ns(1) == 1.0);
 }
 
+TEST_CASE("log_linear_histogram: every percentile below 2048 ns is the nearest-rank value") {
+    // Each of 0..2047 ns once and 2047 once more (2049 samples): below 2048
+    // every bucket is one ns wide, so the reported value is the true one.
+    std::vector<std::uint64_t> values;
+    log_linear_histogram h;
+    for (std::uint64_t v = 0; v < 2048; ++v) {
+        values.push_back(v);
+        h.record(v);
+    }
+    values.push_back(2047);
+    h.record(2047);
+    for (std::uint32_t ppm = 1; ppm <= 1'000'000; ppm += 997) {
+        INFO("ppm " << ppm);
+        REQUIRE(h.percentile_ns(ppm) == static_cast<double>(reference_percentile(values, ppm)));
+    }
+    CHECK(h.percentile_ns(1'000'000) == 2047.0);
+}
+
+TEST_CASE("log_linear_histogram: one sample is every percentile") {
+    // 123,456,789 ns lies in a bucket 65,536 ns wide ([2^26, 2^27) in 1024
+    // buckets); its highest equivalent value is clamped to the one sample.
+    log_linear_histogram h;
+    h.record(123'456'789);
+    for (std::uint32_t ppm : {1u, 500'000u, 990'000u, 999'999u, 1'000'000u}) {
+        INFO("ppm " << ppm);
+        CHECK(h.percentile_ns(ppm) == 123'456'789.0);
+    }
+}
+
+TEST_CASE("log_linear_histogram: equal samples give that value at every percentile") {
+    // 20,000 ns is the low edge of the bucket [20,000, 20,015] (width 16 in
+    // [2^14, 2^15)); clamped to the maximum, every percentile is 20,000.
+    log_linear_histogram h;
+    for (int i = 0; i < 1000; ++i) {
+        h.record(20'000);
+    }
+    for (std::uint32_t ppm : {1u, 500'000u, 900'000u, 990'000u, 999'000u, 999'900u, 1'000'000u}) {
+        INFO("ppm " << ppm);
+        CHECK(h.percentile_ns(ppm) == 20'000.0);
+    }
+}
+
+TEST_CASE("log_linear_histogram: a percentile is the highest value of its bucket") {
+    // 2048 and 2049 share the bucket [2048, 2049] (width 2 in [2^11, 2^12)),
+    // 2050 starts the next one, [2050, 2051].
+    log_linear_histogram alone;
+    alone.record(2048);
+    CHECK(alone.percentile_ns(500'000) == 2048.0);  // 2049 clamped to the max 2048
+
+    log_linear_histogram h;
+    for (std::uint64_t v : {2048ull, 2049ull, 2050ull}) {
+        h.record(v);
+    }
+    // p33: rank ceil(3 * 0.33) = 1, the true value 2048, reported as 2049:
+    // an upper bound, one bucket width minus 1 above.
+    CHECK(h.percentile_ns(330'000) == 2049.0);
+    // p50: rank 2, 2049, exact. p100: rank 3, the maximum 2050 (2051 clamped).
+    CHECK(h.percentile_ns(500'000) == 2049.0);
+    CHECK(h.percentile_ns(1'000'000) == 2050.0);
+}
+
+TEST_CASE("log_linear_histogram: percentiles never leave [min, max]") {
+    // 3001 ns is the top of the bucket [3000, 3001]: its highest equivalent
+    // value is the sample itself (the bucket's middle, 3000.5, is below the
+    // minimum). 1,000,000 ns lies in [999,936, 1,000,447] (width 512 in
+    // [2^19, 2^20)): 1,000,447 is clamped to the maximum 1,000,001.
+    log_linear_histogram h;
+    h.record(3001);
+    h.record(1'000'000);
+    h.record(1'000'001);
+    CHECK(h.percentile_ns(1) == 3001.0);
+    CHECK(h.percentile_ns(333'333) == 3001.0);
+    CHECK(h.percentile_ns(500'000) == 1'000'001.0);
+    CHECK(h.percentile_ns(1'000'000) == 1'000'001.0);
+    for (std::uint32_t ppm = 1; ppm <= 1'000'000; ppm += 9973) {
+        INFO("ppm " << ppm);
+        CHECK(h.percentile_ns(ppm) >= 3001.0);
+        CHECK(h.percentile_ns(ppm) <= 1'000'001.0);
+    }
+}
+
 TEST_CASE("log_linear_histogram: nearest rank is computed exactly") {
     // 1000 values 1..1000: p99.9 is rank ceil(999.0) = 999, not 1000.
     log_linear_histogram h;
@@ -55,7 +139,7 @@ TEST_CASE("log_linear_histogram: every bucket is narrower than 1/1024 of its val
     }
 }
 
-TEST_CASE("log_linear_histogram: percentiles within 0.1 % of a sorted reference") {
+TEST_CASE("log_linear_histogram: percentiles bound the sorted reference from above within 1/1024") {
     std::mt19937_64 rng(20261122);
     // Round trips of 5 us to 50 ms, log-normal-ish with a long tail.
     std::lognormal_distribution<double> rtt(std::log(20'000.0), 1.0);
@@ -70,19 +154,82 @@ TEST_CASE("log_linear_histogram: percentiles within 0.1 % of a sorted reference"
     for (std::uint32_t ppm :
          {1u, 100'000u, 500'000u, 900'000u, 990'000u, 999'000u, 999'900u, 1'000'000u}) {
         const double expected = static_cast<double>(reference_percentile(values, ppm));
-        INFO("ppm " << ppm);
-        CHECK(std::abs(h.percentile_ns(ppm) - expected) <= expected * 0.001);
+        const double reported = h.percentile_ns(ppm);
+        INFO("ppm " << ppm << ": reported " << reported << ", nearest rank " << expected);
+        CHECK(reported >= expected);
+        CHECK(reported - expected < expected / 1024.0);
+        CHECK(reported <= static_cast<double>(values.back()));
     }
+    CHECK(h.percentile_ns(1'000'000) == static_cast<double>(values.back()));
     CHECK(h.min_ns() == values.front());
     CHECK(h.max_ns() == values.back());
 }
 
 TEST_CASE("log_linear_histogram: enormous values saturate without losing the exact max") {
     log_linear_histogram h;
-    h.record(1ull << 50);
-    h.record(10);
+    CHECK_FALSE(h.record(1ull << 50));
+    CHECK(h.record(10));
+    CHECK(h.beyond_range_count() == 1);
     CHECK(h.percentile_ns(1'000'000) == static_cast<double>(1ull << 50));
     CHECK(h.percentile_ns(500'000) == 10.0);
+}
+
+TEST_CASE("log_linear_histogram: values beyond the trackable range are counted apart") {
+    // The highest trackable value is 2^44 - 1 ns; 2^44 and above share the
+    // last bucket with [2^44 - 2^33, 2^44 - 1] and are counted as beyond.
+    CHECK(log_linear_histogram::highest_trackable_ns() == (1ull << 44) - 1);
+    log_linear_histogram h;
+    CHECK(h.record(0));
+    CHECK(h.record((1ull << 44) - 1));
+    CHECK(h.beyond_range_count() == 0);
+    CHECK_FALSE(h.record(1ull << 44));
+    CHECK_FALSE(h.record(1ull << 60));
+    CHECK(h.beyond_range_count() == 2);
+    CHECK(h.count() == 4);
+    CHECK(h.counts().back() == 3);
+    // p50 is rank 2, 2^44 - 1, in the last bucket: with saturated values in
+    // it, the only bound known is the maximum.
+    CHECK(h.percentile_ns(500'000) == static_cast<double>(1ull << 60));
+
+    // merge adds the counts; reset clears them.
+    log_linear_histogram other;
+    other.record(1ull << 45);
+    other.record(1000);
+    h.merge(other);
+    CHECK(h.beyond_range_count() == 3);
+    h.reset();
+    CHECK(h.beyond_range_count() == 0);
+    h.record(1ull << 44);
+    CHECK(h.beyond_range_count() == 1);
+}
+
+TEST_CASE("log_linear_histogram: a full last bucket without saturation reports its samples") {
+    // 2^44 - 2^33 and 2^44 - 1 are both trackable and both in the last
+    // bucket: p50 (rank 1) is bounded by the maximum, 2^44 - 1.
+    log_linear_histogram h;
+    h.record((1ull << 44) - (1ull << 33));
+    h.record((1ull << 44) - 1);
+    CHECK(h.beyond_range_count() == 0);
+    CHECK(h.percentile_ns(500'000) == static_cast<double>((1ull << 44) - 1));
+}
+
+TEST_CASE("latency_recorder: one sample feeds the summary, the bins and the percentiles") {
+    // 1500 ns is 1.5 us, bin 1 of the 1 us bins over 0..4 us; the summary is
+    // in us, the percentiles in ns (exact below 2048 ns). 2^44 ns (about 4.9
+    // hours) is above the bins and beyond the percentiles' range; both count it.
+    sctp_perf::latency_recorder recorder(sctp_perf::bin_layout{0.0, 4.0, 4, 1});
+    recorder.record(std::chrono::nanoseconds(1500), 0);
+    recorder.record(std::chrono::nanoseconds(1ll << 44), 1);
+    CHECK(recorder.summary().count() == 2);
+    CHECK(recorder.summary().min() == 1.5);
+    CHECK(recorder.bins().bin(1) == 1);
+    CHECK(recorder.bins().above() == 1);
+    CHECK(recorder.percentiles().percentile_ns(500'000) == 1500.0);
+    CHECK(recorder.percentiles().beyond_range_count() == 1);
+    // A negative duration counts as 0.
+    recorder.record(std::chrono::nanoseconds(-5), 2);
+    CHECK(recorder.percentiles().min_ns() == 0);
+    CHECK(recorder.bins().bin(0) == 1);
 }
 
 TEST_CASE("log_linear_histogram: bucket index matches the octave-by-octave definition") {
@@ -223,6 +370,7 @@ TEST_CASE("log_linear_histogram: reset forgets every sample") {
     }
     h.reset();
     CHECK(h.count() == 0);
+    CHECK(h.beyond_range_count() == 0);
     CHECK(h.min_ns() == UINT64_MAX);
     CHECK(h.max_ns() == 0);
     CHECK(h.mean_ns() == 0.0);
