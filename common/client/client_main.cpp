@@ -17,6 +17,7 @@
 #include "errors.hpp"
 #include "report/output_file.hpp"
 #include "report/run_report.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/stream_connector.hpp"
@@ -196,6 +197,7 @@ int run_load(const client_options& options, run_report& report, const client_con
 
 int run(const client_options& options, const program_info& program,
         const client_connector& connect) {
+    pin_process(options.common.cpus);  // first: the environment reports the affinity
     run_report report;
     report.program = program;
     report.options = options;

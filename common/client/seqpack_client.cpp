@@ -38,6 +38,7 @@ client_connection connect_seqpack_client(const client_options& options) {
     }
     connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
     connection.channel->set_message_timeout(options.common.io_timeout);
+    connection.channel->set_spin(options.common.spin);
     return connection;
 }
 

@@ -28,6 +28,7 @@ client_connection connect_stream_client(const client_options& options) {
     connection.peer_addresses = {peer_address_of(fd.get())};
     connection.channel = std::make_unique<stream_channel>(std::move(fd));
     connection.channel->set_message_timeout(options.common.io_timeout);
+    connection.channel->set_spin(options.common.spin);
     return connection;
 }
 

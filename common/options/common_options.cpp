@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "errors.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -39,6 +40,13 @@ void add_common_options(po::options_description& options, raw_common_options& ra
          "the value read back; default: the system's)")
         ("rcvbuf", po::value(&raw.rcvbuf_bytes),
          "socket receive buffer, bytes (SO_RCVBUF; read back and reported the same way)")
+        ("cpu", po::value(&raw.cpu),
+         "run only on these CPUs, e.g. 0, 1-3 or 0,2-3 (sched_setaffinity, set before the "
+         "program connects or listens; a server's sessions inherit it; default: any CPU)")
+        ("spin", po::bool_switch(&raw.spin),
+         "wait for data by polling the socket in a busy loop (non-blocking receives) instead "
+         "of sleeping in the kernel: no wake-up in the round trip, but a whole CPU per waiting "
+         "connection; --io-timeout still bounds every wait")
         ("sctp-rto-initial", po::value(&raw.sctp_rto_initial_ms),
          "SCTP initial retransmission timeout, milliseconds (default: the system's "
          "net.sctp.rto_initial)")
@@ -114,6 +122,17 @@ common_options validate_common_options(const raw_common_options& raw,
     if (r.any() && result.transport == transport_protocol::tcp) {
         errors.push_back("--sctp-rto-* options apply to SCTP only; drop them or use -t sctp");
     }
+    if (given.count("cpu")) {
+        if (auto cpus = parse_cpu_list(raw.cpu)) {
+            result.cpus = std::move(*cpus);
+        } else {
+            errors.push_back(
+                "--cpu must list CPU numbers and ranges separated by commas, such as "
+                "0, 1-3 or 0,2-3, not '" +
+                raw.cpu + "'");
+        }
+    }
+    result.spin = raw.spin;
     result.sctp = validate_sctp_feature_options(raw.sctp, given, result.transport, errors);
     return result;
 }

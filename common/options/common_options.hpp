@@ -37,6 +37,8 @@ struct common_options {
     sctp_rto_request sctp_rto;
     sctp_feature_request sctp;      // streams, unordered, PR-SCTP, SACK, scheduler, interleave
     socket_buffer_request buffers;  // --sndbuf / --rcvbuf
+    std::vector<unsigned> cpus;     // --cpu, sorted; empty: wherever the system puts the process
+    bool spin = false;              // --spin: receives poll the socket instead of sleeping
 };
 
 // The raw command-line values of the common layer, before validation.
@@ -49,6 +51,8 @@ struct raw_common_options {
     long long sctp_rto_max_ms = -1;
     long long sndbuf_bytes = -1;  // -1: not given
     long long rcvbuf_bytes = -1;
+    std::string cpu;  // --cpu LIST; empty: not given
+    bool spin = false;
     raw_sctp_feature_options sctp;
 };
 

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "errors.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "server/server_log.hpp"
 
 namespace sctp_perf {
@@ -36,6 +37,14 @@ int server_main(int argc, const char* const* argv, const program_info& program,
         const auto options = parse_server_options(argc, argv, program, std::cout);
         if (!options) {
             return exit_success;
+        }
+        // Before the first thread and the listener: the sessions inherit it.
+        pin_process(options->common.cpus);
+        if (!options->common.cpus.empty()) {
+            log_format("running on CPUs {} only (--cpu)", describe_cpus(options->common.cpus));
+        }
+        if (options->common.spin) {
+            log_line("sessions poll their sockets while they wait for data (--spin)");
         }
         raise_descriptor_limit();
         return serve(*options, program);

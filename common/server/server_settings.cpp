@@ -20,6 +20,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.kernel = environment.kernel;
     identity.cpu_affinity = environment.client_cpu_affinity;
     identity.cpu_count = environment.cpu_count;
+    identity.spin = options.common.spin;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
     identity.sctp = options.common.sctp;
@@ -33,12 +34,13 @@ std::string server_settings_json(const server_identity& identity, int fd) {
     const auto buffers = read_socket_buffers(fd);
     json settings = {
         {"protocol_version", protocol::version},
-        {"tool_version", version_string},
+        {"version", version_string},
         {"program", identity.program},
         {"host", identity.host},
         {"kernel", identity.kernel},
         {"cpu_count", identity.cpu_count},
         {"cpu_affinity", identity.cpu_affinity},
+        {"spin", identity.spin},
         {"transport", std::string(name_of(identity.transport))},
         {"nagle", identity.nagle},
         {"sndbuf_bytes", buffers.send_bytes},

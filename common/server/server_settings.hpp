@@ -15,8 +15,9 @@ struct server_identity {
     std::string program;  // "SOCK_STREAM_srv"
     std::string host;
     std::string kernel;
-    std::string cpu_affinity;  // CPUs the server may run on, e.g. "0-1"
+    std::string cpu_affinity;  // CPUs the server may run on, e.g. "0-1", after --cpu
     unsigned cpu_count = 0;
+    bool spin = false;  // sessions poll their sockets (--spin)
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
     sctp_feature_request sctp;                       // also how its replies travel (PR-SCTP)
@@ -24,10 +25,15 @@ struct server_identity {
     std::chrono::milliseconds io_timeout{10'000};    // for every later message
 };
 
+// Call after --cpu has been applied (pin_process), so that the affinity
+// read here is the one the sessions run with.
 server_identity read_server_identity(const server_options& options, const program_info& program);
 
 // The settings blob for a session on `fd` (JSON text): the identity plus what
-// the session's socket really uses, read back from it.
+// the session's socket really uses, read back from it. Its keys: "version"
+// (sctp-perf's), "protocol_version", "program", "host", "kernel",
+// "cpu_count", "cpu_affinity", "spin", "transport", "nagle", "sndbuf_bytes",
+// "rcvbuf_bytes", and "sctp_rto" and "sctp" (null over TCP).
 std::string server_settings_json(const server_identity& identity, int fd);
 
 }  // namespace sctp_perf

@@ -248,6 +248,7 @@ void await_client_close(message_channel& channel) {
 
 session_outcome serve_test(message_channel& channel, const server_identity& identity) {
     session_outcome outcome;
+    channel.set_spin(identity.spin);
     try {
         // The header has its own, shorter bound: until it is in, the
         // connection holds a session slot and has proved nothing.

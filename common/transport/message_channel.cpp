@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -105,6 +106,38 @@ std::chrono::steady_clock::time_point message_deadline(
     return timeout ? started + *timeout : std::chrono::steady_clock::time_point::max();
 }
 
+void throw_incomplete_message(std::size_t received, std::size_t expected,
+                              std::optional<std::chrono::milliseconds> timeout) {
+    throw peer_error(fmt::format(
+        "the peer sent {} of the {} bytes of a message in {:.1f} s (a message must come whole "
+        "within the I/O timeout)",
+        received, expected,
+        std::chrono::duration<double>(timeout.value_or(std::chrono::milliseconds(0))).count()));
+}
+
+std::chrono::microseconds receive_timeout_of(int fd) noexcept {
+    timeval tv{};
+    socklen_t length = sizeof tv;
+    if (::getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &length) != 0) {
+        return std::chrono::microseconds(0);
+    }
+    return std::chrono::seconds(tv.tv_sec) + std::chrono::microseconds(tv.tv_usec);
+}
+
+bool spin_wait::look() {
+    const auto now = std::chrono::steady_clock::now();
+    if (!deadline_) {
+        const auto timeout = receive_timeout_of(fd_);
+        deadline_ =
+            timeout.count() > 0 ? now + timeout : std::chrono::steady_clock::time_point::max();
+    }
+    if (now >= *deadline_) {
+        return true;
+    }
+    ::sched_yield();
+    return false;
+}
+
 void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadline,
                            std::size_t received, std::size_t expected,
                            std::optional<std::chrono::milliseconds> timeout) {
@@ -114,12 +147,7 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
         if (now >= deadline && ::poll(&last_look, 1, 0) <= 0) {
             // Nothing more, not even the end of the stream (which the next
             // read would report as the peer closing).
-            throw peer_error(fmt::format(
-                "the peer sent {} of the {} bytes of a message in {:.1f} s (a message must "
-                "come whole within the I/O timeout)",
-                received, expected,
-                std::chrono::duration<double>(timeout.value_or(std::chrono::milliseconds(0)))
-                    .count()));
+            throw_incomplete_message(received, expected, timeout);
         }
         if (deadline == std::chrono::steady_clock::time_point::max()) {
             return;  // no message timeout: the blocking call's own bound applies
@@ -145,6 +173,10 @@ stream_channel::stream_channel(unique_fd socket) noexcept : socket_(std::move(so
 }
 
 void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
+    if (spin_) {
+        receive_spinning(message, delivery);
+        return;
+    }
     // Over TCP the first read asks for the whole message (MSG_WAITALL), and
     // Linux counts SO_RCVTIMEO down across everything that read waits for:
     // the I/O timeout bounds the whole message, the wait for its first byte
@@ -179,8 +211,54 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
     }
 }
 
+void stream_channel::receive_spinning(std::span<std::byte> message, sctp_delivery* delivery) {
+    spin_wait wait(socket_.get());
+    std::size_t received = 0;
+    while (received < message.size()) {
+        std::size_t n = 0;
+        try {
+            n = receive_once(socket_.get(), message.subspan(received), MSG_DONTWAIT, delivery);
+        } catch (const peer_closed&) {
+            if (received == 0) {
+                throw;
+            }
+            throw peer_error("the peer closed the connection after " + std::to_string(received) +
+                             " of " + std::to_string(message.size()) + " bytes");
+        }
+        if (n == 0) {
+            if (!wait.nothing_yet()) {
+                continue;
+            }
+            if (received == 0 || !message_timeout_) {
+                throw peer_error("receive timed out: the peer went silent");
+            }
+            throw_incomplete_message(received, message.size(), message_timeout_);
+        }
+        // As in the blocking path, the clock is read only for a message
+        // that has begun and not come whole.
+        if (received == 0 && n < message.size() && message_timeout_) {
+            wait.made_progress(
+                message_deadline(message_timeout_, std::chrono::steady_clock::now()));
+        } else if (!message_timeout_) {
+            wait.made_progress(std::nullopt);
+        }
+        received += n;
+    }
+}
+
 std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_delivery* delivery) {
-    return receive_once(socket_.get(), buffer, 0, delivery);
+    if (!spin_) {
+        return receive_once(socket_.get(), buffer, 0, delivery);
+    }
+    spin_wait wait(socket_.get());
+    for (;;) {
+        if (const auto n = receive_once(socket_.get(), buffer, MSG_DONTWAIT, delivery)) {
+            return n;
+        }
+        if (wait.nothing_yet()) {
+            throw peer_error("receive timed out: the peer went silent");
+        }
+    }
 }
 
 void send_blob(message_channel& channel, std::string_view text) {

@@ -11,6 +11,13 @@
 // those retry EAGAIN with an unbounded poll, which would turn the timeout into
 // a hang, and the asynchronous ones add a reactor round per message to the
 // very round trip being measured.
+//
+// A receive waits for its data in one of two ways. By default it sleeps in a
+// blocking call and the kernel wakes it when data comes. Spinning
+// (set_spin, --spin) it polls instead: non-blocking receives (MSG_DONTWAIT)
+// in a busy loop, so the wake-up, a few microseconds and more from an idle
+// CPU, leaves the round trip, at the cost of a whole CPU while it waits.
+// Sends block either way: a small message finds room at once.
 
 #include <chrono>
 #include <cstddef>
@@ -65,9 +72,65 @@ class message_channel {
         message_timeout_ = timeout;
     }
 
+    // Whether receive_message and receive_some spin (see the top of this
+    // file). A spin is bounded as a blocking wait is: the wait for a
+    // message's first bytes by the socket's receive timeout (set_io_timeout,
+    // read back from the socket when a wait first goes long), its rest by
+    // the message timeout.
+    void set_spin(bool spin) noexcept { spin_ = spin; }
+    bool spins() const noexcept { return spin_; }
+
   protected:
     std::optional<std::chrono::milliseconds> message_timeout_;
+    bool spin_ = false;
 };
+
+// Paces and bounds a spinning wait for data on one socket. Call
+// nothing_yet() after every receive that found nothing, and made_progress()
+// after one that brought part of a message.
+//
+// The clock is read only every polls_per_look empty polls: on the machine
+// of bench/README.md an empty non-blocking recv costs about 590 ns and a
+// clock read 42 ns, so a read per poll would stretch each poll by 7 % for
+// nothing, while one per 1024 polls (about 0.6 ms) costs nothing measurable.
+// A wait answered within that reads no clock at all; the first look dates
+// the wait, which so may last up to one stretch of polls longer than its
+// bound. Each look also yields the CPU (sched_yield): where both ends of a
+// test share a CPU, a spinner would otherwise keep the other from running
+// for the rest of its time slice. A ping-pong whose round trip is shorter
+// than a stretch never reaches a look.
+class spin_wait {
+  public:
+    static constexpr unsigned polls_per_look = 1024;
+
+    explicit spin_wait(int fd) noexcept : fd_(fd) {}
+
+    // True once the wait has lasted out its bound: the caller throws.
+    bool nothing_yet() { return ++polls_ % polls_per_look == 0 && look(); }
+    // Some data came. `rest_by`, when set, bounds the rest of the message
+    // (message_deadline); without it the next wait is bounded afresh by the
+    // socket's receive timeout.
+    void made_progress(std::optional<std::chrono::steady_clock::time_point> rest_by) noexcept {
+        polls_ = 0;
+        deadline_ = rest_by;
+    }
+
+  private:
+    bool look();
+
+    int fd_;
+    unsigned polls_ = 0;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+};
+
+// The socket's receive timeout (SO_RCVTIMEO, as set_io_timeout set it); 0
+// when it has none or the kernel does not say.
+std::chrono::microseconds receive_timeout_of(int fd) noexcept;
+
+// Throws peer_error saying that `received` of `expected` bytes of a message
+// came within `timeout`.
+[[noreturn]] void throw_incomplete_message(std::size_t received, std::size_t expected,
+                                           std::optional<std::chrono::milliseconds> timeout);
 
 // When a message whose first part came at `started` must be complete; max()
 // without a message timeout.
@@ -104,6 +167,8 @@ class stream_channel final : public message_channel {
     std::size_t receive_some(std::span<std::byte> buffer, sctp_delivery* delivery = nullptr);
 
   private:
+    void receive_spinning(std::span<std::byte> message, sctp_delivery* delivery);
+
     unique_fd socket_;
     bool tcp_ = false;  // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
 };

@@ -186,8 +186,22 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
     // without MSG_EOR until the last; parts are collected until it shows.
     // Set once a message has begun and not come whole (see stream_channel).
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    // Spinning, the spin bounds the rest of a message instead (as in
+    // stream_channel::receive_spinning): from its first part by the message
+    // timeout, or without one each wait afresh by the I/O timeout.
+    spin_wait wait(socket_.get());
+    const auto part_came = [&] {
+        wait.made_progress(message_timeout_
+                               ? std::optional(message_deadline(message_timeout_,
+                                                                std::chrono::steady_clock::now()))
+                               : std::nullopt);
+    };
+    if (spin_ && received > 0) {
+        part_came();
+    }
+    const int flags = spin_ ? MSG_DONTWAIT : 0;
     for (;;) {
-        if (received > 0) {
+        if (received > 0 && !spin_) {
             if (!deadline) {
                 deadline = message_deadline(message_timeout_, std::chrono::steady_clock::now());
             }
@@ -201,12 +215,21 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
         sctp_delivery travelled;
         const ssize_t n =
             delivery == nullptr
-                ? ::recvmsg(socket_.get(), &header, 0)
-                : receive_with_delivery(socket_.get(), {message.data() + received, part.iov_len}, 0,
-                                        header.msg_flags, travelled);
+                ? ::recvmsg(socket_.get(), &header, flags)
+                : receive_with_delivery(socket_.get(), {message.data() + received, part.iov_len},
+                                        flags, header.msg_flags, travelled);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
+            }
+            if (spin_ && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                if (!wait.nothing_yet()) {
+                    continue;
+                }
+                if (received == 0 || !message_timeout_) {
+                    throw peer_error("receive timed out: the peer went silent");
+                }
+                throw_incomplete_message(received, message.size(), message_timeout_);
             }
             throw_receive_failure(errno, received, message.size());
         }
@@ -235,6 +258,9 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
         if (received == message.size()) {
             throw peer_error(
                 fmt::format("a message longer than the {} bytes expected", message.size()));
+        }
+        if (spin_ && (received == length || !message_timeout_)) {
+            part_came();
         }
     }
 }

@@ -40,9 +40,9 @@ seed('test_header', 'iterations-over-max', header($magic, 2, 0, 1, 1_000_000_101
 # Verdict: magic u32, status u16, version u16; then a blob: length u32, text.
 sub verdict { pack 'N n n', @_ }
 sub blob { my ($text) = @_; pack('N', length $text) . $text }
-my $settings = '{"protocol_version":2,"tool_version":"1.0.0","program":"SOCK_STREAM_srv",'
+my $settings = '{"protocol_version":2,"version":"1.0.0","program":"SOCK_STREAM_srv",'
     . '"host":"h","kernel":"Linux","cpu_count":2,"cpu_affinity":"0-1","transport":"tcp",'
-    . '"nagle":false,"sndbuf_bytes":16384,"rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null}';
+    . '"nagle":false,"spin":false,"sndbuf_bytes":16384,"rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null}';
 seed('verdict', 'accepted', verdict($magic, 0, 2) . blob($settings));
 seed('verdict', 'accepted-minimal', verdict($magic, 0, 2) . blob('{}'));
 seed('verdict', 'server-busy', verdict($magic, 5, 2));

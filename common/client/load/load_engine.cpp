@@ -37,6 +37,7 @@ struct shared_run {
     clock::time_point t0;
     clock::time_point stop_at = clock::time_point::max();
     std::optional<std::chrono::nanoseconds> interval;
+    bool spin = false;  // the channels spin (--spin): the workers never sleep in epoll
     interval_collector* collector = nullptr;
     std::atomic<bool> abort{false};
     std::mutex error_mutex;
@@ -143,8 +144,9 @@ class worker {
                 }
             }
             now = clock::now();
-            const auto timeout = wake <= now + spin_before_due ? clock::duration::zero()
-                                                               : wake - spin_before_due - now;
+            const auto timeout = shared_.spin || wake <= now + spin_before_due
+                                     ? clock::duration::zero()
+                                     : wake - spin_before_due - now;
             const int n = wait_events(epoll_fd.get(), events.data(),
                                       static_cast<int>(events.size()), timeout);
             for (int e = 0; e < n; ++e) {
@@ -301,6 +303,8 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     if (!outputs.latency_file.empty()) {
         latencies.emplace(outputs.latency_file);
     }
+    // The flows' channels spin alike or not at all, as the options set them.
+    const bool spin = !channels.empty() && channels.front()->spins();
     std::vector<std::unique_ptr<load_flow>> flows;
     for (std::size_t i = 0; i < channels.size(); ++i) {
         flows.push_back(
@@ -334,6 +338,7 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     interval_collector collector(thread_count);
     shared_run shared;
     shared.interval = plan.interval;
+    shared.spin = spin;
     shared.collector = &collector;
     // A moment's head start, so that every worker is up before the first
     // message is due; one that is late only catches up.

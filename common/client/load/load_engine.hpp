@@ -9,7 +9,9 @@
 // two CPUs from becoming 128 threads competing for them, and keeps a reply's
 // arrival timed by the thread that is already awake. Sleeps end early and
 // spin the last stretch, since a wake-up from a timer is itself late by tens
-// of microseconds and that lateness would count as latency.
+// of microseconds and that lateness would count as latency. With channels
+// that spin (--spin) the workers never sleep: each polls epoll without a
+// timeout, a whole CPU per worker thread.
 //
 // The main thread gathers each interval's figures from the workers and
 // writes the progress line, the interval CSV and the HdrHistogram log; the

@@ -1,0 +1,148 @@
+// CPU lists as --cpu takes them and reports write them: parsing, describing,
+// counting; and the two options that place and pace a program (--cpu, --spin)
+// on every program's command line.
+
+#include "runtime/cpu_affinity.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "option_test_support.hpp"
+#include "options/client_options.hpp"
+#include "options/server_options.hpp"
+
+using namespace sctp_perf;
+using sctp_perf::testing::command_line;
+using cpus = std::vector<unsigned>;
+
+TEST_CASE("cpu list: the forms taskset -c and sysfs write") {
+    CHECK(parse_cpu_list("0") == cpus{0});
+    CHECK(parse_cpu_list("1") == cpus{1});
+    CHECK(parse_cpu_list("0-1") == cpus{0, 1});
+    CHECK(parse_cpu_list("0,2-3") == cpus{0, 2, 3});
+    CHECK(parse_cpu_list("3,0") == cpus{0, 3});           // sorted
+    CHECK(parse_cpu_list("1-2,2,0-1") == cpus{0, 1, 2});  // each once
+    CHECK(parse_cpu_list("5-5") == cpus{5});              // a range of one
+    CHECK(parse_cpu_list("65535") == cpus{max_cpu_number - 1});
+}
+
+TEST_CASE("cpu list: anything else is malformed") {
+    for (const char* text : {"", "x", "-1", "1-", "-", "2-1", "0,", ",0", "0,,1", " 0", "0 ", "+1",
+                             "0-1-2", "1.5", "0x1", "65536", "99999999999999999999"}) {
+        INFO("'" << text << "'");
+        CHECK_FALSE(parse_cpu_list(text));
+    }
+}
+
+TEST_CASE("cpu list: described with runs collapsed") {
+    CHECK(describe_cpus(cpus{}).empty());
+    CHECK(describe_cpus(cpus{0}) == "0");
+    CHECK(describe_cpus(cpus{0, 1}) == "0-1");
+    CHECK(describe_cpus(cpus{0, 1, 3}) == "0-1,3");
+    CHECK(describe_cpus(cpus{3, 1, 0, 1}) == "0-1,3");  // unsorted, a repeat
+    CHECK(describe_cpus(cpus{0, 2, 4, 5, 6, 8}) == "0,2,4-6,8");
+    // A description parses back to the same CPUs.
+    CHECK(parse_cpu_list(describe_cpus(cpus{0, 2, 4, 5, 6, 8})) == cpus{0, 2, 4, 5, 6, 8});
+}
+
+TEST_CASE("cpu list: counting the CPUs of a description") {
+    CHECK(count_cpus("0") == 1);
+    CHECK(count_cpus("0-1") == 2);
+    CHECK(count_cpus("0-1,3") == 3);      // 0, 1, 3
+    CHECK(count_cpus("0,2,4-6,8") == 6);  // 0, 2, 4, 5, 6, 8
+    CHECK(count_cpus("0-63") == 64);
+    CHECK(count_cpus("") == 0);
+    CHECK(count_cpus("garbage") == 0);
+}
+
+TEST_CASE("cpu list: this machine's CPUs") {
+    const auto online = online_cpus();
+    REQUIRE_FALSE(online.empty());
+    // The calling thread may run on some of them, described in the same form.
+    CHECK(count_cpus(current_cpu_affinity()) >= 1);
+    CHECK(count_cpus(current_cpu_affinity()) <= online.size());
+    // Nothing asked, nothing changed.
+    const auto before = current_cpu_affinity();
+    pin_process({});
+    CHECK(current_cpu_affinity() == before);
+}
+
+TEST_CASE("pin_process: a CPU the machine does not have is named with the ones it has") {
+    const auto online = online_cpus();
+    const unsigned absent = online.back() + 1;
+    const auto message =
+        "--cpu " + std::to_string(absent) + ": this machine has CPUs " + describe_cpus(online);
+    const auto before = current_cpu_affinity();
+    CHECK_THROWS_WITH(pin_process(cpus{absent}), message);
+    CHECK(current_cpu_affinity() == before);  // unchanged when refused
+}
+
+namespace {
+
+template <typename Parse>
+std::string usage_message(std::vector<std::string> words, Parse parse) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    try {
+        parse(cl, out);
+    } catch (const usage_error& e) {
+        return e.what();
+    }
+    FAIL("no usage error for that command line");
+    return {};
+}
+
+const auto parse_server = [](const command_line& cl, std::ostream& out) {
+    return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_server, out);
+};
+const auto parse_seqpack_server = [](const command_line& cl, std::ostream& out) {
+    return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::seqpack_server, out);
+};
+const auto parse_client = [](const command_line& cl, std::ostream& out) {
+    return parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_client, out);
+};
+const auto parse_seqpack_client = [](const command_line& cl, std::ostream& out) {
+    return parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::seqpack_client, out);
+};
+
+template <typename Parse>
+common_options common_of(std::vector<std::string> words, Parse parse) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    auto options = parse(cl, out);
+    REQUIRE(options);
+    return options->common;
+}
+
+}  // namespace
+
+TEST_CASE("placement options: --cpu and --spin on every program, off by default") {
+    // A client needs -s; a server nothing.
+    const auto check = [](auto parse, std::vector<std::string> words) {
+        const auto defaults = common_of(words, parse);
+        CHECK(defaults.cpus.empty());
+        CHECK_FALSE(defaults.spin);
+        words.insert(words.end(), {"--cpu", "0,2-3", "--spin"});
+        const auto given = common_of(words, parse);
+        CHECK(given.cpus == cpus{0, 2, 3});
+        CHECK(given.spin);
+    };
+    check(parse_server, {});
+    check(parse_seqpack_server, {});
+    check(parse_client, {"-s", "7"});
+    check(parse_seqpack_client, {"-s", "7"});
+}
+
+TEST_CASE("placement options: a malformed --cpu list is one sentence naming the accepted form") {
+    const std::string expected =
+        "--cpu must list CPU numbers and ranges separated by commas, such as 0, 1-3 or 0,2-3, "
+        "not 'x'";
+    CHECK(usage_message({"--cpu", "x"}, parse_server) == expected);
+    CHECK(usage_message({"-s", "7", "--cpu", "x"}, parse_client) == expected);
+    CHECK(usage_message({"-s", "7", "--cpu", "2-1"}, parse_seqpack_client).find("not '2-1'") !=
+          std::string::npos);
+    CHECK(usage_message({"--cpu", ""}, parse_seqpack_server).find("not ''") != std::string::npos);
+}
