@@ -15,6 +15,7 @@
 #include "client/ping_pong.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
+#include "report/clock_info.hpp"
 #include "report/output_file.hpp"
 #include "report/run_report.hpp"
 #include "runtime/cpu_affinity.hpp"
@@ -202,11 +203,46 @@ int run(const client_options& options, const program_info& program,
     report.program = program;
     report.options = options;
     report.environment = read_environment();
+    report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     if (options.load_mode()) {
         return run_load(options, report, connect, json_file);
     }
     return run_ping_pong_test(options, report, connect, json_file);
+}
+
+// Whether the command line asks for the JSON format on stdout, read from
+// the words themselves: a run that fails before its options are parsed
+// still answers in the format it was asked for.
+bool json_requested(int argc, const char* const* argv) {
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--format" && i + 1 < argc) {
+            json = std::string_view(argv[++i]) == "json";
+        } else if (word.starts_with("--format=")) {
+            json = word.substr(9) == "json";
+        }
+    }
+    return json;
+}
+
+// The one-line error on stderr, and with --format json the error document
+// on stdout too, so that a script reading stdout always gets one object.
+int fail(const program_info& program, bool json, const std::string& message, int exit_code,
+         const std::string& stderr_hint = "") {
+    std::cerr << program.name << ": " << message << '\n' << stderr_hint;
+    if (json) {
+        std::ostringstream doc;
+        write_json_error(doc, program, message, exit_code);
+        try {
+            write_standard_output(doc.str());
+        } catch (const std::system_error&) {
+            // Standard output is gone (often the very failure being
+            // reported); the line on stderr says what went wrong.
+        }
+    }
+    return exit_code;
 }
 
 }  // namespace
@@ -225,16 +261,16 @@ int client_main(int argc, const char* const* argv, const program_info& program,
         }
         return run(*options, program, connect);
     } catch (const usage_error& e) {
-        std::cerr << program.name << ": " << e.what() << "\nTry '" << program.name
-                  << " --help' for the options.\n";
-        return exit_usage_error;
+        return fail(program, json_requested(argc, argv), e.what(), exit_usage_error,
+                    fmt::format("Try '{} --help' for the options.\n", program.name));
     } catch (const connect_error& e) {
-        std::cerr << program.name << ": " << e.what()
-                  << (e.refused() ? fmt::format(": is {} running?", server_name) : "") << '\n';
+        return fail(program, json_requested(argc, argv),
+                    fmt::format("{}{}", e.what(),
+                                e.refused() ? fmt::format(": is {} running?", server_name) : ""),
+                    exit_runtime_failure);
     } catch (const std::exception& e) {  // refused, peer failures, kernel errors
-        std::cerr << program.name << ": " << e.what() << '\n';
+        return fail(program, json_requested(argc, argv), e.what(), exit_runtime_failure);
     }
-    return exit_runtime_failure;
 }
 
 }  // namespace sctp_perf

@@ -27,6 +27,7 @@ struct raw_client_options {
     long long server_port = 45453;
     std::string server_hosts = "localhost";
     std::string format = "ace";
+    bool all_bins = false;
     std::string json_file;
     double rate_per_s = 0.0;
     bool throughput = false;
@@ -70,6 +71,9 @@ void add_client_options(po::options_description& options, raw_client_options& ra
                : "server host: a name or an IPv4/IPv6 literal")
         ("format", po::value(&raw.format)->default_value(raw.format),
          "report format on stdout: ace (the ACE histogram layout) or json")
+        ("all-bins", po::bool_switch(&raw.all_bins),
+         "list every histogram bin, empty ones too, as ACE did (by default bins with a count of "
+         "0 are left out of both formats)")
         ("json-file", po::value(&raw.json_file),
          "also write the JSON report to this file");
     options.add_options()
@@ -303,6 +307,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
         errors.push_back("--json-file needs a file name");
     }
     result.json_file = raw.json_file;
+    result.all_bins = raw.all_bins;
 
     validate_workload(raw, given, result, errors);
     const bool open_loop =

@@ -28,6 +28,7 @@ struct client_options {
     std::vector<std::string> client_addresses;  // empty: any interface
     std::uint16_t client_port = 0;              // 0: the kernel picks
     report_format format = report_format::ace;
+    bool all_bins = false;  // every histogram row, zero counts too, as ACE printed them
     std::string json_file;  // also write the JSON report here (any format on stdout)
 
     // The workload. Ping-pong is a closed loop; the load modes keep many

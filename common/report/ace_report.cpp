@@ -1,8 +1,14 @@
-// The ACE histogram layout, kept so that existing readers go on working, with
-// the original's flaws fixed: the Count column widens to fit any count,
-// Fraction and Cumulative are both rounded from exact counts (so they agree),
-// the outliers are the most extreme ones (with their iteration numbers), and
-// one point has variance 0, not NaN.
+// The text report. First what a reader needs at a glance: the percentiles,
+// how the run was made at both ends, and any warning about how far to trust
+// it. Then ACE's histogram report, last and in ACE's layout, so that a reader
+// of ACE's output finds its lines where it expects them and nothing after
+// the outlier values.
+//
+// ACE's flaws are fixed in that block: the Count column widens to fit any
+// count, Fraction and Cumulative are both rounded from exact counts (so they
+// agree), the outliers are the most extreme ones, and one point has variance
+// 0, not NaN. Bins with a count of 0 are left out unless --all-bins is given
+// (the Cumulative column of the rows kept is unchanged by that).
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -13,6 +19,7 @@
 #include <string>
 
 #include "report/load_report.hpp"
+#include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
 #include "version.hpp"
@@ -25,92 +32,46 @@ std::string join(const std::vector<std::string>& parts) {
     return parts.empty() ? "(unknown)" : fmt::format("{}", fmt::join(parts, ","));
 }
 
-void write_bins(std::ostream& out, const binned_histogram& bins) {
+std::string describe_placement(const end_placement& p) {
+    if (p.cpu_affinity.empty()) {
+        return "CPU affinity unknown";
+    }
+    return fmt::format("CPU affinity {} of {} online ({})", p.cpu_affinity, p.cpu_count,
+                       p.pinned ? "pinned" : "not pinned");
+}
+
+void write_bins(std::ostream& out, const binned_histogram& bins, bool all_bins) {
     const auto& layout = bins.layout();
     const std::uint64_t total = bins.total();
     std::uint64_t largest = std::max(bins.below(), bins.above());
     for (std::size_t i = 0; i < layout.bin_count; ++i) {
         largest = std::max(largest, bins.bin(i));
     }
+    // ACE's %5u, widened when a count needs more.
     const auto width = std::max<std::size_t>(5, fmt::formatted_size("{}", largest));
     std::uint64_t cumulative = 0;
-    const auto row = [&](const std::string& low, const std::string& high, std::uint64_t count) {
+    const auto row = [&](const std::string& range, std::uint64_t count) {
         cumulative += count;
         const double fraction = total ? static_cast<double>(count) / total : 0.0;
         const double cumulative_fraction = total ? static_cast<double>(cumulative) / total : 0.0;
-        fmt::print(out, "\t{:>12}  -  {:>12}  :  {:>{}}    {:0.3f}    {:0.3f}\n", low, high, count,
-                   width, fraction, cumulative_fraction);
+        fmt::print(out, "\t{}  :  {:>{}}    {:0.3f}    {:0.3f}\n", range, count, width, fraction,
+                   cumulative_fraction);
     };
 
     fmt::print(out, "\t      Low     -          High     {:>{}}  Fraction  Cumulative\n", "Count",
                width);
-    row("below   ", fmt::format("{:.3f}", layout.min_us), bins.below());
+    // The labels sit where ACE put them: "below" under "Low", "above" under "High".
+    row(fmt::format("     below    -  {:12.3f}", layout.min_us), bins.below());
     for (std::size_t i = 0; i < layout.bin_count; ++i) {
-        row(fmt::format("{:.3f}", bins.bin_low(i)), fmt::format("{:.3f}", bins.bin_high(i)),
-            bins.bin(i));
-    }
-    row(fmt::format("{:.3f}", layout.max_us), "above   ", bins.above());
-}
-
-void write_run_description(std::ostream& out, const run_report& r) {
-    const auto& o = r.options;
-    const auto& env = r.environment;
-    fmt::print(out, "run:\n");
-    fmt::print(out, "\tprogram: {} (sctp-perf {})\n", r.program.name, version_string);
-    fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
-               r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
-               o.common.nagle ? "on" : "off");
-    fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
-               o.payload_power, reply_bytes_of(o));
-    if (r.load == nullptr) {
-        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
-                   r.recorder->summary().count());
-    } else {
-        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load\n");
-    }
-    if (r.server_settings.is_object()) {
-        const auto& s = r.server_settings;
-        fmt::print(
-            out, "\tserver settings: {} {} on {}, Nagle {}, CPU affinity {}, sndbuf {} rcvbuf {}\n",
-            s.value("program", "?"), s.value("tool_version", "?"), s.value("host", "?"),
-            s.value("nagle", false) ? "on" : "off", s.value("cpu_affinity", "?"),
-            s.value("sndbuf_bytes", 0), s.value("rcvbuf_bytes", 0));
-    }
-    if (r.client_buffers) {
-        fmt::print(out, "\tclient socket buffers: sndbuf {} rcvbuf {} (read back)\n",
-                   r.client_buffers->send_bytes, r.client_buffers->receive_bytes);
-    }
-    fmt::print(out, "\tserver: {} port {}, connected to {}\n", join(o.server_hosts), o.server_port,
-               join(r.peer_addresses));
-    fmt::print(out, "\tclient: {}\n", join(r.local_addresses));
-    fmt::print(out, "\thost: {}, {}, {} CPUs online, client CPU affinity {}\n", env.hostname,
-               env.kernel, env.cpu_count, env.client_cpu_affinity);
-    if (r.sctp_rto_socket) {
-        fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}",
-                   r.sctp_rto_socket->initial_ms, r.sctp_rto_socket->min_ms,
-                   r.sctp_rto_socket->max_ms);
-        if (r.sctp_rto_system) {
-            fmt::print(out, "; system net.sctp.rto_initial {} rto_min {} rto_max {}",
-                       r.sctp_rto_system->initial_ms, r.sctp_rto_system->min_ms,
-                       r.sctp_rto_system->max_ms);
+        if (bins.bin(i) != 0 || all_bins) {
+            row(fmt::format("{:12.3f}  -  {:12.3f}", bins.bin_low(i), bins.bin_high(i)),
+                bins.bin(i));
         }
-        fmt::print(out, "\n");
     }
-    write_sctp_and_transport_lines(out, r);
-    fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
-    fmt::print(out,
-               "\tunits: microseconds of a full round trip (request out, reply back), not "
-               "halved\n");
+    row(fmt::format("{:12.3f}  -       above  ", layout.max_us), bins.above());
 }
 
-}  // namespace
-
-void write_ace_report(std::ostream& out, const run_report& r) {
-    if (r.load != nullptr) {
-        write_load_summary(out, *r.load);
-        write_run_description(out, r);
-        return;
-    }
+void write_ace_histogram(std::ostream& out, const run_report& r) {
     const latency_recorder& rec = *r.recorder;
     const auto& summary = rec.summary();
     const auto& bins = rec.bins();
@@ -128,18 +89,159 @@ void write_ace_report(std::ostream& out, const run_report& r) {
     fmt::print(out, "num_points: {}\n", summary.count());
     fmt::print(out, "num_bins: {} {:g} {:g}\n\n", bins.layout().bin_count, bins.layout().min_us,
                bins.layout().max_us);
-    write_bins(out, bins);
+    write_bins(out, bins, r.options.all_bins);
     fmt::print(out, "\noutliers:\n");
     for (const auto& o : bins.outliers()) {
-        fmt::print(out, "\t{:12.3f}  (iteration {})\n", o.value_us, o.iteration);
+        fmt::print(out, "\t{:12.3f}\n", o.value_us);
     }
-    fmt::print(out, "\npercentiles:\n");
+}
+
+void write_percentiles(std::ostream& out, const latency_recorder& rec) {
+    const auto& summary = rec.summary();
+    fmt::print(out, "percentiles (microseconds):\n");
+    fmt::print(out, "\t{:<8}{:12.3f}\n", "min", summary.min());
     for (const auto& p : reported_percentiles) {
         fmt::print(out, "\t{:<8}{:12.3f}\n", p.label,
                    rec.percentiles().percentile_ns(p.parts_per_million) / 1000.0);
     }
-    fmt::print(out, "\t{:<8}{:12.3f}\n\n", "max", summary.max());
+    fmt::print(out, "\t{:<8}{:12.3f}\n", "max", summary.max());
+    const auto beyond = rec.percentiles().beyond_range_count();
+    if (beyond != 0) {
+        fmt::print(out,
+                   "\t({} round trips took longer than the percentile range, {:.0f} s: they are "
+                   "counted at its top)\n",
+                   beyond, log_linear_histogram::highest_trackable_ns() / 1e9);
+    }
+}
+
+// The kept outliers with their iteration numbers, which ACE's block cannot
+// carry (a reader of it takes every line after "outliers:" as a value).
+void write_outlier_iterations(std::ostream& out, const binned_histogram& bins) {
+    const auto kept = bins.outliers();
+    if (kept.empty()) {
+        return;
+    }
+    fmt::print(out,
+               "\noutliers ({} below {:g} us, {} at or above {:g} us; the {} most extreme, "
+               "with their iteration numbers counted from 0):\n",
+               bins.below(), bins.layout().min_us, bins.above(), bins.layout().max_us, kept.size());
+    for (const auto& o : kept) {
+        fmt::print(out, "\t{:12.3f}  iteration {}\n", o.value_us, o.iteration);
+    }
+}
+
+void write_clock_line(std::ostream& out, const run_report& r) {
+    if (!r.clock) {
+        return;
+    }
+    const auto& c = *r.clock;
+    fmt::print(out, "\tclock: CLOCK_MONOTONIC from {}, resolution {} ns, one read {:.1f} ns",
+               c.source.empty() ? "an unnamed source" : c.source, c.resolution_ns, c.read_cost_ns);
+    if (r.recorder != nullptr && r.load == nullptr) {
+        if (const auto overhead = loop_overhead_ns(r)) {
+            fmt::print(out, "; the loop spends {:.1f} ns per round trip outside the timed window",
+                       *overhead);
+        }
+    }
+    fmt::print(out, "\n");
+}
+
+void write_server_block(std::ostream& out, const run_report& r) {
+    const auto& s = r.server_settings;
+    if (!s.is_object()) {
+        fmt::print(out, "server:\n\tsent no description of itself\n");
+        return;
+    }
+    fmt::print(out, "server:\n");
+    fmt::print(out, "\tprogram: {} (sctp-perf {}) on {}, {}\n", s.value("program", "?"),
+               s.value("version", "?"), s.value("host", "?"), s.value("kernel", "?"));
+    const auto placement = server_placement(r);
+    fmt::print(out, "\tNagle {}, spin {}, {}\n", s.value("nagle", false) ? "on" : "off",
+               s.value("spin", false) ? "on" : "off",
+               placement ? describe_placement(*placement) : "CPU affinity unknown");
+    fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
+               s.value("sndbuf_bytes", 0), s.value("rcvbuf_bytes", 0));
+    const auto rto = s.find("sctp_rto");
+    if (rto != s.end() && rto->is_object()) {
+        fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
+                   rto->value("initial_ms", 0), rto->value("min_ms", 0), rto->value("max_ms", 0));
+    }
+}
+
+void write_run_description(std::ostream& out, const run_report& r) {
+    const auto& o = r.options;
+    const auto& env = r.environment;
+    fmt::print(out, "run:\n");
+    fmt::print(out, "\tprogram: {} (sctp-perf {})\n", r.program.name, version_string);
+    if (r.load == nullptr) {
+        fmt::print(out,
+                   "\ttest: closed loop: each round trip waits for the one before it, so a stall "
+                   "counts once; --rate N shows what an open-loop sender would see\n");
+        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
+                   r.recorder->summary().count());
+    } else {
+        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load\n");
+    }
+    fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
+               r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
+               o.common.nagle ? "on" : "off");
+    fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
+               o.payload_power, reply_bytes_of(o));
+    fmt::print(out, "\tserver address: {} port {}, connected to {}\n", join(o.server_hosts),
+               o.server_port, join(r.peer_addresses));
+    fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
+    write_sctp_and_transport_lines(out, r);
+    write_clock_line(out, r);
+    fmt::print(out,
+               "\tunits: microseconds of a full round trip (request out, reply back), not "
+               "halved\n");
+
+    fmt::print(out, "client:\n");
+    fmt::print(out, "\thost: {}, {}\n", env.hostname, env.kernel);
+    fmt::print(out, "\tNagle {}, spin {}, {}\n", o.common.nagle ? "on" : "off",
+               o.common.spin ? "on" : "off", describe_placement(client_placement(r)));
+    if (r.client_buffers) {
+        fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
+                   r.client_buffers->send_bytes, r.client_buffers->receive_bytes);
+    }
+    fmt::print(out, "\taddresses: {}\n", join(r.local_addresses));
+    if (r.sctp_rto_socket) {
+        fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}",
+                   r.sctp_rto_socket->initial_ms, r.sctp_rto_socket->min_ms,
+                   r.sctp_rto_socket->max_ms);
+        if (r.sctp_rto_system) {
+            fmt::print(out, "; system net.sctp.rto_initial {} rto_min {} rto_max {}",
+                       r.sctp_rto_system->initial_ms, r.sctp_rto_system->min_ms,
+                       r.sctp_rto_system->max_ms);
+        }
+        fmt::print(out, "\n");
+    }
+    write_server_block(out, r);
+    const auto warnings = run_warnings(r);
+    if (!warnings.empty()) {
+        fmt::print(out, "warnings:\n");
+        for (const auto& w : warnings) {
+            fmt::print(out, "\t{}\n", w);
+        }
+    }
+}
+
+}  // namespace
+
+void write_ace_report(std::ostream& out, const run_report& r) {
+    if (r.load != nullptr) {
+        write_load_summary(out, *r.load);
+        write_run_description(out, r);
+        return;
+    }
+    const latency_recorder& rec = *r.recorder;
+    if (rec.summary().count() != 0) {
+        write_percentiles(out, rec);
+        fmt::print(out, "\n");
+    }
     write_run_description(out, r);
+    write_outlier_iterations(out, rec.bins());
+    write_ace_histogram(out, r);
 }
 
 }  // namespace sctp_perf

@@ -1,16 +1,21 @@
 // The JSON report: every number of the ACE report plus the configuration and
 // the environment, in one document, so a script never parses the text layout.
 // Keys keep their documented order (ordered_json) so that diffs of two result
-// files line up.
+// files line up. Format version 2: no key contains a dot, every time carries
+// its unit in its key, lists are always lists, floats carry no binary noise
+// (json_numbers.hpp), and empty bins are left out unless --all-bins is given.
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "protocol/wire_protocol.hpp"
+#include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
+#include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -28,6 +33,8 @@ json config_json(const run_report& r) {
         {"service", r.program.service},
         {"transport", std::string(name_of(o.common.transport))},
         {"nagle", o.common.nagle},
+        {"spin", o.common.spin},
+        {"cpu", o.common.cpus.empty() ? json(nullptr) : json(describe_cpus(o.common.cpus))},
         {"payload_power_of_2", o.payload_power},
         {"payload_bytes", o.payload_bytes()},
         {"reply_bytes", reply_bytes_of(o)},
@@ -36,8 +43,7 @@ json config_json(const run_report& r) {
         {"duration_s",
          o.duration ? json(std::chrono::duration<double>(*o.duration).count()) : json(nullptr)},
         {"primer_iterations", protocol::primer_iterations},
-        {"server_host",
-         o.server_hosts.size() == 1 ? json(o.server_hosts.front()) : json(o.server_hosts)},
+        {"server_hosts", o.server_hosts},
         {"server_port", o.server_port},
         {"client_port", o.client_port},
         {"client_addresses", o.client_addresses},
@@ -56,8 +62,9 @@ json config_json(const run_report& r) {
         config["threads"] = o.threads;
     }
     const auto buffer = [](const std::optional<int>& v) { return v ? json(*v) : json(nullptr); };
-    config["sndbuf_requested"] = buffer(o.common.buffers.send_bytes);
-    config["rcvbuf_requested"] = buffer(o.common.buffers.receive_bytes);
+    config["all_bins"] = o.all_bins;
+    config["sndbuf_requested_bytes"] = buffer(o.common.buffers.send_bytes);
+    config["rcvbuf_requested_bytes"] = buffer(o.common.buffers.receive_bytes);
     if (o.common.transport == transport_protocol::sctp) {
         const auto& rto = o.common.sctp_rto;
         const auto optional_ms = [](const std::optional<std::uint32_t>& v) {
@@ -77,6 +84,7 @@ json environment_json(const run_report& r) {
         {"kernel", env.kernel},
         {"cpu_count", env.cpu_count},
         {"client_cpu_affinity", env.client_cpu_affinity},
+        {"client_pinned", client_placement(r).pinned},
         {"local_addresses", r.local_addresses},
         {"peer_addresses", r.peer_addresses},
         {"started_at", env.started_at},
@@ -94,16 +102,40 @@ json environment_json(const run_report& r) {
     return environment;
 }
 
-json header_json(const run_report& r) {
+json clock_json(const run_report& r) {
+    if (!r.clock) {
+        return nullptr;
+    }
+    const auto overhead = loop_overhead_ns(r);
     return {
+        {"source", r.clock->source.empty() ? json(nullptr) : json(r.clock->source)},
+        {"resolution_ns", r.clock->resolution_ns},
+        {"read_cost_ns", r.clock->read_cost_ns},
+        {"loop_overhead_ns", overhead ? json(*overhead) : json(nullptr)},
+    };
+}
+
+json header_json(const run_report& r) {
+    const bool open_loop = r.load != nullptr && (r.options.mode == protocol::test_mode::rate ||
+                                                 r.options.mode == protocol::test_mode::throughput);
+    json doc = {
         {"tool", "sctp-perf"},
         {"tool_version", version_string},
-        {"format_version", 1},
+        {"format_version", json_format_version},
         {"program", r.program.name},
         {"units", "microseconds"},
+        {"loop", open_loop ? "open" : "closed"},
         {"config", config_json(r)},
         {"environment", environment_json(r)},
+        {"clock", clock_json(r)},
+        {"warnings", run_warnings(r)},
     };
+    return doc;
+}
+
+void write_document(std::ostream& out, json& doc) {
+    round_json_floats(doc);
+    out << doc.dump(2) << '\n';
 }
 
 // A load run: `summary` and `percentiles` hold the headline latency (see
@@ -118,7 +150,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
-    out << doc.dump(2) << '\n';
+    write_document(out, doc);
 }
 
 }  // namespace
@@ -142,22 +174,30 @@ void write_json_report(std::ostream& out, const run_report& r) {
         {"variance_us2", summary.sample_variance()},
         {"stddev_us", std::sqrt(summary.sample_variance())},
         {"duration_s", r.duration_s},
+        {"beyond_range", rec.percentiles().beyond_range_count()},
     };
     json percentiles = json::object();
     for (const auto& p : reported_percentiles) {
-        percentiles[p.label] =
+        percentiles[percentile_json_key(p)] =
             empty ? json(nullptr)
                   : json(rec.percentiles().percentile_ns(p.parts_per_million) / 1000.0);
     }
-    percentiles["max"] = empty ? json(nullptr) : json(summary.max());
+    percentiles["max_us"] = empty ? json(nullptr) : json(summary.max());
     doc["percentiles"] = percentiles;
 
+    const bool all_bins = r.options.all_bins;
     json bin_rows = json::array();
     for (std::size_t i = 0; i < bins.layout().bin_count; ++i) {
-        bin_rows.push_back(
-            {{"low_us", bins.bin_low(i)}, {"high_us", bins.bin_high(i)}, {"count", bins.bin(i)}});
+        if (bins.bin(i) != 0 || all_bins) {
+            bin_rows.push_back({{"low_us", bins.bin_low(i)},
+                                {"high_us", bins.bin_high(i)},
+                                {"count", bins.bin(i)}});
+        }
     }
-    doc["histogram"] = {{"below", bins.below()}, {"above", bins.above()}, {"bins", bin_rows}};
+    doc["histogram"] = {{"below", bins.below()},
+                        {"above", bins.above()},
+                        {"bins_shown", all_bins ? "all" : "nonzero"},
+                        {"bins", bin_rows}};
     json outliers = json::array();
     for (const auto& o : bins.outliers()) {
         outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
@@ -166,6 +206,19 @@ void write_json_report(std::ostream& out, const run_report& r) {
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
+    write_document(out, doc);
+}
+
+void write_json_error(std::ostream& out, const program_info& program, const std::string& error,
+                      int exit_code) {
+    json doc = {
+        {"tool", "sctp-perf"},
+        {"tool_version", version_string},
+        {"format_version", json_format_version},
+        {"program", program.name},
+        {"error", error},
+        {"exit_code", exit_code},
+    };
     out << doc.dump(2) << '\n';
 }
 

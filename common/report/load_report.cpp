@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
 #include "report/transport_json.hpp"
 #include "stats/latency_recorder.hpp"
@@ -69,9 +70,9 @@ json latency_percentiles_json(const log_linear_histogram& h) {
         return doc;
     }
     for (const auto& p : reported_percentiles) {
-        doc[p.label] = us(h.percentile_ns(p.parts_per_million));
+        doc[percentile_json_key(p)] = us(h.percentile_ns(p.parts_per_million));
     }
-    doc["max"] = us(static_cast<double>(h.max_ns()));
+    doc["max_us"] = us(static_cast<double>(h.max_ns()));
     return doc;
 }
 

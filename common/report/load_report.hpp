@@ -13,8 +13,8 @@ void write_load_summary(std::ostream& out, const load_result& load);
 nlohmann::ordered_json load_json(const load_result& load);
 
 // A latency in microseconds, keyed as the JSON's `summary` (num_points,
-// min_us, mean_us, stddev_us, max_us) and `percentiles` (p50 ... p99.99, max)
-// name them; latency_json holds both.
+// min_us, mean_us, stddev_us, max_us) and `percentiles` (p50_us ...
+// p99_99_us, max_us) name them; latency_json holds both.
 nlohmann::ordered_json latency_summary_json(const log_linear_histogram& latency);
 nlohmann::ordered_json latency_percentiles_json(const log_linear_histogram& latency);
 nlohmann::ordered_json latency_json(const log_linear_histogram& latency);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "options/client_options.hpp"
+#include "report/clock_info.hpp"
 #include "report/load_result.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/sctp_features.hpp"
@@ -44,6 +45,7 @@ struct run_report {
     nlohmann::json server_settings;  // what the server said of itself (see test_negotiation.hpp)
     std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
     std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
+    std::optional<clock_info> clock;                  // measured at start
 };
 
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the
@@ -52,11 +54,17 @@ inline std::size_t reply_bytes_of(const client_options& options) noexcept {
     return options.load_mode() ? protocol::load_reply_size : protocol::reply_size;
 }
 
-// The layout of ACE's histogram report, with its flaws fixed, then percentiles
-// and a description of the run.
+// A description of the run and its percentiles, then ACE's histogram report
+// in ACE's layout (its flaws fixed), last, so that a reader of ACE's output
+// finds the values it expects after "outliers:" and nothing else.
 void write_ace_report(std::ostream& out, const run_report& report);
 
 // One JSON document for scripts (see README.SCTP_PERF_TEST for its fields).
+inline constexpr int json_format_version = 2;
 void write_json_report(std::ostream& out, const run_report& report);
+// The one JSON document of a run that failed, as `iperf3 -J` does: the
+// error's sentence and the exit status the program returns.
+void write_json_error(std::ostream& out, const program_info& program, const std::string& error,
+                      int exit_code);
 
 }  // namespace sctp_perf

@@ -114,7 +114,7 @@ timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 200 >&- \
     "$WORK_DIR/err" || fail "stdout closed: exit $status, $(cat "$WORK_DIR/err")"
 status=0
 (timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 200 --format json \
-    2>"$WORK_DIR/err" || echo $? >"$WORK_DIR/status") | head -c 10 >/dev/null
+    2>"$WORK_DIR/err" || echo $? >"$WORK_DIR/status") | true  # gone before the report
 status=$(cat "$WORK_DIR/status" 2>/dev/null || echo 0)
 [ "$status" = 1 ] && grep -q "cannot write the report to standard output: Broken pipe" \
     "$WORK_DIR/err" || fail "stdout reader gone: exit $status, $(cat "$WORK_DIR/err")"

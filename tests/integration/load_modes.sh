@@ -133,8 +133,8 @@ pass "--latency-file: $rows rows, corrected >= uncorrected on each"
 
 # Our log holds one histogram per interval; the reader's totals merge them
 # into the whole run, which is what the JSON reports.
-check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_corrected.p99)"
-check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_uncorrected.p99)" \
+check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_corrected.p99_us)"
+check_histogram_log "$hlog" "$replied" "$(json_field "$json" load.latency_uncorrected.p99_us)" \
     uncorrected
 
 # Usage errors: exit 2 and a sentence naming the rule.
@@ -166,7 +166,7 @@ done
 expect_field "$json" load.messages_received_by_server 2000
 expect_field "$json" load.messages_lost 0
 expect_field "$json" load.latency_uncorrected.num_points 2000
-expect_field "$json" percentiles.p50 "$(json_field "$json" load.latency_uncorrected.p50)"
+expect_field "$json" percentiles.p50_us "$(json_field "$json" load.latency_uncorrected.p50_us)"
 [ "$(head -1 "$WORK_DIR/framed.interval.csv" | cut -d, -f1)" = elapsed_s ] ||
     fail "framed ping-pong: no interval CSV header"
 pass "ping-pong --flows 4 -c 500: 4 closed loops of 500 round trips, $(json_field "$json" load.rate_achieved_per_s) round trips/s per flow"
@@ -205,8 +205,8 @@ pass "--flows 8 --rate 1000 -c 500: 8 flows of 500, 8 server sessions"
 start_server SOCK_STREAM_srv -t tcp --sndbuf 65536 --rcvbuf 65536
 load_run buffers -s 7 -c 200 --rate 2000 --sndbuf 65536 --rcvbuf 65536
 json=$WORK_DIR/buffers.json
-expect_field "$json" config.sndbuf_requested 65536
-expect_field "$json" config.rcvbuf_requested 65536
+expect_field "$json" config.sndbuf_requested_bytes 65536
+expect_field "$json" config.rcvbuf_requested_bytes 65536
 for path in environment.client_sndbuf_bytes environment.client_rcvbuf_bytes \
     server.sndbuf_bytes server.rcvbuf_bytes; do
     expect_between "$json" "$path" 65536 1e12

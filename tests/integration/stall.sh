@@ -63,10 +63,10 @@ us_below() {
 start_server SOCK_STREAM_srv -t tcp --sndbuf 4096 --rcvbuf 4096
 stalled_run rate "Test in rate mode" -s 12 --rate 2000 --duration 3 --sndbuf 4096 --rcvbuf 4096
 json=$WORK_DIR/rate.json
-corrected_p99=$(json_field "$json" load.latency_corrected.p99)
-corrected_max=$(json_field "$json" load.latency_corrected.max)
-uncorrected_p99=$(json_field "$json" load.latency_uncorrected.p99)
-uncorrected_max=$(json_field "$json" load.latency_uncorrected.max)
+corrected_p99=$(json_field "$json" load.latency_corrected.p99_us)
+corrected_max=$(json_field "$json" load.latency_corrected.max_us)
+uncorrected_p99=$(json_field "$json" load.latency_uncorrected.p99_us)
+uncorrected_max=$(json_field "$json" load.latency_uncorrected.max_us)
 slip=$(json_field "$json" load.schedule_slip_max_us)
 echo "rate 2000/s: $(json_field "$json" load.messages_replied) messages timed"
 echo "rate 2000/s: corrected   p99 $corrected_p99 us, max $corrected_max us"
@@ -82,8 +82,8 @@ pass "open loop: corrected p99 $corrected_p99 us sees the stall, uncorrected p99
 
 stalled_run ping_pong "Test for as many iterations as the client sends" -s 4 --duration 3
 json=$WORK_DIR/ping_pong.json
-pp_max=$(json_field "$json" percentiles.max)
-pp_p99=$(json_field "$json" percentiles.p99)
+pp_max=$(json_field "$json" percentiles.max_us)
+pp_p99=$(json_field "$json" percentiles.p99_us)
 echo "ping-pong: $(json_field "$json" summary.num_points) round trips"
 echo "ping-pong: p99 $pp_p99 us, max $pp_max us"
 us_at_least "$pp_max" 250000 || fail "ping-pong: max $pp_max us is below 250 ms"

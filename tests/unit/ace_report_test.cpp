@@ -1,6 +1,10 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "report/run_report.hpp"
 #include "report_test_support.hpp"
@@ -8,8 +12,25 @@
 
 namespace {
 
+std::string golden_path(const std::string& name) {
+    return std::string(SCTP_PERF_GOLDEN_DIR) + "/" + name;
+}
+
+// With SCTP_PERF_UPDATE_GOLDEN=1 in the environment, a changed report
+// rewrites its golden file (review the diff before committing it).
+void update_golden_if_asked(const std::string& name, std::string text) {
+    if (std::getenv("SCTP_PERF_UPDATE_GOLDEN") == nullptr) {
+        return;
+    }
+    const std::string version = sctp_perf::version_string;
+    if (const auto at = text.find(version); at != std::string::npos) {
+        text.replace(at, version.size(), "@VERSION@");
+    }
+    std::ofstream(golden_path(name)) << text;
+}
+
 std::string read_golden(const std::string& name) {
-    std::ifstream in(std::string(SCTP_PERF_GOLDEN_DIR) + "/" + name);
+    std::ifstream in(golden_path(name));
     REQUIRE(in);
     std::ostringstream text;
     text << in.rdbuf();
@@ -22,13 +43,84 @@ std::string read_golden(const std::string& name) {
     return golden;
 }
 
+std::string ace_report_of(const sctp_perf::run_report& report) {
+    std::ostringstream out;
+    sctp_perf::write_ace_report(out, report);
+    return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
 }  // namespace
 
 TEST_CASE("ace report: matches the golden text of a hand-checked run") {
     sctp_perf::testing::small_run run;
-    std::ostringstream out;
-    sctp_perf::write_ace_report(out, run.report);
-    CHECK(out.str() == read_golden("ace_small.txt"));
+    const auto text = ace_report_of(run.report);
+    update_golden_if_asked("ace_small.txt", text);
+    CHECK(text == read_golden("ace_small.txt"));
+}
+
+TEST_CASE("ace report: --all-bins adds exactly the empty bins, as ACE printed them") {
+    sctp_perf::testing::small_run run;
+    const auto compact = ace_report_of(run.report);
+    run.report.options.all_bins = true;
+    const auto all = ace_report_of(run.report);
+    update_golden_if_asked("ace_small_all_bins.txt", all);
+    CHECK(all == read_golden("ace_small_all_bins.txt"));
+    // Bins [2,3) and [3,4) are empty: the only two rows the compact report leaves out.
+    const std::string empty_rows =
+        "\t       2.000  -         3.000  :      0    0.000    0.571\n"
+        "\t       3.000  -         4.000  :      0    0.000    0.571\n";
+    CHECK_THAT(all, Catch::Matchers::Contains(empty_rows));
+    CHECK_THAT(compact, !Catch::Matchers::Contains("2.000  -         3.000"));
+    auto restored = compact;
+    const std::string before_above = "\t       4.000  -       above    :";
+    restored.insert(restored.find(before_above), empty_rows);
+    CHECK(restored == all);
+}
+
+TEST_CASE("ace report: the ACE block comes last, in ACE's columns") {
+    sctp_perf::testing::small_run run;
+    const auto lines = lines_of(ace_report_of(run.report));
+    // ACE: "\t     below    -  %12.3f  :  %5u ..." and "\t%12.3f  -       above    :  %5u ...".
+    CHECK(std::find(lines.begin(), lines.end(),
+                    "\t     below    -         0.000  :      0    0.000    0.000") != lines.end());
+    CHECK(std::find(lines.begin(), lines.end(),
+                    "\t       4.000  -       above    :      3    0.429    1.000") != lines.end());
+    // A reader of ACE's output takes every line after "outliers:" as a value.
+    const auto outliers = std::find(lines.begin(), lines.end(), "outliers:");
+    REQUIRE(outliers != lines.end());
+    const std::vector<std::string> after(outliers + 1, lines.end());
+    CHECK(after == std::vector<std::string>{"\t       6.000", "\t       5.000"});
+    // The iteration numbers are before the ACE block, in a section of their own.
+    CHECK(std::find(lines.begin(), outliers, "\t       6.000  iteration 6") != outliers);
+}
+
+TEST_CASE("ace report: warns when neither end is pinned, and not when one is") {
+    sctp_perf::testing::small_run run;
+    CHECK_THAT(ace_report_of(run.report), Catch::Matchers::Contains("neither end is pinned"));
+    run.report.environment.client_cpu_affinity = "0";
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains("CPU affinity 0 of 2 online (pinned)"));
+    run.report.environment.client_cpu_affinity = "0-1";
+    run.report.server_settings["cpu_affinity"] = "1";
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
+}
+
+TEST_CASE("ace report: flags Nagle set at one end only") {
+    sctp_perf::testing::small_run run;
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("Nagle differs"));
+    run.report.server_settings["nagle"] = true;
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains("Nagle differs between the ends: client off, server on"));
 }
 
 TEST_CASE("ace report: a million points fit the Count column") {

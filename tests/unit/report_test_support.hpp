@@ -10,6 +10,9 @@
 //   kept outliers: 6.0 (iteration 6), 5.0 (iteration 4)
 //   p50: rank ceil(3.5) = 4 -> 1.9 (exact: below 2048 ns every ns has a bucket);
 //   p90, p99, p99.9, p99.99: rank 7 -> 6.0, the maximum.
+// Measured for 0.25 s: the loop spent 0.25 s - 20.9 us = 249979.1 us outside
+// the timed windows, 35711.3 us = 35711300 ns per round trip.
+// Both ends unpinned on a 2-CPU machine, Nagle off at both ends.
 
 #include <chrono>
 
@@ -36,6 +39,23 @@ struct small_run {
         report.peer_addresses = {"127.0.0.1:45453"};
         report.duration_s = 0.25;
         report.recorder = &recorder;
+        report.clock = clock_info{"tsc", 1, 20.5};
+        report.server_settings = {
+            {"protocol_version", 2},
+            {"version", "9.9.9"},
+            {"program", "SOCK_STREAM_srv"},
+            {"host", "serverhost"},
+            {"kernel", "Linux 6.1.0 x86_64"},
+            {"cpu_count", 2},
+            {"cpu_affinity", "0-1"},
+            {"transport", "tcp"},
+            {"nagle", false},
+            {"spin", false},
+            {"sndbuf_bytes", 16384},
+            {"rcvbuf_bytes", 131072},
+            {"sctp_rto", nullptr},
+            {"sctp", nullptr},
+        };
     }
 };
 

@@ -56,8 +56,8 @@ for transport in sctp tcp; do
         log "${transport} attempt ${attempt}, no netem:     $(describe_run "${base}")"
         log "${transport} attempt ${attempt}, netem 2x1 ms: $(describe_run "${delayed}")"
         min_us="$(json_num "${delayed}" summary min_us)"
-        p50_us="$(json_num "${delayed}" percentiles p50)"
-        base_p50_us="$(json_num "${base}" percentiles p50)"
+        p50_us="$(json_num "${delayed}" percentiles p50_us)"
+        base_p50_us="$(json_num "${base}" percentiles p50_us)"
         p50_bound_us="$(awk -v b="${base_p50_us}" -v a="${added_us}" -v s="${slack_us}" \
             'BEGIN { printf "%.0f", a + b + s }')"
         log "${transport}: min ${min_us} us (must be >= ${added_us}); p50 ${p50_us} us (must be < ${p50_bound_us} = ${added_us} + ${base_p50_us} + ${slack_us})"

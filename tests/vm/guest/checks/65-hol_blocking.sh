@@ -304,7 +304,7 @@ run_variant() {
     for _pid in ${_servers}; do
         stop_pid "${_pid}"
     done
-    _bar_ns="$(awk -v m="$(field "${_name}-clean" load.latency_corrected.p50)" -v l="${late_ms}" \
+    _bar_ns="$(awk -v m="$(field "${_name}-clean" load.latency_corrected.p50_us)" -v l="${late_ms}" \
         'BEGIN { printf "%.0f", (m + l * 1000) * 1000 }')"
     _stats="${CHECK_WORK}/${_name}.stats"
     {
@@ -321,7 +321,7 @@ run_variant() {
     log "${_name}: both flows done in ${_run_s} s; lossy: sent $(field "${_name}" load.messages_sent)," \
         "replied $(field "${_name}" load.messages_replied), lost $(field "${_name}" load.messages_lost)," \
         "abandoned ${_abandoned:--}, slip <= $(ms "$(field "${_name}" load.schedule_slip_max_us)") ms;" \
-        "twin: median $(ms "$(field "${_name}-clean" load.latency_corrected.p50)") ms, slip <= $(ms "$(field "${_name}-clean" load.schedule_slip_max_us)") ms;" \
+        "twin: median $(ms "$(field "${_name}-clean" load.latency_corrected.p50_us)") ms, slip <= $(ms "$(field "${_name}-clean" load.schedule_slip_max_us)") ms;" \
         "counted from ${_from_s} s, late above $(ms "$((_bar_ns / 1000))") ms: $(figure "${_name}" late)/$(figure "${_name}" n) lossy," \
         "$(figure "${_name}" clean_late)/$(figure "${_name}" clean_n) twin"
 }
@@ -460,7 +460,7 @@ while :; do
     [ "${lost}" = 0 ] || fail "prttl: ${lost} messages counted lost, not abandoned"
     [ "$((replied + abandoned))" -eq "${count}" ] ||
         fail "prttl: ${replied} replies and ${abandoned} abandoned do not add up to the ${count} sent"
-    twin_p50_us="$(field prttl-clean load.latency_corrected.p50)"
+    twin_p50_us="$(field prttl-clean load.latency_corrected.p50_us)"
     pr_bound_us="$(awk -v t="${ttl_ms}" -v m="${twin_p50_us}" -v x="$(figure prttl clean_max_us)" -v rto="${rto_ms}" 'BEGIN {
         slack = (x - m) / 1000; if (slack < 20) slack = 20
         bound = 2 * t + m / 1000 + 16 + slack; if (bound > rto) bound = rto

@@ -1,0 +1,42 @@
+#pragma once
+// What a report must point out about how a run was made, for both formats:
+// whether each end was pinned to CPUs, and settings that differ between the
+// ends. Loopback latency depends on whether both ends share a CPU (about
+// 17 us against 27 us p50 on one 2-CPU machine), and an unpinned run lets the
+// scheduler choose from one run to the next.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/run_report.hpp"
+
+namespace sctp_perf {
+
+// One end's CPU placement. Pinned means its affinity allows fewer CPUs than
+// are online, whether by --cpu or by taskset.
+struct end_placement {
+    std::string cpu_affinity;  // e.g. "0" or "0-1"; empty when unknown
+    unsigned cpu_count = 0;    // online CPUs on its machine
+    bool pinned = false;
+};
+
+end_placement client_placement(const run_report& report);
+// nullopt when the server did not describe itself.
+std::optional<end_placement> server_placement(const run_report& report);
+
+// What the ping-pong loop spends per measured round trip outside its timed
+// window (making the request, checking the reply, recording the sample): the
+// measured wall time less the sum of the round trips, per round trip.
+// nullopt for a load run or one without samples.
+std::optional<double> loop_overhead_ns(const run_report& report);
+
+// The JSON key of a reported percentile: "p99.9" gives "p99_9_us", so that
+// no key needs quoting in jq.
+std::string percentile_json_key(const percentile_point& point);
+
+// One sentence per thing the reader must know before trusting the figures:
+// neither end pinned on a multi-CPU machine, Nagle on at one end only.
+std::vector<std::string> run_warnings(const run_report& report);
+
+}  // namespace sctp_perf
