@@ -12,6 +12,7 @@ use warnings;
 use feature qw(signatures);
 no warnings qw(experimental::signatures);
 
+use B ();
 use Cwd ();
 use Errno ();
 use File::Basename qw(basename dirname);
@@ -21,7 +22,6 @@ use File::Temp ();
 use Getopt::Long ();
 use JSON::PP ();
 use POSIX qw(:sys_wait_h);
-use Pod::Usage qw(pod2usage);
 use Time::HiRes ();
 
 our $VERSION = '1.0.0';
@@ -30,15 +30,17 @@ my $SCRIPT_FILE = File::Spec->rel2abs(__FILE__);
 my $SCRIPT_NAME = 'run_spectrum.pl';
 
 use constant {
-    MAX_POWER_LIMIT     => 16,    # the client's limit: 2^16 = 64 KiB payloads
-    SERVER_PORT_WAIT_S  => 10,    # for the server's "starting server at port P" line
-    CHILD_STOP_GRACE_S  => 5,     # between SIGTERM and SIGKILL
-    GNUPLOT_TIMEOUT_S   => 60,
-    STDERR_TAIL_LINES   => 40,    # of a failed program's output shown
-    DATA_FORMAT_VERSION => 1,     # of spectrum.json
-    LOAD_MIN_POWER      => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
-    MAX_FLOWS           => 1024,  # of --flows
-    SERVER_MAX_CLIENTS  => 64,    # the server's own default for --max-clients
+    MAX_POWER_LIMIT       => 16,    # the client's limit: 2^16 = 64 KiB payloads
+    SERVER_PORT_WAIT_S    => 10,    # for the server's "starting server at port P" line
+    CHILD_STOP_GRACE_S    => 5,     # between SIGTERM and SIGKILL
+    CHILD_POLL_S          => 0.005, # between looks at a child waited for with a bound
+    GNUPLOT_TIMEOUT_S     => 60,
+    STDERR_TAIL_LINES     => 40,    # of a failed program's output shown
+    DATA_FORMAT_VERSION   => 2,     # of spectrum.json
+    REPORT_FORMAT_VERSION => 2,     # of the client's JSON report: the only one the script reads
+    LOAD_MIN_POWER        => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
+    MAX_FLOWS             => 1024,  # of --flows
+    SERVER_MAX_CLIENTS    => 64,    # the server's own default for --max-clients
 };
 
 # The CSV columns, in order; spectrum.json uses the same names for its rows.
@@ -57,10 +59,10 @@ my %COLUMN_SOURCE = (
     iterations    => [qw(config iterations)],
     min_us        => [qw(summary min_us)],
     mean_us       => [qw(summary mean_us)],
-    p50_us        => [qw(percentiles p50)],
-    p90_us        => [qw(percentiles p90)],
-    p99_us        => [qw(percentiles p99)],
-    p99_9_us      => [qw(percentiles p99.9)],
+    p50_us        => [qw(percentiles p50_us)],
+    p90_us        => [qw(percentiles p90_us)],
+    p99_us        => [qw(percentiles p99_us)],
+    p99_9_us      => [qw(percentiles p99_9_us)],
     max_us        => [qw(summary max_us)],
     stddev_us     => [qw(summary stddev_us)],
 );
@@ -76,10 +78,10 @@ my %LOAD_LATENCY_SOURCE = (
     iterations => 'num_points',
     min_us     => 'min_us',
     mean_us    => 'mean_us',
-    p50_us     => 'p50',
-    p90_us     => 'p90',
-    p99_us     => 'p99',
-    p99_9_us   => 'p99.9',
+    p50_us     => 'p50_us',
+    p90_us     => 'p90_us',
+    p99_us     => 'p99_us',
+    p99_9_us   => 'p99_9_us',
     max_us     => 'max_us',
     stddev_us  => 'stddev_us',
 );
@@ -169,6 +171,8 @@ sub parse_arguments(@args) {
             'plot!'                       => \$opt{plot},
             'keep-going|keep_going!'      => \$opt{keep_going},
             'bin-dir|bin_dir=s'           => \$opt{bin_dir},
+            'client-cpu|client_cpu=s'     => \$opt{client_cpu},
+            'server-cpu|server_cpu=s'     => \$opt{server_cpu},
             'help|h|?'                    => \$opt{help},
             'manual|man'                  => \$opt{manual},
         );
@@ -255,6 +259,16 @@ sub validate_options($opt) {
     die usage_error("--bin-dir '$s{bin_dir}' is not a directory")
         if defined $s{bin_dir} && !-d $s{bin_dir};
 
+    for my $name (qw(client_cpu server_cpu)) {
+        (my $flag = "--$name") =~ tr/_/-/;
+        die usage_error("$flag must list CPU numbers and ascending ranges, comma-separated, "
+                        . "such as 0, 0-1 or 0,2-3, not '$s{$name}'")
+            if defined $s{$name} && !is_cpu_list($s{$name});
+    }
+    die usage_error('--server-cpu needs --start-server: the script places only a server it starts '
+                    . '(give a server started by hand its own --cpu)')
+        if defined $s{server_cpu} && !$s{start_server};
+
     $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
     check_client_args(\%s, 'in --config-file', $s{config_args});
     check_client_args(\%s, "after '--'", $s{client_args});
@@ -263,6 +277,22 @@ sub validate_options($opt) {
 
 # A plain decimal number such as 2000, 0.5 or .25: what --rate and --duration take.
 sub is_decimal($text) { return $text =~ /\A\+?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\z/ }
+
+# A CPU list as the programs' --cpu (and taskset -c) take it: CPU numbers and
+# ranges LOW-HIGH with LOW <= HIGH, comma-separated, no blanks: 0, 0-1, 0,2-3.
+sub is_cpu_list($text) {
+    return 0 unless $text =~ /\A[0-9]+(?:-[0-9]+)?(?:,[0-9]+(?:-[0-9]+)?)*\z/;
+    return !grep { /\A([0-9]+)-([0-9]+)\z/ && $1 > $2 } split /,/, $text;
+}
+
+# How the sweep places the two programs, in words: "client CPU 0, server CPUs 0-1",
+# "client CPU 0" (a server not started by the script is placed by whoever started
+# it), or "unpinned" when neither is given.
+sub placement_text($client_cpu, $server_cpu, $started_server) {
+    return 'unpinned' unless defined $client_cpu || defined $server_cpu;
+    my $cpus = sub ($list) { return defined $list ? ($list =~ /\A[0-9]+\z/ ? 'CPU ' : 'CPUs ') . $list : 'unpinned' };
+    return join ', ', 'client ' . $cpus->($client_cpu), $started_server ? 'server ' . $cpus->($server_cpu) : ();
+}
 
 # Options the script sets on the client itself (short and long names as the client
 # spells them): given again, they would clash with the script's own value or break
@@ -284,6 +314,9 @@ sub client_option_conflict($s, $name) {
         if $is->('--duration');
     return "the script sets the flows; use run_spectrum.pl's own --flows option"
         if $is->('--flows');
+    # The placement goes into spectrum.json and the plot title, so the script must know it.
+    return 'the script places the client; use --client-cpu'
+        if $is->('--cpu');
     return 'the script sets the transport; use --protocol'
         if $s->{service} eq 'stream' && $is->(qw(-t --test-transport-protocol));
     return 'the script sets the server host; use --host'
@@ -369,6 +402,7 @@ sub client_command($s, $client, $power, $json_path) {
     push @cmd, '--flows', $s->{flows} if defined $s->{flows};
     push @cmd, '-H', $s->{host} if defined $s->{host};
     push @cmd, '-p', $s->{port} if defined $s->{port};
+    push @cmd, '--cpu', $s->{client_cpu} if defined $s->{client_cpu};
     return (@cmd, @{ $s->{config_args} }, @{ $s->{client_args} });
 }
 
@@ -383,6 +417,7 @@ sub server_command($s, $server) {
     push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
     push @cmd, '-n' if grep { /\A(?:-n|--test[-_]enable[-_]nagle)\z/ } @{ $s->{config_args} }, @{ $s->{client_args} };
     push @cmd, '--max-clients', 2 * $s->{flows} if defined $s->{flows} && 2 * $s->{flows} > SERVER_MAX_CLIENTS;
+    push @cmd, '--cpu', $s->{server_cpu} if defined $s->{server_cpu};
     return @cmd;
 }
 
@@ -424,7 +459,7 @@ sub wait_child($pid, $timeout_s = undef) {
         my $got = waitpid $pid, WNOHANG;
         if ($got == $pid || $got == -1) { delete $children{$pid}; return $got == $pid ? $? : -1 }
         return if Time::HiRes::time() >= $deadline;
-        Time::HiRes::sleep(0.02);
+        Time::HiRes::sleep(CHILD_POLL_S);
     }
 }
 
@@ -494,7 +529,7 @@ sub start_server($s, $server, $work_dir) {
                               . " (expected a line 'starting server at port P'); its log:\n"
                               . tail_lines(read_text($log)));
         }
-        Time::HiRes::sleep(0.02);
+        Time::HiRes::sleep(CHILD_POLL_S);
     }
 }
 
@@ -512,13 +547,20 @@ sub stop_server($server) {
 # ---------------------------------------------------------------------------
 # Reports and output files
 
-# Numbers are decoded exactly (Math::BigFloat for fractions), so what the script
-# writes carries the client's digits, not a re-rounded double.
-sub json_codec() { return JSON::PP->new->utf8->canonical->pretty->allow_bignum }
+# Numbers are decoded as Perl numbers (doubles), which print with up to 15
+# significant digits. That keeps the client's digits: a report of format 2 rounds
+# its floats (microseconds to 3 decimals, seconds to 6, rates and the like to 6
+# significant digits), so none has more than 15. Exact decoding (allow_bignum),
+# which the 17-digit floats of format 1 needed, cost more than the rest of a
+# sweep's bookkeeping together.
+sub json_codec() { return JSON::PP->new->utf8->canonical->pretty }
 
+# A JSON number decodes to a Perl number and a JSON string to a Perl string, even
+# "20"; the scalar's flags tell them apart where a pattern could not. Only freshly
+# decoded values are asked: using a string as a number would give it the flag.
 sub is_json_number($value) {
-    return ref($value) =~ /\AMath::Big(?:Int|Float)\z/ if ref $value;
-    return $value =~ /\A-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\z/;
+    return 0 if ref $value || !defined $value;
+    return B::svref_2object(\$value)->FLAGS & (B::SVp_IOK | B::SVp_NOK) ? 1 : 0;
 }
 
 # Looks up a path of keys in a decoded JSON report; dies naming the path if absent,
@@ -579,6 +621,10 @@ sub load_row_from_report($report, $mode) {
     return \%row;
 }
 
+# A client report of another format: every size would fail alike, so the sweep
+# stops even with --keep-going.
+sub wrong_format($message) { return bless { message => $message }, 'SctpPerf::RunSpectrum::WrongFormat' }
+
 sub read_report($json_path, $power) {
     die "it wrote no JSON report to $json_path (does this client support --json-file?)\n"
         unless -s $json_path;
@@ -586,10 +632,35 @@ sub read_report($json_path, $power) {
     rethrow_interrupt($@);
     die "its JSON report is not valid JSON: $@" unless defined $report;
     die "its JSON report is not an object\n" unless ref $report eq 'HASH';
+    die 'its JSON report is an error report: ' . error_text($report->{error}) . "\n" if exists $report->{error};
+    my $version = $report->{format_version};
+    die wrong_format('its JSON report is of format_version ' . (defined $version ? error_text($version) : 'none')
+                     . "; $SCRIPT_NAME reads format_version ${\ REPORT_FORMAT_VERSION} only: "
+                     . 'run it with the programs of the same sctp-perf release')
+        unless defined $version && !ref $version && $version eq REPORT_FORMAT_VERSION;
     my $power_seen = report_value($report, qw(config payload_power_of_2));
     die "its JSON report is for payload power $power_seen, not $power\n"
         unless defined $power_seen && $power_seen == $power;
     return $report;
+}
+
+# A value from a report shown in a message: a string or number as it is, anything
+# else as compact JSON.
+sub error_text($value) {
+    return 'null' unless defined $value;
+    return JSON::PP->new->canonical->allow_nonref->encode($value) if ref $value;
+    my $copy = $value;
+    return "$copy";
+}
+
+# What a client that failed says in the error report it writes to --json-file
+# ({"error": "...", "exit_code": N}), or undef if it wrote none.
+sub client_error_message($json_path) {
+    return unless -s $json_path;
+    my $report = eval { JSON::PP->new->utf8->decode(read_text($json_path)) };
+    rethrow_interrupt($@);
+    return unless ref $report eq 'HASH' && defined $report->{error};
+    return error_text($report->{error});
 }
 
 sub csv_field($value) {
@@ -598,11 +669,30 @@ sub csv_field($value) {
     return "$copy";
 }
 
+sub csv_header($mode = 'ping-pong') { return join(',', csv_columns($mode)) . "\n" }
+
+sub csv_line($row, $mode = 'ping-pong') {
+    return join(',', map { csv_field($_) } @{$row}{ csv_columns($mode) }) . "\n";
+}
+
 sub csv_text($rows, $mode = 'ping-pong') {
-    my @columns = csv_columns($mode);
-    my $text = join(',', @columns) . "\n";
-    $text .= join(',', map { csv_field($_) } @{$_}{@columns}) . "\n" for @$rows;
-    return $text;
+    return join '', csv_header($mode), map { csv_line($_, $mode) } @$rows;
+}
+
+# spectrum.csv grows with the sweep: the header when it starts, then each row as
+# its size ends, each line in one write(2) straight to the file, so a crash or a
+# kill -9 leaves every finished size on disk. Nothing written is written again.
+sub open_csv($path, $mode) {
+    open my $fh, '>', $path or die runtime_error("cannot create $path: $!");
+    append_line($fh, $path, csv_header($mode));
+    return $fh;
+}
+
+sub append_line($fh, $path, $text) {
+    my $written = do { no warnings 'io'; syswrite $fh, $text };
+    return if defined $written && $written == length $text;
+    my $why = defined $written ? "wrote $written of " . length($text) . ' bytes' : "$!";
+    die runtime_error("cannot write $path: $why");
 }
 
 sub json_text($document) {
@@ -719,18 +809,22 @@ GP
 }
 
 # Values are copied before they are put in the text: a number once used as a string
-# would be written to spectrum.json as a string.
+# would be written to spectrum.json as a string. The title ends with where the
+# programs ran (placement_text), which moves the figures as much as the options do.
 sub plot_title($sweep, $rows, $runs) {
     my $report = @$runs ? $runs->[0]{report} : {};
     my $config = $report->{config} // {};
     my $transport = uc($config->{transport} // $sweep->{transport});
     my $service   = $config->{service} // $sweep->{service};
-    my $host      = $config->{server_host} // $sweep->{server_host} // 'the default host';
+    my $hosts     = $config->{server_hosts};
+    my $host      = (ref $hosts eq 'ARRAY' && @$hosts ? join(',', @$hosts) : undef)
+                 // $sweep->{server_host} // 'the default host';
     my $mode      = $sweep->{mode} // 'ping-pong';
+    my $placement = placement_text($sweep->{client_cpu}, $sweep->{server_cpu}, $sweep->{started_server});
     if ($mode eq 'ping-pong') {
         my $iters = $rows->[0]{iterations} // $sweep->{iterations};
         return "sctp-perf round-trip latency: $transport $service to $host, "
-             . (defined $iters ? "$iters iterations per size" : 'client default iterations');
+             . (defined $iters ? "$iters iterations per size" : 'client default iterations') . ", $placement";
     }
     # In a load run the row's iterations are the latency samples, not the count asked for.
     my $load     = ref $report->{load} eq 'HASH' ? $report->{load} : {};
@@ -746,6 +840,7 @@ sub plot_title($sweep, $rows, $runs) {
         defined $duration ? "$duration s per size"
       : defined $iters    ? "$iters iterations per size"
                           : 'client default length',
+        $placement,
     );
     return "sctp-perf latency under load: $transport $service to $host, " . join(', ', @parts);
 }
@@ -753,21 +848,36 @@ sub plot_title($sweep, $rows, $runs) {
 # Runs gnuplot on the kept script. Returns 1 if the image was drawn, 0 if gnuplot
 # is not installed; dies if gnuplot fails.
 sub draw_plot($output_dir, $work_dir) {
+    my $plot = start_plot($output_dir, $work_dir) // return 0;
+    return finish_plot($plot);
+}
+
+# The two halves of draw_plot, so a sweep can write spectrum.json and stop the
+# server while gnuplot draws. start_plot returns what finish_plot needs, or undef
+# if gnuplot is not installed.
+sub start_plot($output_dir, $work_dir) {
     my $gnuplot = find_in_path('gnuplot');
     if (!defined $gnuplot) {
         note("gnuplot not found in PATH, so no $OUTPUT_NAME{png}; the data files are written. "
              . "Install gnuplot-nox and run 'gnuplot $OUTPUT_NAME{gnuplot}' in $output_dir to draw it");
-        return 0;
+        return;
     }
     my $log = File::Spec->catfile($work_dir, 'gnuplot.log');
     my $pid = spawn([ $gnuplot, $OUTPUT_NAME{gnuplot} ], stdout => $log, dir => $output_dir);
-    my $status = wait_child($pid, GNUPLOT_TIMEOUT_S);
+    return { pid => $pid, log => $log, output_dir => $output_dir,
+             deadline => Time::HiRes::time() + GNUPLOT_TIMEOUT_S };
+}
+
+sub finish_plot($plot) {
+    my $left_s = $plot->{deadline} - Time::HiRes::time();
+    my $status = wait_child($plot->{pid}, $left_s > 0 ? $left_s : 0);
     if (!defined $status) {
-        stop_child($pid);
+        stop_child($plot->{pid});
         die runtime_error("gnuplot did not finish within ${\ GNUPLOT_TIMEOUT_S} s");
     }
-    my $png = File::Spec->catfile($output_dir, $OUTPUT_NAME{png});
-    die runtime_error("gnuplot " . describe_status($status) . " drawing $png; its output:\n" . tail_lines(read_text($log)))
+    my $png = File::Spec->catfile($plot->{output_dir}, $OUTPUT_NAME{png});
+    die runtime_error("gnuplot " . describe_status($status) . " drawing $png; its output:\n"
+                      . tail_lines(read_text($plot->{log})))
         if $status != 0 || !-s $png;
     return 1;
 }
@@ -793,52 +903,26 @@ sub progress_line($row, $number, $count) {
                    $us->($row->{rate_achieved_per_s}), $lost // 'n/a';
 }
 
-sub run_sweep($s, $programs, $work_dir) {
-    my $out = $s->{output_dir};
-    my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
-    unlink values %path;    # what is left in the directory afterwards belongs to this sweep
-    my $spectrum_name = timestamp() . '.spectrum';
-    my $spectrum_path = File::Spec->catfile($out, $spectrum_name);
+# Where the two programs run, said once at the start: on a machine of several CPUs
+# the scheduler's choices move the figures as much as the transport does.
+sub placement_note($s) {
+    return 'placement: ' . placement_text($s->{client_cpu}, $s->{server_cpu}, $s->{start_server})
+        if defined $s->{client_cpu} || defined $s->{server_cpu};
+    return 'placement: unpinned. On a machine of several CPUs the results depend on where the scheduler '
+         . 'puts the client and the server, which can change from size to size; for figures that compare, '
+         . 'pin both ends, e.g. '
+         . ($s->{start_server} ? '--client-cpu 0 --server-cpu 0' : "--client-cpu 0 and the server's own --cpu 0");
+}
 
-    my $server;
-    if ($s->{start_server}) {
-        $server = start_server($s, $programs->{server}, $work_dir);
-        $s->{port} = $server->{port};
-        $s->{host} //= '127.0.0.1';
-    }
-
-    my %sweep = (
-        service        => $s->{service},
-        transport      => $s->{protocol},
-        server_host    => $s->{host},
-        server_port    => $s->{port},
-        started_server => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
-        min_power      => $s->{min_power},
-        max_power      => $s->{max_power},
-        iterations     => $s->{iterations},
-        mode           => $s->{mode},
-        rate_per_s     => $s->{rate},
-        duration_s     => $s->{duration},
-        flows          => $s->{flows},
-        config_file    => $s->{config_file},
-        config_options => $s->{config_args},
-        client_options => $s->{client_args},
-        client_program => $programs->{client},
-        keep_going     => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
-        spectrum_file  => $spectrum_name,
-        started_at     => iso_utc(),
-    );
-    my (@rows, @runs, @failed);
-    my $write_data = sub {
-        $sweep{finished_at} = iso_utc();
-        write_file_atomically($path{csv}, csv_text(\@rows, $s->{mode}));
-        write_file_atomically($path{json}, json_text(sweep_document(
-            sweep => \%sweep, rows => \@rows, runs => \@runs, failed => \@failed, mode => $s->{mode})));
-    };
-
+# Runs the client once per size. Appends each success to the .spectrum file,
+# spectrum.csv, $state->{rows} and {runs}, each failure to {failed}. Returns the
+# exit status of a sweep that stops early, or undef when it went through every
+# size. Its work per size does not grow with the sizes done: the files are
+# appended to, never reread, and nothing is encoded twice.
+sub sweep_sizes($s, $programs, $work_dir, $state) {
     my $client_name = basename($programs->{client});
     my $count = $s->{max_power} - $s->{min_power} + 1;
-    my $stop_status;
+    my $spectrum;    # the .spectrum file, opened when the first size succeeds
     for my $power ($s->{min_power} .. $s->{max_power}) {
         my $bytes = 2**$power;
         my $label = "payload 2^$power (" . bytes_text($bytes) . ")";
@@ -854,46 +938,132 @@ sub run_sweep($s, $programs, $work_dir) {
             $row    = row_from_report($report, $s->{mode});
             1;
         };
-        rethrow_interrupt($@) unless $ok;
         if (!$ok) {
-            chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '') . $@);
+            my $error = $@;
+            rethrow_interrupt($error);
+            my $wrong_format = ref $error eq 'SctpPerf::RunSpectrum::WrongFormat';
+            chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '')
+                               . ($wrong_format ? $error->{message} : $error));
+            if ($status != 0 && defined(my $said = client_error_message($file{json}))) { $reason .= ": $said" }
             my $message = "$label failed: $reason; its stderr:\n" . tail_lines(read_text($file{err}));
+            my $server = $state->{server};
             if ($server && defined(my $gone = wait_child($server->{pid}, 0))) {
                 $message .= "$server->{name} " . describe_status($gone) . "; its log:\n"
                           . tail_lines(read_text($server->{log}));
-                $server = undef;
+                $state->{server} = undef;
             }
             note($message);
-            push @failed, { payload_power_of_2 => $power, payload_bytes => $bytes,
-                            command => \@cmd, reason => $reason };
+            push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes,
+                                          command => \@cmd, reason => $reason };
             if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
                 note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
-                $stop_status = 2;
-                last;
+                return 2;
             }
-            if (!$s->{keep_going}) { $stop_status = 1; last }
+            if ($wrong_format) {
+                note("every size would fail the same way, so the sweep stops");
+                return 1;
+            }
+            return 1 unless $s->{keep_going};
             next;
         }
-        open my $spectrum, '>>', $spectrum_path or die runtime_error("cannot append to $spectrum_path: $!");
-        print {$spectrum} read_text($file{out});
-        close $spectrum or die runtime_error("cannot write $spectrum_path: $!");
-        push @rows, $row;
-        push @runs, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd, report => $report };
-        $write_data->();
+        if (!$spectrum) {
+            open $spectrum, '>>', $state->{spectrum_path}
+                or die runtime_error("cannot append to $state->{spectrum_path}: $!");
+        }
+        append_line($spectrum, $state->{spectrum_path}, read_text($file{out}));
+        append_line($state->{csv}, $state->{csv_path}, csv_line($row, $s->{mode}));
+        push @{ $state->{rows} }, $row;
+        push @{ $state->{runs} }, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd,
+                                    report => $report };
         note(progress_line($row, $power - $s->{min_power} + 1, $count));
     }
+    return;
+}
 
-    stop_server($server) if $server;
-    $write_data->();
-    if (@rows) {
-        write_file_atomically($path{gnuplot}, gnuplot_script(
-            title => plot_title(\%sweep, \@rows, \@runs), payload_bytes => [ map { $_->{payload_bytes} } @rows ],
-            mode  => $s->{mode}));
-        if ($s->{plot}) { draw_plot($out, $work_dir) }
+sub run_sweep($s, $programs, $work_dir) {
+    my $out = $s->{output_dir};
+    my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
+    unlink values %path;    # what is left in the directory afterwards belongs to this sweep
+    my $spectrum_name = timestamp() . '.spectrum';
+
+    my %state = (rows => [], runs => [], failed => [], spectrum_path => File::Spec->catfile($out, $spectrum_name),
+                 csv_path => $path{csv});
+    if ($s->{start_server}) {
+        $state{server} = start_server($s, $programs->{server}, $work_dir);
+        $s->{port} = $state{server}{port};
+        $s->{host} //= '127.0.0.1';
     }
+
+    my %sweep = (
+        service        => $s->{service},
+        transport      => $s->{protocol},
+        server_host    => $s->{host},
+        server_port    => $s->{port},
+        started_server => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        client_cpu     => $s->{client_cpu},
+        server_cpu     => $s->{server_cpu},
+        min_power      => $s->{min_power},
+        max_power      => $s->{max_power},
+        iterations     => $s->{iterations},
+        mode           => $s->{mode},
+        rate_per_s     => $s->{rate},
+        duration_s     => $s->{duration},
+        flows          => $s->{flows},
+        config_file    => $s->{config_file},
+        config_options => $s->{config_args},
+        client_options => $s->{client_args},
+        client_program => $programs->{client},
+        keep_going     => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+        spectrum_file  => $spectrum_name,
+        started_at     => iso_utc(),
+        finished_at    => undef,
+        interrupted_by => undef,
+    );
+    # spectrum.json holds every run's full report, so it is written once, when the
+    # sweep ends, however it ends; rewritten after every size, its encoding grew with
+    # the sizes done until it took more time than the runs themselves.
+    my $write_json = sub {
+        $sweep{finished_at} = iso_utc();
+        write_file_atomically($path{json}, json_text(sweep_document(
+            sweep => \%sweep, rows => $state{rows}, runs => $state{runs}, failed => $state{failed},
+            mode  => $s->{mode})));
+    };
+    note(placement_note($s));
+
+    my ($stop_status, $plot, @rows);
+    my $swept = eval {
+        $state{csv} = open_csv($path{csv}, $s->{mode});
+        $stop_status = sweep_sizes($s, $programs, $work_dir, \%state);
+        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
+        @rows = @{ $state{rows} };
+        # gnuplot draws while the server stops and spectrum.json is written.
+        if (@rows) {
+            write_file_atomically($path{gnuplot}, gnuplot_script(
+                title         => plot_title(\%sweep, \@rows, $state{runs}),
+                payload_bytes => [ map { $_->{payload_bytes} } @rows ],
+                mode          => $s->{mode}));
+            $plot = start_plot($out, $work_dir) if $s->{plot};
+        }
+        stop_server($state{server}) if $state{server};
+        $write_json->();
+        1;
+    };
+    if (!$swept) {
+        my $error = $@;
+        # Keep what the sweep has done before the error or interrupt ends it; a second
+        # Ctrl-C must not cut that short.
+        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+        stop_all_children();
+        $sweep{interrupted_by} = "SIG$error->{signal}" if ref $error eq 'SctpPerf::RunSpectrum::Interrupted';
+        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
+        die $error;
+    }
+
+    finish_plot($plot) if $plot;
 
     note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
                          $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
+    my @failed = @{ $state{failed} };
     if (@failed) {
         note('failed sizes: ' . join(', ', map { "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')' } @failed));
         return $stop_status // 1;
@@ -904,8 +1074,9 @@ sub run_sweep($s, $programs, $work_dir) {
 sub run(@argv) {
     my $opt = parse_arguments(@argv);
     if ($opt->{help} || $opt->{manual}) {
-        pod2usage(-input => $SCRIPT_FILE, -verbose => $opt->{manual} ? 2 : 1, -exitval => 'NOEXIT',
-                  -output => \*STDOUT, -noperldoc => 1);
+        require Pod::Usage;    # only here: loading it costs every sweep a moment
+        Pod::Usage::pod2usage(-input => $SCRIPT_FILE, -verbose => $opt->{manual} ? 2 : 1, -exitval => 'NOEXIT',
+                              -output => \*STDOUT, -noperldoc => 1);
         return 0;
     }
     my $s = validate_options($opt);
@@ -972,6 +1143,7 @@ run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powe
                   [--min-power N] [--max-power N] [--iterations N]
                   [--rate R | --throughput] [--duration S] [--flows N]
                   [--host HOST] [--port PORT] [--start-server]
+                  [--client-cpu LIST] [--server-cpu LIST]
                   [--config-file FILE] [--output-dir DIR] [--bin-dir DIR]
                   [--[no-]plot] [--keep-going] [-- CLIENT-OPTIONS...]
   run_spectrum.pl --help | --manual
@@ -1053,6 +1225,21 @@ client options is given to the server too, so both ends use the same Nagle setti
 Without B<--start-server>, the server must already be running, as with the original
 script. Other server options need a server started by hand.
 
+=item B<--client-cpu> LIST, B<--server-cpu> LIST
+
+Pin the client (every size) and the server the script starts to the CPUs in LIST,
+passed to them as C<--cpu LIST> (the programs pin themselves with
+sched_setaffinity). LIST is CPU numbers and ascending ranges, comma-separated, as
+C<taskset -c> takes them: C<0>, C<0-1>, C<0,2-3>. B<--server-cpu> needs
+B<--start-server>; pin a server started by hand with its own C<--cpu>. The
+placement is recorded in F<spectrum.json> and in the plot title.
+
+On a machine of several CPUs, loopback latency depends on where the two ends run
+(sharing one CPU or not, and which), and unpinned the scheduler may choose
+differently from one size to the next; the script says so when neither option is
+given. C<--client-cpu 0 --server-cpu 0> puts both ends on one CPU, as the sample
+results are taken.
+
 =item B<--config-file> FILE (also B<--config_file>)
 
 Read client options from FILE in the format of the original script: the first
@@ -1087,8 +1274,8 @@ listed at the end and the exit status is 1.
 Everything after C<--> is passed to the client unchanged, after the options from the
 config file. Options the script sets itself are refused there and in the config file
 (short or long names): C<-s>, C<--format>, C<--json-file>, C<--rate>,
-C<--throughput>, C<--duration> and C<--flows> always (give the last four to the script
-itself); C<-t> for the stream client; C<-c> with B<--iterations> or B<--duration>; C<-H>
+C<--throughput>, C<--duration>, C<--flows> and C<--cpu> always (give the last five to
+the script itself, C<--cpu> as B<--client-cpu>); C<-t> for the stream client; C<-c> with B<--iterations> or B<--duration>; C<-H>
 and C<-p> with B<--host>, B<--port> or B<--start-server>. The client's other load
 options, such as C<--echo-every>, C<--threads> and C<--interval>, go here.
 
@@ -1105,7 +1292,7 @@ the client once:
 
   SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] \
                   [--rate R | --throughput] [--duration S] [--flows N] \
-                  [-H HOST] [-p PORT] CONFIG-FILE-OPTIONS CLIENT-OPTIONS
+                  [-H HOST] [-p PORT] [--cpu LIST] CONFIG-FILE-OPTIONS CLIENT-OPTIONS
 
 (C<SOCK_SEQPACK_clt> takes no C<-t>). The client prints its ACE-format report on
 standard output and writes its JSON report to the C<--json-file>; the script keeps
@@ -1114,7 +1301,10 @@ pause between runs.
 
 The script computes no statistics: every number in its output is copied from the
 client's JSON report. The one derived column, C<outliers>, is the sum of the report's
-C<histogram.below> and C<histogram.above> counts.
+C<histogram.below> and C<histogram.above> counts. It reads reports of
+C<format_version> 2 only (that of sctp-perf's programs since percentile keys such as
+C<p99_9_us>); a client that writes another format fails the run, and the sweep stops
+there even with B<--keep-going>, since every size would fail the same way.
 
 Without B<--rate> or B<--throughput> every run is a ping-pong test: one message in
 flight per connection, the next sent when the reply to the last has come back. With
@@ -1123,15 +1313,22 @@ C<load.latency_corrected> (B<--rate>) or C<load.latency_uncorrected> (B<--throug
 instead of C<summary> and C<percentiles>; a report of another mode fails the run.
 
 A run fails when the client exits with a non-zero status, is killed, or writes no
-usable JSON report. The script names the size and shows the client's standard error,
-then stops, or with B<--keep-going> goes on with the next size. If the client exits
+usable JSON report. The script names the size and shows the client's standard error
+(and the message of the error report a failed client writes to its JSON file), then
+stops, or with B<--keep-going> goes on with the next size. If the client exits
 with status 2 (it rejected its options) the sweep stops even with B<--keep-going>,
 since every size would fail the same way. The data files and the plot are written for
 the sizes that succeeded.
 
-One progress line per size goes to standard error, with the payload size, the median
+At the start the script says on standard error where the programs run (the
+placement), and one progress line per size follows, with the payload size, the median
 (p50) and the maximum round-trip time; under load also which latency that is
 (corrected or uncorrected), the rate each flow achieved and the messages lost.
+
+Between two sizes the script does the same small amount of work however many sizes
+are done: it appends a line to F<spectrum.csv> and the ACE report to the
+F<.spectrum> file, and keeps the client's JSON report in memory for
+F<spectrum.json>, which it writes once, at the end.
 
 Differences from the original ACE script: it sweeps 1 byte to 64 KiB for both
 transports by default, does not sleep 5 s between runs, reads no config file unless
@@ -1152,7 +1349,9 @@ original script did. The name is the local start time, e.g. F<20261122T054000.sp
 
 =item F<spectrum.csv>
 
-A header row, then one row per successful size, in increasing size. Columns:
+A header row, written when the sweep starts, then one row per successful size, in
+increasing size, each appended as its size ends, so the file holds every size
+finished even if the script is killed. Columns:
 C<payload_bytes>, C<iterations> (timed iterations asked of the client), C<min_us>,
 C<mean_us>, C<p50_us>, C<p90_us>, C<p99_us>, C<p99_9_us>, C<max_us>, C<stddev_us>
 (all round-trip times in microseconds), and C<outliers>: the number of samples outside
@@ -1171,14 +1370,23 @@ C<payload_mb_per_s_sent>, and C<latency_kind> (C<corrected> or C<uncorrected>).
 
 =item F<spectrum.json>
 
-C<sweep>: the sweep's configuration (service, transport, host, port, powers,
-iterations, C<mode> (C<ping-pong>, C<rate> or C<throughput>), C<rate_per_s>,
+C<format_version> 2. C<sweep>: the sweep's configuration (service, transport, host,
+port, C<client_cpu> and C<server_cpu> (the CPU lists given, null where not given),
+powers, iterations, C<mode> (C<ping-pong>, C<rate> or C<throughput>), C<rate_per_s>,
 C<duration_s> and C<flows> (null where not given), config-file and client options,
-client program, times); C<columns> and
-C<rows>: the CSV's content, with null for an empty field; C<runs>: for every
-successful size, its client command line and the client's full JSON report; C<failed>:
-for every failed size, its command line and the reason. The CSV and JSON files are
-rewritten after every size, so an interrupted sweep leaves the runs it finished.
+client program, C<started_at> and C<finished_at>, and C<interrupted_by>: the signal
+that ended the sweep early, such as C<SIGINT>, or null); C<columns> and C<rows>: the
+CSV's content, with null for an empty field; C<runs>: for every successful size, its
+client command line and the client's full JSON report; C<failed>: for every failed
+size, its command line and the reason.
+
+The file is written once, when the sweep ends: after the last size, after a failed
+size that stops it, or after an interrupt or error (once the programs are stopped),
+so it holds every run that finished in every case but a C<kill -9> of the script,
+which leaves F<spectrum.csv> and the F<.spectrum> file. (Format 1 rewrote the file
+after every size, which took longer than the runs at 10,000 iterations.) Numbers are
+written with the client's digits (a double prints the floats of a format 2 report as
+the client wrote them; the tiniest, below 0.0001, in exponent form).
 
 =item F<spectrum.gp>
 
@@ -1191,8 +1399,10 @@ Round-trip latency against payload size, with lines for min, p50, p99 and max. B
 axes are logarithmic: the x axis in powers of two (bytes), the y axis in powers of ten
 (microseconds), so that the minimum and a maximum hundreds of times larger both stay
 readable. The title gives the transport, service, server host and iterations per size;
-under load, the mode and rate, the flows and the length of each run, and the y axis
-says whether the latency is corrected (from each message's due time) or uncorrected.
+under load, the mode and rate, the flows and the length of each run; and the
+placement: C<client CPU 0, server CPU 0>, C<unpinned>, or which end is pinned where.
+Under load the y axis says whether the latency is corrected (from each message's due
+time) or uncorrected.
 If gnuplot is not installed, the script says so on standard error and writes every
 other file; the exit status is unaffected.
 
@@ -1200,9 +1410,10 @@ other file; the exit status is unaffected.
 
 =head1 EXAMPLES
 
-A quick TCP sweep against a server the script starts itself:
+A quick TCP sweep against a server the script starts itself, both ends on CPU 0:
 
-  run_spectrum.pl --protocol tcp --start-server --iterations 10000 --output-dir results/tcp
+  run_spectrum.pl --protocol tcp --start-server --iterations 10000 \
+                  --client-cpu 0 --server-cpu 0 --output-dir results/tcp
 
 SCTP, sizes 4 bytes to 32 KiB, against a server already running on another host, with
 client options from a config file and one more given directly:
@@ -1232,8 +1443,9 @@ Every size ran and the files are written (also when gnuplot is not installed).
 
 =item B<1>
 
-A runtime failure: a run failed (with or without B<--keep-going>), a program was not
-found, the server did not start, or an output file could not be written.
+A runtime failure: a run failed (with or without B<--keep-going>; also a client
+report of another format than 2), a program was not found, the server did not
+start, or an output file could not be written.
 
 =item B<2>
 
@@ -1243,6 +1455,7 @@ the client itself rejected.
 =back
 
 When interrupted by SIGINT, SIGTERM or SIGHUP, the script stops the client and any
-server it started, then ends by the same signal.
+server it started, writes F<spectrum.json> with the runs finished, then ends by the
+same signal.
 
 =cut

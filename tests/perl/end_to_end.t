@@ -1,6 +1,6 @@
 # Real sweeps over TCP loopback: the script starts SOCK_STREAM_srv itself and runs
-# SOCK_STREAM_clt, first ping-pong for payloads 2^0..2^4 (five CSV rows and a PNG),
-# then under load: --rate 2000 for 2^4..2^5 and --throughput for 2^4..2^16, 0.5 s
+# SOCK_STREAM_clt, first ping-pong for payloads 2^0..2^4 with both ends pinned to one
+# CPU (five CSV rows and a PNG), then under load: --rate 2000 for 2^4..2^5 and --throughput for 2^4..2^16, 0.5 s
 # each. Needs the built programs: set SCTP_PERF_BIN_DIR to their directory (CTest does).
 use strict;
 use warnings;
@@ -22,6 +22,13 @@ plan skip_all => "SCTP_PERF_BIN_DIR=$bin holds no SOCK_STREAM_clt and SOCK_STREA
 
 load_script();
 my $have_gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH} // '';
+
+# The first CPU this test may run on (CPU 0 is not always in a container's set).
+sub first_allowed_cpu() {
+    open my $fh, '<', '/proc/self/status' or return 0;
+    while (my $line = <$fh>) { return $1 if $line =~ /^Cpus_allowed_list:\s*([0-9]+)/ }
+    return 0;
+}
 
 # Runs a TCP loopback sweep against a server the script starts; checks that it ended
 # well and that the server is gone. Returns the output directory (alive while it is).
@@ -55,8 +62,9 @@ sub latency_ordered_ok($row) {
         "$row->{payload_bytes} bytes: 0 < min <= p50 <= p99 <= max";
 }
 
-subtest 'ping-pong, 1 to 16 bytes' => sub {
-    my $out = sweep_ok([qw(--min-power 0 --max-power 4 --iterations 200)], 120);
+subtest 'ping-pong, 1 to 16 bytes, both ends on one CPU' => sub {
+    my $cpu = first_allowed_cpu();
+    my $out = sweep_ok([ qw(--min-power 0 --max-power 4 --iterations 200), '--client-cpu', $cpu, '--server-cpu', $cpu ], 120);
     my ($header, @rows) = csv_rows($out);
     is scalar @rows, 5, 'CSV: five rows';
     is $header, join(',', SctpPerf::RunSpectrum::csv_columns()), 'the ping-pong columns';
@@ -68,8 +76,18 @@ subtest 'ping-pong, 1 to 16 bytes' => sub {
 
     my $doc = JSON::PP->new->decode(text_of("$out/spectrum.json") || '{}');
     is scalar @{ $doc->{runs} }, 5, 'JSON: five client reports';
+    is $doc->{runs}[0]{report}{format_version}, 2, 'reports of format 2';
     is $doc->{runs}[0]{report}{config}{transport}, 'tcp', 'the client ran over TCP';
     is $doc->{runs}[4]{report}{config}{payload_bytes}, 16, 'the last run had 16-byte payloads';
+    is_deeply [ @{ $doc->{sweep} }{qw(client_cpu server_cpu)} ], [ $cpu, $cpu ], "JSON: both ends on CPU $cpu";
+    for my $i (0 .. 4) {
+        my $report = $doc->{runs}[$i]{report} // {};
+        my $size = 2**$i . ' bytes';
+        is $report->{config}{cpu}, $cpu, "$size: the client was given --cpu $cpu";
+        is $report->{environment}{client_cpu_affinity}, $cpu, "$size: the client ran on CPU $cpu";
+        is $report->{server}{cpu_affinity}, $cpu, "$size: so did the server";
+    }
+    like text_of("$out/spectrum.gp"), qr/, client CPU $cpu, server CPU $cpu' noenhanced/, 'plot title: the placement';
 
     my ($spectrum) = glob "$out/*.spectrum";
     my @titles = text_of($spectrum // '') =~ /\(Message Size (\d+), Message Type octet\)/g;
@@ -101,8 +119,8 @@ subtest '--rate 2000 for 0.5 s, 16 and 32 bytes' => sub {
         cmp_ok $row->{iterations}, '>', 0, "$size: latency samples";
         latency_ordered_ok($row);
         ok $load->{duration_s} >= 0.45 && $load->{duration_s} < 5, "$size: ran for about 0.5 s ($load->{duration_s})";
-        cmp_ok $row->{p99_us}, '==', $load->{latency_corrected}{p99}, "$size: the CSV's p99 is the corrected one";
-        cmp_ok $load->{latency_corrected}{p99}, '>=', $load->{latency_uncorrected}{p99},
+        cmp_ok $row->{p99_us}, '==', $load->{latency_corrected}{p99_us}, "$size: the CSV's p99 is the corrected one";
+        cmp_ok $load->{latency_corrected}{p99_us}, '>=', $load->{latency_uncorrected}{p99_us},
             "$size: corrected p99 >= uncorrected p99 (a message is never sent before it is due)";
     }
     is_deeply [ @{ $doc->{sweep} }{qw(mode rate_per_s duration_s)} ], [ 'rate', 2000, 0.5 ], 'JSON: the load options';
@@ -129,7 +147,7 @@ subtest '--throughput for 0.5 s, 16 bytes to 64 KiB' => sub {
         cmp_ok $row->{iterations}, '>', 0, "$size: latency samples";
         latency_ordered_ok($row);
         is $load->{latency_corrected}, undef, "$size: no corrected latency in throughput mode";
-        cmp_ok $row->{p99_us}, '==', $load->{latency_uncorrected}{p99}, "$size: the CSV's p99 is the uncorrected one";
+        cmp_ok $row->{p99_us}, '==', $load->{latency_uncorrected}{p99_us}, "$size: the CSV's p99 is the uncorrected one";
     }
     SKIP: {
         skip 'gnuplot is not installed (Debian: gnuplot-nox)', 1 unless $have_gnuplot;

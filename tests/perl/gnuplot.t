@@ -9,6 +9,7 @@ use FindBin ();
 use lib "$FindBin::Bin/lib";
 use File::Copy qw(copy);
 use File::Temp ();
+use JSON::PP ();
 use Test::More;
 use SctpPerf::TestSweep qw(load_script fixture_dir read_file);
 
@@ -34,13 +35,39 @@ like $gp, qr/^# .*gnuplot spectrum\.gp/m, 'says how to redraw';
 
 is SctpPerf::RunSpectrum::plot_title(
     { transport => 'sctp', service => 'seqpack', server_host => undef, iterations => undef }, [ {} ], []),
-    'sctp-perf round-trip latency: SCTP seqpack to the default host, client default iterations',
+    'sctp-perf round-trip latency: SCTP seqpack to the default host, client default iterations, unpinned',
     'title without a report or options';
 is SctpPerf::RunSpectrum::plot_title(
     { transport => 'sctp', service => 'stream' }, [ { iterations => 7 } ],
-    [ { report => { config => { transport => 'tcp', service => 'stream', server_host => '127.0.0.1' } } } ]),
-    'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 7 iterations per size',
+    [ { report => { config => { transport => 'tcp', service => 'stream', server_hosts => ['127.0.0.1'] } } } ]),
+    'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 7 iterations per size, unpinned',
     'title from the first run\'s report';
+is SctpPerf::RunSpectrum::plot_title(
+    { transport => 'sctp', service => 'seqpack', server_host => '192.0.2.10,198.51.100.10', iterations => 5 }, [ {} ],
+    [ { report => { config => { server_hosts => [ '192.0.2.10', '198.51.100.10' ] } } } ]),
+    'sctp-perf round-trip latency: SCTP seqpack to 192.0.2.10,198.51.100.10, 5 iterations per size, unpinned',
+    'a multi-homed server: every address the client was given';
+
+subtest 'placement in the title' => sub {
+    my $title = sub (%sweep) {
+        return SctpPerf::RunSpectrum::plot_title(
+            { transport => 'tcp', service => 'stream', server_host => '127.0.0.1', iterations => 100, %sweep }, [ {} ], []);
+    };
+    my $head = 'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 100 iterations per size';
+    is $title->(client_cpu => '0', server_cpu => '0', started_server => JSON::PP::true),
+        "$head, client CPU 0, server CPU 0", 'both ends on CPU 0';
+    is $title->(client_cpu => '0-1', server_cpu => '0,2-3', started_server => JSON::PP::true),
+        "$head, client CPUs 0-1, server CPUs 0,2-3", 'CPU lists as given';
+    is $title->(client_cpu => '1', started_server => JSON::PP::true),
+        "$head, client CPU 1, server unpinned", 'only the client pinned, the server started by the script';
+    is $title->(client_cpu => '1', started_server => JSON::PP::false),
+        "$head, client CPU 1", 'a server started by hand: its placement is not the script\'s to tell';
+    is $title->(started_server => JSON::PP::true), "$head, unpinned", 'neither pinned';
+    like SctpPerf::RunSpectrum::plot_title(
+        { transport => 'tcp', service => 'stream', mode => 'rate', rate_per_s => 10, flows => 1, duration_s => 1,
+          client_cpu => '0', server_cpu => '1', started_server => JSON::PP::true }, [ {} ], []),
+        qr/rate mode, 10 messages\/s per flow, 1 flow, 1 s per size, client CPU 0, server CPU 1$/, 'under load too';
+};
 
 like $gp, qr/^set ylabel 'round-trip latency \(microseconds, log10 scale\)'$/m, 'ping-pong: round-trip latency';
 like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], mode => 'rate'),
@@ -50,21 +77,21 @@ like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], 
     qr/^set ylabel 'uncorrected round-trip latency, from the actual send \(microseconds, log10 scale\)'$/m,
     'throughput: uncorrected latency';
 
-my $rate_run = { report => { config => { transport => 'tcp', service => 'stream', server_host => '127.0.0.1' },
+my $rate_run = { report => { config => { transport => 'tcp', service => 'stream', server_hosts => ['127.0.0.1'] },
                              load => { mode => 'rate', flows => 2, rate_asked_per_s => 2000 } } };
 is SctpPerf::RunSpectrum::plot_title(
     { transport => 'tcp', service => 'stream', mode => 'rate', rate_per_s => 2000, duration_s => 0.5 },
     [ { iterations => 4 } ], [$rate_run]),
-    'sctp-perf latency under load: TCP stream to 127.0.0.1, rate mode, 2000 messages/s per flow, 2 flows, 0.5 s per size',
+    'sctp-perf latency under load: TCP stream to 127.0.0.1, rate mode, 2000 messages/s per flow, 2 flows, 0.5 s per size, unpinned',
     'rate: the mode, the rate, the flows from the report and the duration';
 is SctpPerf::RunSpectrum::plot_title(
     { transport => 'sctp', service => 'seqpack', mode => 'throughput', iterations => 1000, flows => 1 }, [ {} ], []),
     'sctp-perf latency under load: SCTP seqpack to the default host, throughput mode, as fast as the transport accepts, '
-  . '1 flow, 1000 iterations per size',
+  . '1 flow, 1000 iterations per size, unpinned',
     'throughput: the mode, one flow and the iterations asked for (not the row\'s latency samples)';
 is SctpPerf::RunSpectrum::plot_title({ transport => 'tcp', service => 'stream', mode => 'throughput' }, [ {} ], []),
     'sctp-perf latency under load: TCP stream to the default host, throughput mode, as fast as the transport accepts, '
-  . 'client default flows, client default length',
+  . 'client default flows, client default length, unpinned',
     'throughput with the client\'s defaults';
 
 SKIP: {

@@ -4,6 +4,7 @@ use strict;
 use warnings;
 use feature qw(signatures);
 no warnings qw(experimental::signatures);
+no warnings qw(qw);    # CPU lists such as 0,2-3 are single words in qw() here
 
 use FindBin ();
 use lib "$FindBin::Bin/lib";
@@ -33,6 +34,7 @@ subtest 'defaults' => sub {
     is $s->{mode}, 'ping-pong', 'ping-pong, no load';
     is_deeply [ @{$s}{qw(rate throughput duration flows)} ], [ undef, undef, undef, undef ],
         'rate, throughput, duration and flows left to the client';
+    is_deeply [ @{$s}{qw(client_cpu server_cpu)} ], [ undef, undef ], 'neither end pinned';
     is_deeply $s->{client_args}, [], 'no client options';
 };
 
@@ -77,6 +79,29 @@ subtest 'numbers and switches' => sub {
     is_deeply [ @{$s}{qw(min_power max_power iterations port plot keep_going start_server)} ],
               [ 2, 15, 1000, 5000, 0, 1, 1 ], 'all taken';
     is parse(qw(--min_power 3 --max_power 3))->{max_power}, 3, 'underscore spellings';
+};
+
+subtest 'placement: --client-cpu and --server-cpu' => sub {
+    my $s = parse(qw(--start-server --client-cpu 0 --server-cpu 0));
+    is_deeply [ @{$s}{qw(client_cpu server_cpu)} ], [ '0', '0' ], 'both ends on CPU 0';
+    $s = parse(qw(--start-server --client_cpu 0,2-3 --server_cpu 1-1));
+    is_deeply [ @{$s}{qw(client_cpu server_cpu)} ], [ '0,2-3', '1-1' ], 'lists and ranges kept as given; underscore spellings';
+    is parse(qw(--client-cpu 3))->{client_cpu}, '3', '--client-cpu without --start-server: the client only';
+    for my $list (qw(0 7 0-1 0,1 0,2-3 10-12,15 0-0)) {
+        ok SctpPerf::RunSpectrum::is_cpu_list($list), "'$list' is a CPU list";
+    }
+    for my $list ('', qw(-1 a 0- -0 1-0 0,,1 0, ,0 0-1-2 0;1 1.5 +1), '0 1', ' 0') {
+        ok !SctpPerf::RunSpectrum::is_cpu_list($list), "'$list' is not";
+    }
+
+    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--client-cpu 0,2-3 --iterations 5 -- -m 0)), '/bin/clt', 3, '/t.json') ],
+              [qw(/bin/clt -s 3 --json-file /t.json -t sctp -c 5 --cpu 0,2-3 -m 0)],
+              'the client gets --cpu LIST before the options after --';
+    $s = parse(qw(--start-server --protocol tcp --server-cpu 1));
+    is_deeply [ SctpPerf::RunSpectrum::server_command($s, '/bin/srv') ], [qw(/bin/srv -p 0 -a 127.0.0.1 -t tcp --cpu 1)],
+        'the server it starts gets --cpu LIST';
+    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', 0, '/t.json') ], [qw(/bin/clt -s 0 --json-file /t.json -t tcp)],
+        'the client stays unpinned without --client-cpu';
 };
 
 subtest 'everything after -- goes to the client unchanged' => sub {
@@ -134,6 +159,13 @@ my @usage_errors = (
     [ [qw(--rate 5 -- --flows 4)],                qr/client option '--flows' after '--' cannot be used: .*run_spectrum\.pl's own --flows option/ ],
     [ [qw(--duration 1 -- -c 10)],                qr/client option '-c' after '--' cannot be used: the script runs each size for --duration/ ],
     [ [qw(--duration 1 -- --test_iterations 10)], qr/client option '--test_iterations' after '--' cannot be used: .*--duration/ ],
+    [ [qw(--client-cpu x)],                       qr/--client-cpu must list CPU numbers and ascending ranges, comma-separated, such as 0, 0-1 or 0,2-3, not 'x'/ ],
+    [ [qw(--client-cpu 3-1)],                     qr/--client-cpu must list CPU numbers and ascending ranges, .* not '3-1'/ ],
+    [ [qw(--start-server --server-cpu 0,)],       qr/--server-cpu must list CPU numbers and ascending ranges, .* not '0,'/ ],
+    [ [qw(--server-cpu 0)],                       qr/--server-cpu needs --start-server: the script places only a server it starts \(give a server started by hand its own --cpu\)/ ],
+    [ [qw(--client-cpu)],                         qr/option client-cpu requires an argument/ ],
+    [ [qw(-- --cpu 1)],                           qr/client option '--cpu' after '--' cannot be used: the script places the client; use --client-cpu/ ],
+    [ [qw(--client-cpu 0 -- --cpu=1)],            qr/client option '--cpu=1' after '--' cannot be used: .*--client-cpu/ ],
 );
 
 subtest 'usage errors, checked in-process' => sub {
@@ -157,7 +189,8 @@ subtest 'usage errors from the command line exit with 2' => sub {
     my %wanted = map { $_ => 1 } ('--protocol udp', '--service seqpack --protocol TCP', '--min-power 5 --max-power 4',
         '--no-such-option', 'stray', '-- -s 3', '--rate 0', '--duration 3s', '--flows 1025',
         '--rate 100 --throughput', '--duration 1 --iterations 100', '--rate 100 --min-power 3',
-        '-- --rate 100', '-- --throughput', '-- --duration=2', '--rate 5 -- --flows 4', '--duration 1 -- -c 10');
+        '-- --rate 100', '-- --throughput', '-- --duration=2', '--rate 5 -- --flows 4', '--duration 1 -- -c 10',
+        '--client-cpu 3-1', '--server-cpu 0', '-- --cpu 1');
     for my $case (grep { $wanted{"@{ $_->[0] }"} } @usage_errors) {
         my ($args, $pattern) = @$case;
         my $r = run_script($args, timeout_s => 30);
@@ -174,7 +207,7 @@ subtest '--help and --manual' => sub {
     like $help->{stdout}, qr/^Usage:/m, 'synopsis';
     like $help->{stdout}, qr/^Options:/m, 'options';
     like $help->{stdout}, qr/--start-server/, 'lists --start-server';
-    like $help->{stdout}, qr/^\s+--$_\b/m, "lists --$_" for qw(rate throughput duration flows);
+    like $help->{stdout}, qr/^\s+--$_\b/m, "lists --$_" for qw(rate throughput duration flows client-cpu server-cpu);
     unlike $help->{stdout}, qr/^EXIT STATUS/m, 'not the whole manual';
 
     my $manual = run_script(['--manual'], timeout_s => 30);

@@ -1,6 +1,8 @@
 # Whole sweeps with stand-in client and server programs (see SctpPerf::TestSweep):
 # the command lines the script builds, the files it leaves, failures, --keep-going,
-# a missing gnuplot, and that every server it starts is gone when it ends.
+# a missing gnuplot, the placement of both ends, that the work between two sizes
+# does not grow with the sizes done, and that every server it starts is gone when
+# it ends.
 use strict;
 use warnings;
 use feature qw(signatures);
@@ -64,6 +66,14 @@ subtest 'a sweep against a server it starts' => sub {
     is_deeply $doc->{sweep}{client_options}, ['-m', '0'], 'JSON: client options';
     is_deeply [ @{ $doc->{sweep} }{qw(mode rate_per_s duration_s flows)} ], [ 'ping-pong', undef, undef, undef ],
         'JSON: a ping-pong sweep, no load options';
+    is $doc->{format_version}, 2, 'JSON: format version 2';
+    is_deeply [ @{ $doc->{sweep} }{qw(client_cpu server_cpu interrupted_by)} ], [ undef, undef, undef ],
+        'JSON: neither end pinned, not interrupted';
+    like $doc->{sweep}{finished_at}, qr/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, 'JSON: when it finished';
+    is_deeply [ grep { /--cpu/ } @clt_args ], [], 'no --cpu for an unpinned client';
+    like $r->{stderr}, qr/^run_spectrum\.pl: placement: unpinned\. On a machine of several CPUs the results depend on where the scheduler puts the client and the server, .*e\.g\. --client-cpu 0 --server-cpu 0$/m,
+        'one note: unpinned, what that means, and how to pin';
+    is scalar(() = $r->{stderr} =~ /placement/g), 1, 'said once';
 
     my @spectrum = spectrum_files($out);
     is scalar @spectrum, 1, 'one .spectrum file';
@@ -72,7 +82,7 @@ subtest 'a sweep against a server it starts' => sub {
         'every ACE report appended, in order';
 
     ok -s "$out/spectrum.gp", 'gnuplot script kept';
-    like read_file("$out/spectrum.gp"), qr/TCP stream to 127\.0\.0\.1, 4 iterations per size/, 'plot title';
+    like read_file("$out/spectrum.gp"), qr/TCP stream to 127\.0\.0\.1, 4 iterations per size, unpinned' /, 'plot title';
     SKIP: {
         skip 'gnuplot is not installed', 1 unless $have_gnuplot;
         is substr(read_file("$out/spectrum.png"), 0, 8), "\x89PNG\r\n\x1a\n", 'spectrum.png is a PNG';
@@ -103,7 +113,7 @@ subtest 'a rate sweep' => sub {
     is $doc->{rows}[0]{p99_us}, 140, 'JSON: the corrected p99';
 
     my $gp = read_file("$out/spectrum.gp");
-    like $gp, qr/set title 'sctp-perf latency under load: TCP stream to 127\.0\.0\.1, rate mode, 2000 messages\/s per flow, 2 flows, 0\.5 s per size'/,
+    like $gp, qr/set title 'sctp-perf latency under load: TCP stream to 127\.0\.0\.1, rate mode, 2000 messages\/s per flow, 2 flows, 0\.5 s per size, unpinned'/,
         'plot title: mode, rate, flows and duration';
     like $gp, qr/set ylabel 'corrected round-trip latency/, 'y axis: corrected latency';
 
@@ -122,7 +132,7 @@ subtest 'a throughput sweep' => sub {
     is read_file("$out/spectrum.csv"), read_file(fixture_dir() . '/expected-throughput.csv'),
         'CSV from the client\'s load.latency_uncorrected';
     my $gp = read_file("$out/spectrum.gp");
-    like $gp, qr/set title '.*throughput mode, as fast as the transport accepts, 1 flow, 100 iterations per size'/, 'plot title';
+    like $gp, qr/set title '.*throughput mode, as fast as the transport accepts, 1 flow, 100 iterations per size, unpinned'/, 'plot title';
     like $gp, qr/set ylabel 'uncorrected round-trip latency/, 'y axis: uncorrected latency';
 };
 
@@ -180,12 +190,14 @@ subtest 'Nagle: -n goes to the server too' => sub {
 subtest 'a failing size stops the sweep' => sub {
     my ($r, $log, $out) = sweep([qw(--start-server --min-power 0 --max-power 4)], FAKE_CLIENT_FAIL => '2');
     is $r->{exit}, 1, 'exit status 1';
-    like $r->{stderr}, qr/payload 2\^2 \(4 bytes\) failed: SOCK_STREAM_clt exited with status 1; its stderr:\n  \| fake client: connection refused at power 2/,
-        'names the size and shows the client\'s stderr';
+    like $r->{stderr}, qr/payload 2\^2 \(4 bytes\) failed: SOCK_STREAM_clt exited with status 1: connection refused at power 2; its stderr:\n  \| fake client: connection refused at power 2/,
+        'names the size, what the client\'s error report says, and shows the client\'s stderr';
     ok !-e "$log/client-3.args", 'no further size ran';
     is scalar(csv_lines($out)), 3, 'CSV keeps the two sizes that ran';
     my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
     is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{failed} } ], [2], 'JSON lists the failure';
+    is $doc->{failed}[0]{reason}, 'SOCK_STREAM_clt exited with status 1: connection refused at power 2', 'and why';
+    is scalar @{ $doc->{runs} }, 2, 'JSON keeps the two runs';
     ok !process_alive(pid_of($log, 'server')), 'server stopped';
 };
 
@@ -204,6 +216,101 @@ subtest 'a client that rejects its options stops even --keep-going' => sub {
     like $r->{stderr}, qr/fake client: unknown option/, 'shows why';
     like $r->{stderr}, qr/rejected its options/, 'says why it stopped';
     ok !-e "$log/client-1.args", 'stopped after the first size';
+};
+
+subtest 'a client report of format 1 stops even --keep-going' => sub {
+    my ($r, $log, $out) = sweep([qw(--keep-going --min-power 0 --max-power 4 --no-plot)], FAKE_CLIENT_FORMAT1 => 1);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/payload 2\^0 \(1 byte\) failed: SOCK_STREAM_clt exited with status 0 but its JSON report is of format_version 1; run_spectrum\.pl reads format_version 2 only: run it with the programs of the same sctp-perf release;/,
+        'names both versions and what to do';
+    like $r->{stderr}, qr/every size would fail the same way, so the sweep stops/, 'says why it stopped';
+    ok !-e "$log/client-1.args", 'stopped after the first size';
+    is scalar(csv_lines($out)), 1, 'CSV: the header only';
+};
+
+subtest 'placement: --client-cpu and --server-cpu reach both programs' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --protocol tcp --min-power 0 --max-power 3 --iterations 4
+                                    --client-cpu 0 --server-cpu 0 -- -m 0)]);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my (undef, @srv_args) = @{ args_of($log, 'server') };
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t tcp --cpu 0)], 'the server gets --cpu 0';
+    for my $power (0 .. 3) {
+        my (undef, @args) = @{ args_of($log, "client-$power") };
+        is_deeply [ @args[ 4 .. $#args ] ], [qw(-t tcp -c 4 -H 127.0.0.1 -p 40123 --cpu 0 -m 0)],
+            "2^$power: the client gets --cpu 0, before the options after --";
+    }
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ @{ $doc->{sweep} }{qw(client_cpu server_cpu)} ], [ '0', '0' ], 'JSON: the placement';
+    like read_file("$out/spectrum.gp"), qr/^set title 'sctp-perf round-trip latency: TCP stream to 127\.0\.0\.1, 4 iterations per size, client CPU 0, server CPU 0' noenhanced$/m,
+        'plot title: the placement';
+    like $r->{stderr}, qr/^run_spectrum\.pl: placement: client CPU 0, server CPU 0$/m, 'said at the start';
+    unlike $r->{stderr}, qr/unpinned/, 'no note about unpinned ends';
+
+    ($r, $log, $out) = sweep([qw(--min-power 0 --max-power 0 --no-plot --client-cpu), '0,2-3']);
+    is $r->{exit}, 0, 'a client pinned to a list against a running server: exit 0' or diag $r->{stderr};
+    my (undef, @args) = @{ args_of($log, 'client-0') };
+    is_deeply [ @args[ 4 .. $#args ] ], [ qw(-t sctp --cpu), '0,2-3' ], 'the list as given';
+    like $r->{stderr}, qr/^run_spectrum\.pl: placement: client CPUs 0,2-3$/m, 'said at the start, no word of the server';
+    $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ @{ $doc->{sweep} }{qw(client_cpu server_cpu)} ], [ '0,2-3', undef ], 'JSON: the client\'s CPUs, no server\'s';
+    like read_file("$out/spectrum.gp"), qr/, client CPUs 0,2-3' noenhanced$/m, 'plot title';
+
+    ($r) = sweep([qw(--min-power 0 --max-power 0 --no-plot)]);
+    like $r->{stderr}, qr/placement: unpinned\..* e\.g\. --client-cpu 0 and the server's own --cpu 0$/m,
+        'unpinned against a running server: the note suggests the server\'s own --cpu';
+
+    ($r, $log) = sweep([qw(--server-cpu 0 --max-power 0)]);
+    is $r->{exit}, 2, '--server-cpu without --start-server: exit status 2';
+    like $r->{stderr}, qr/--server-cpu needs --start-server/, 'says so';
+    ok !-e "$log/client-0.args", 'nothing ran';
+};
+
+subtest 'the work between two sizes does not grow with the sizes done' => sub {
+    # Each stand-in client notes, as it starts, what the output directory holds.
+    # spectrum.json is written once, at the end; spectrum.csv has the header and
+    # one row per size done, and grows by exactly that row, so nothing is rewritten.
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $r = run_script([ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --min-power 0 --max-power 16) ],
+                       env => { FAKE_LOG_DIR => "$log", FAKE_WATCH_DIR => "$out" }, timeout_s => 120);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my @csv = split /^/m, read_file("$out/spectrum.csv");
+    is scalar @csv, 18, 'CSV: the header and 17 rows';
+    my @seen = map { JSON::PP->new->decode(read_file("$log/client-$_.seen")) } 0 .. 16;
+    is_deeply [ map { $_->{json_exists} } @seen ], [ (0) x 17 ], 'spectrum.json does not exist while sizes run';
+    is_deeply [ map { $_->{csv_lines} } @seen ], [ 1 .. 17 ], 'the CSV has the header and one row per size done';
+    my @bytes = (length $csv[0]);
+    push @bytes, $bytes[-1] + length $csv[$_] for 1 .. 16;
+    is_deeply [ map { $_->{csv_bytes} } @seen ], \@bytes, 'and grows by exactly that row: nothing is rewritten';
+    my @ace = (0);
+    push @ace, $ace[-1] + length "fake ACE report for power $_\n" for 0 .. 15;
+    is_deeply [ map { $_->{spectrum_bytes} } @seen ], \@ace, 'the .spectrum file grows by one ACE report per size';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is scalar @{ $doc->{runs} }, 17, 'at the end spectrum.json holds every run';
+    is_deeply [ map { $_->{report}{config}{payload_power_of_2} } @{ $doc->{runs} } ], [ 0 .. 16 ], 'in order';
+    is_deeply [ grep { /\.[A-Za-z0-9]{6}\z/ } glob("$out/.*") ], [], 'no temporary file left';
+};
+
+subtest 'an interrupt keeps the sizes done in every file' => sub {
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $sent = 0;
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --max-power 5) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30, FAKE_CLIENT_SLEEP_AT => 2 }, timeout_s => 20,
+        on_start => sub ($pid) {
+            $sent = wait_until(10, sub { -s "$log/client-2.pid" }) && kill 'INT', $pid;
+        });
+    ok $sent, 'sent SIGINT while the third size ran';
+    is $r->{signal}, 2, 'died of SIGINT';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{runs} } ], [ 0, 1 ], 'spectrum.json: the two sizes done';
+    is $doc->{sweep}{interrupted_by}, 'SIGINT', 'spectrum.json: what ended the sweep';
+    is scalar(csv_lines($out)), 3, 'CSV: the header and the two rows';
+    is read_file((spectrum_files($out))[0]), "fake ACE report for power 0\nfake ACE report for power 1\n",
+        '.spectrum: the two ACE reports';
+    ok !process_alive(pid_of("$log", 'client-2')), 'client stopped';
+    ok !process_alive(pid_of("$log", 'server')), 'server stopped';
 };
 
 subtest 'a client that writes no JSON report' => sub {
@@ -304,6 +411,8 @@ subtest 'an interrupt stops the client and the server' => sub {
     ok !$r->{timed_out}, 'the script ended by itself';
     is $r->{signal}, 15, 'and died of SIGTERM, as an interrupted program should';
     like $r->{stderr}, qr/interrupted by SIGTERM/, 'says so';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ $doc->{runs}, $doc->{sweep}{interrupted_by} ], [ [], 'SIGTERM' ], 'spectrum.json: no run, and why';
     ok !process_alive(pid_of("$log", 'client-0')), 'client stopped';
     ok !process_alive(pid_of("$log", 'server')), 'server stopped';
 };

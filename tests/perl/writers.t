@@ -1,5 +1,5 @@
-# CSV and JSON from canned client reports (tests/perl/fixtures, arithmetic in its
-# README): every number is copied from the report, digit for digit.
+# CSV and JSON from canned client reports of format_version 2 (tests/perl/fixtures,
+# arithmetic in its README): every number is copied from the report, digit for digit.
 use strict;
 use warnings;
 use feature qw(signatures);
@@ -22,12 +22,12 @@ subtest 'rows' => sub {
     my %first = map { $_ => "$rows[0]{$_}" } grep { defined $rows[0]{$_} } keys %{ $rows[0] };
     is_deeply \%first, {
         payload_bytes => 1, iterations => 4, min_us => 10, mean_us => 25, p50_us => 20, p90_us => 40,
-        p99_us => 40, p99_9_us => 40, max_us => 40, stddev_us => '12.909944487358056',
+        p99_us => 40, p99_9_us => 40, max_us => 40, stddev_us => '12.91',
         outliers => 1,    # below 0 + above 1 (40 >= histogram max 35)
     }, 'power 0, every column';
     is $rows[1]{outliers}, 2, 'power 1: below 1 (5 < 10) + above 1 (100 >= 50)';
     is "$rows[1]{mean_us}", '32.75', 'power 1: mean';
-    is "$rows[1]{stddev_us}", '44.999074064547891', 'power 1: stddev keeps all 17 digits';
+    is "$rows[1]{stddev_us}", '44.999', 'power 1: stddev with the client\'s 3 decimals';
     is $rows[2]{stddev_us}, undef, 'power 2: stddev of one sample is null';
     is "$rows[2]{p50_us}", '7.5', 'power 2: p50';
 };
@@ -40,6 +40,29 @@ subtest 'CSV' => sub {
     is $lines[0], 'payload_bytes,iterations,min_us,mean_us,p50_us,p90_us,p99_us,p99_9_us,max_us,stddev_us,outliers',
         'header';
     is SctpPerf::RunSpectrum::csv_text([]), "$lines[0]\n", 'no rows: header only';
+    is SctpPerf::RunSpectrum::csv_header() . join('', map { SctpPerf::RunSpectrum::csv_line($_) } @rows), $csv,
+        'the header and a line per row, as a sweep appends them, make the same text';
+};
+
+subtest 'CSV appended line by line' => sub {
+    my $dir = File::Temp->newdir;
+    my $path = "$dir/spectrum.csv";
+    my $fh = SctpPerf::RunSpectrum::open_csv($path, 'ping-pong');
+    is read_file($path), SctpPerf::RunSpectrum::csv_header(), 'the header is on disk as soon as the file is opened';
+    for my $i (0 .. $#rows) {
+        SctpPerf::RunSpectrum::append_line($fh, $path, SctpPerf::RunSpectrum::csv_line($rows[$i]));
+        is read_file($path), SctpPerf::RunSpectrum::csv_text([ @rows[ 0 .. $i ] ]),
+            'row ' . ($i + 1) . ' is on disk at once, without a close or a flush';
+    }
+    close $fh;
+    is read_file($path), read_file("$fixtures/expected.csv"), 'the whole file as fixtures/expected.csv';
+
+    SKIP: {
+        skip 'no /dev/full here', 2 unless -c '/dev/full' && open my $full, '>', '/dev/full';
+        my $error = eval { SctpPerf::RunSpectrum::append_line($full, 'spectrum.csv', "1,2\n"); undef } // $@;
+        is ref $error && $error->{status}, 1, 'a full disk: a runtime failure';
+        like $error->{message}, qr/^cannot write spectrum\.csv: No space left on device$/, 'in one sentence naming the file';
+    }
 };
 
 subtest 'JSON document' => sub {
@@ -51,7 +74,7 @@ subtest 'JSON document' => sub {
     my $doc = JSON::PP->new->decode($text);
 
     is $doc->{tool}, 'sctp-perf', 'tool';
-    is $doc->{format_version}, 1, 'format version';
+    is $doc->{format_version}, 2, 'format version 2';
     is_deeply $doc->{sweep}, $sweep, 'the sweep configuration';
     is_deeply $doc->{columns}, [qw(payload_bytes iterations min_us mean_us p50_us p90_us p99_us p99_9_us max_us stddev_us outliers)],
         'columns in CSV order';
@@ -62,9 +85,28 @@ subtest 'JSON document' => sub {
         'each run keeps the full client report';
     is_deeply $doc->{failed}, $failed, 'failed sizes';
 
-    like $text, qr/"stddev_us" : 44\.999074064547891\b/, 'numbers are written with the client\'s digits';
+    like $text, qr/"stddev_us" : 44\.999\b/, 'numbers are written with the client\'s digits';
+    like $text, qr/"read_cost_ns" : 20\.5,/, 'also those the script does not read';
     like $text, qr/"mean_us" : 32\.75,/, 'numbers stay JSON numbers, not strings';
-    unlike $text, qr/"(?:min|max|mean|p\d+)_us" : "/, 'no number turned into a string';
+    unlike $text, qr/"(?:min|max|mean|p[\d_]+)_us" : "/, 'no number turned into a string';
+};
+
+subtest 'floats of format 2 keep their digits without exact decoding' => sub {
+    # The client rounds microseconds to 3 decimals, seconds to 6 and other floats to
+    # 6 significant digits; a double prints any of them back as written.
+    my $dir = File::Temp->newdir;
+    my $report = JSON::PP->new->decode(read_file("$fixtures/client-s0.json"));
+    my @figures = qw(0.001 12.345 123456.789 999999999.999 0.123456 86400.000001 123457 0.000123457 1.23457e+20);
+    @{ $report->{summary} }{qw(min_us p_a p_b p_c duration_s long_s rate small large)} = map { 0 + $_ } @figures;
+    open my $fh, '>', "$dir/r.json" or die;
+    print {$fh} JSON::PP->new->encode($report);
+    close $fh;
+    my $read = SctpPerf::RunSpectrum::read_report("$dir/r.json", 0);
+    my $text = SctpPerf::RunSpectrum::json_text($read);
+    like $text, qr/"\Q$_->[0]\E" : \Q$_->[1]\E,?\n/, "$_->[1] as written"
+        for [ min_us => '0.001' ], [ p_a => '12.345' ], [ p_b => '123456.789' ], [ p_c => '999999999.999' ],
+            [ duration_s => '0.123456' ], [ long_s => '86400.000001' ], [ rate => '123457' ];
+    is SctpPerf::RunSpectrum::csv_field($read->{summary}{p_c}), '999999999.999', 'and in the CSV';
 };
 
 subtest 'reports the script refuses' => sub {
@@ -78,8 +120,15 @@ subtest 'reports the script refuses' => sub {
         [ 'not JSON',         'ACE text, not JSON',                             qr/not valid JSON/ ],
         [ 'not an object',    '[1, 2]',                                         qr/not an object/ ],
         [ 'other size',       $broken->(sub ($d) { $d->{config}{payload_power_of_2} = 5 }), qr/payload power 5, not 0/ ],
-        [ 'no percentiles',   $broken->(sub ($d) { delete $d->{percentiles} }), qr/has no 'percentiles\.p50'/ ],
-        [ 'no p99.9',         $broken->(sub ($d) { delete $d->{percentiles}{'p99.9'} }), qr/has no 'percentiles\.p99\.9'/ ],
+        [ 'no percentiles',   $broken->(sub ($d) { delete $d->{percentiles} }), qr/has no 'percentiles\.p50_us'/ ],
+        [ 'no p99_9_us',      $broken->(sub ($d) { delete $d->{percentiles}{p99_9_us} }), qr/has no 'percentiles\.p99_9_us'/ ],
+        [ 'a number as text', $broken->(sub ($d) { $d->{percentiles}{p50_us} = '20' }), qr/'percentiles\.p50_us' is not a number/ ],
+        [ 'format 1',         read_file("$fixtures/client-format1-s0.json"),
+          qr/^its JSON report is of format_version 1; run_spectrum\.pl reads format_version 2 only: run it with the programs of the same sctp-perf release$/ ],
+        [ 'format 3',         $broken->(sub ($d) { $d->{format_version} = 3 }), qr/is of format_version 3; .* reads format_version 2 only/ ],
+        [ 'no format',        $broken->(sub ($d) { delete $d->{format_version} }), qr/is of format_version none; / ],
+        [ 'an error report',  read_file("$fixtures/client-error.json"),
+          qr/is an error report: cannot connect to 127\.0\.0\.1 port 45453: Connection refused; is the server running\?/ ],
         [ 'text for a number', $broken->(sub ($d) { $d->{summary}{max_us} = 'lots' }), qr/'summary\.max_us' is not a number/ ],
         [ 'no histogram',     $broken->(sub ($d) { delete $d->{histogram} }),   qr/has no 'histogram\.below'/ ],
     );
@@ -87,8 +136,17 @@ subtest 'reports the script refuses' => sub {
         my ($name, $text, $pattern) = @$case;
         my $path = defined $text ? $write->("$name.json", $text) : "$dir/none.json";
         my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, 0)); undef } // $@;
-        like $error, $pattern, $name;
+        like ref $error ? $error->{message} : $error, $pattern, $name;
     }
+    my $error = eval { SctpPerf::RunSpectrum::read_report("$fixtures/client-format1-s0.json", 0) } // $@;
+    is ref $error, 'SctpPerf::RunSpectrum::WrongFormat', 'another format is told apart, so the sweep stops';
+
+    is SctpPerf::RunSpectrum::client_error_message("$fixtures/client-error.json"),
+        'cannot connect to 127.0.0.1 port 45453: Connection refused; is the server running?',
+        'a failed client\'s error report: its message';
+    is SctpPerf::RunSpectrum::client_error_message("$fixtures/client-s0.json"), undef, 'a report of figures: none';
+    is SctpPerf::RunSpectrum::client_error_message("$dir/none.json"), undef, 'no file: none';
+    is SctpPerf::RunSpectrum::client_error_message($write->('text.json', 'Segmentation fault')), undef, 'not JSON: none';
 };
 
 # Load modes: the latency columns from load.latency_corrected (rate) or
@@ -103,7 +161,7 @@ sub as_text($row) { return { map { $_ => defined $row->{$_} ? "$row->{$_}" : und
 subtest 'load rows' => sub {
     is_deeply as_text($rate_rows[0]), {
         payload_bytes => 16, iterations => 4, min_us => 10, mean_us => 50, p50_us => 20, p90_us => 140,
-        p99_us => 140, p99_9_us => 140, max_us => 140, stddev_us => '60.55300708194983', outliers => undef,
+        p99_us => 140, p99_9_us => 140, max_us => 140, stddev_us => '60.553', outliers => undef,
         mode => 'rate', flows => 2, rate_asked_per_s => 2000, rate_achieved_per_s => 1600, messages_lost => 0,
         payload_mb_per_s_sent => '0.0512', latency_kind => 'corrected',
     }, 'rate, power 4: every column, the latency corrected (140, not the uncorrected 40)';
@@ -111,7 +169,7 @@ subtest 'load rows' => sub {
     is "$rate_rows[1]{messages_lost}", 1, 'rate, power 5: one message lost';
     is_deeply as_text($throughput_row), {
         payload_bytes => 16, iterations => 4, min_us => 8, mean_us => 20, p50_us => 12, p90_us => 40,
-        p99_us => 40, p99_9_us => 40, max_us => 40, stddev_us => '14.236104336041748', outliers => undef,
+        p99_us => 40, p99_9_us => 40, max_us => 40, stddev_us => '14.236', outliers => undef,
         mode => 'throughput', flows => 1, rate_asked_per_s => undef, rate_achieved_per_s => 200000,
         messages_lost => 0, payload_mb_per_s_sent => '3.2', latency_kind => 'uncorrected',
     }, 'throughput: every column, the latency uncorrected, no rate asked';
@@ -167,8 +225,8 @@ subtest 'load reports the script refuses' => sub {
           qr/is for mode 'rate', not 'throughput'/ ],
         [ 'no corrected latency in rate mode', $changed->(sub ($d) { $d->{load}{latency_corrected} = undef }), 4, 'rate',
           qr/'load\.latency_corrected' is null/ ],
-        [ 'no p99.9', $changed->(sub ($d) { delete $d->{load}{latency_corrected}{'p99.9'} }), 4, 'rate',
-          qr/has no 'load\.latency_corrected\.p99\.9'/ ],
+        [ 'no p99_9_us', $changed->(sub ($d) { delete $d->{load}{latency_corrected}{p99_9_us} }), 4, 'rate',
+          qr/has no 'load\.latency_corrected\.p99_9_us'/ ],
         [ 'no flows', $changed->(sub ($d) { delete $d->{load}{flows} }), 4, 'rate', qr/has no 'load\.flows'/ ],
         [ 'text for a number', $changed->(sub ($d) { $d->{load}{messages_lost} = 'none' }), 4, 'rate',
           qr/'load\.messages_lost' is not a number/ ],

@@ -90,10 +90,16 @@ sub run_script($args, %o) {
 # the payload fields changed) to F and "fake ACE report for power P" to stdout. With
 # --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
-#   FAKE_CLIENT_FAIL=1,3   exit 1 with a message on stderr for those powers
+#   FAKE_CLIENT_FAIL=1,3   exit 1 for those powers, with a message on stderr and an
+#                          error report ({"error": ..., "exit_code": 1}) in F
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
+#   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
 #   FAKE_CLIENT_SLEEP=S    sleep S seconds first
+#   FAKE_CLIENT_SLEEP_AT=P only at power P
+#   FAKE_WATCH_DIR=D       when it starts, record in FAKE_LOG_DIR/client-P.seen (JSON)
+#                          what D holds: whether D/spectrum.json exists, the bytes
+#                          and lines of D/spectrum.csv and the bytes of D/*.spectrum
 # Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a signal.
 #   FAKE_SERVER_SILENT=1       never print the port line
 #   FAKE_SERVER_IGNORE_TERM=1  ignore SIGTERM
@@ -116,10 +122,25 @@ if (\$log) {
     open my \$fh, '>', "\$log/client-\$power.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
     open \$fh, '>', "\$log/client-\$power.pid" or die; print {\$fh} \$\$; close \$fh;
 }
-sleep \$ENV{FAKE_CLIENT_SLEEP} if \$ENV{FAKE_CLIENT_SLEEP};
+if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
+    my \$csv = '';
+    if (open my \$in, '<', "\$watch/spectrum.csv") { local \$/; \$csv = <\$in> // '' }
+    my \$ace_bytes = 0;
+    \$ace_bytes += -s \$_ for glob "\$watch/*.spectrum";
+    my \%seen = (json_exists => (-e "\$watch/spectrum.json" ? 1 : 0), csv_bytes => length \$csv,
+                csv_lines => scalar(() = \$csv =~ /\\n/g), spectrum_bytes => \$ace_bytes);
+    open my \$fh, '>', "\$log/client-\$power.seen" or die; print {\$fh} encode_json(\\%seen); close \$fh;
+}
+sleep \$ENV{FAKE_CLIENT_SLEEP}
+    if \$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} == \$power);
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
 if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
     print STDERR "fake client: connection refused at power \$power\\n";
+    open my \$out, '>', \$json_file or die;
+    print {\$out} encode_json({ tool => 'sctp-perf', tool_version => '1.0.0', format_version => 2,
+                                program => 'SOCK_STREAM_clt', error => "connection refused at power \$power",
+                                exit_code => 1 });
+    close \$out;
     exit 1;
 }
 if (\$mode ne 'ping-pong' && \$power < 4) {
@@ -129,6 +150,7 @@ if (\$mode ne 'ping-pong' && \$power < 4) {
 print "fake ACE report for power \$power\\n";
 exit 0 if \$ENV{FAKE_CLIENT_NO_JSON};
 my (\$prefix, \$base) = \$mode eq 'ping-pong' ? ('client', 0) : ("client-\$mode", 4);
+(\$prefix, \$base) = ('client-format1', 0) if \$ENV{FAKE_CLIENT_FORMAT1};
 my \$file = "$fixtures/\$prefix-s\$power.json";
 my \$text;
 if (-e \$file) {
