@@ -71,13 +71,14 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Starts SOCK_STREAM_srv -t tcp on CPU $1, at most $2 seconds, port 0;
-# sets srv_pid and srv_port.
+# Starts SOCK_STREAM_srv -t tcp on CPU $1, at most $2 seconds, port 0, with
+# any further arguments passed on (such as --spin); sets srv_pid and srv_port.
 start_sctp_perf_server() {
     local cpu=$1 limit_s=$2 log=$work_dir/srv.$RANDOM.log
+    shift 2
     : >"$log"  # exists before the first look, however late the server starts
     timeout "$limit_s" taskset -c "$cpu" "$bin_dir/SOCK_STREAM_srv" -t tcp -p 0 -a 127.0.0.1 \
-        2>"$log" &
+        "$@" 2>"$log" &
     srv_pid=$!
     started_pids+=("$srv_pid")
     srv_port=
@@ -95,6 +96,12 @@ median() {
     sort -g | awk '{ v[NR] = $1 } END {
         if (NR == 0) { print "nan"; exit }
         print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The p50 round trip of a SOCK_STREAM_clt JSON report, in µs, whichever
+# version of the report's layout wrote it.
+report_p50_us() {
+    jq -r '.percentiles.p50_us // .percentiles.p50 // empty' "$1"
 }
 
 # a / b to 3 decimals.

@@ -49,7 +49,7 @@ run_side() {
         -p "$srv_port" -s 7 -c "$count" --format json >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt ($1) failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
-    p50_us=$(jq -r '.percentiles.p50' "$json")
+    p50_us=$(report_p50_us "$json")
 }
 
 bin_dir=$work_dir/b

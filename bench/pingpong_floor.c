@@ -8,9 +8,14 @@
  * framing, no checks beyond byte counts, no histogram: the samples go into an
  * array, and after the run the array is sorted and its middle printed.
  *
- * Usage: pingpong_floor [-p PRIMER] [-g GAP_US] [-S SERVER_CPU] COUNT
+ * Usage: pingpong_floor [-s] [-p PRIMER] [-g GAP_US] [-S SERVER_CPU] COUNT
  *   COUNT round trips are timed after PRIMER untimed ones (default 100, as
  *   sctp-perf's primer). Prints "p50_us <value>" and "count <COUNT>".
+ *   -s spins: both ends wait for data by polling their socket, recv with
+ *   MSG_DONTWAIT in a busy loop, instead of sleeping in a blocking recv (the
+ *   floor for sctp-perf's --spin; bench/spin_vs_floor.sh). No clock, no
+ *   bound, no yield in that loop: nothing a spin can do less. A peer that
+ *   closes still ends it; one that hangs is left to the caller's timeout.
  *   -g starts round trip k at t0 + k * GAP_US (sleeping in between) instead
  *   of back to back, so the floor can be set against a paced run (--rate)
  *   whose ends idle between messages. -S pins the answering process to one
@@ -64,11 +69,14 @@ static int send_all(int fd, const char *buf, size_t len) {
     return 0;
 }
 
+/* 0 to block in recv, MSG_DONTWAIT to spin (-s). */
+static int recv_flags;
+
 static int recv_all(int fd, char *buf, size_t len) {
     while (len > 0) {
-        const ssize_t n = recv(fd, buf, len, 0);
+        const ssize_t n = recv(fd, buf, len, recv_flags);
         if (n <= 0) {
-            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EINTR || (recv_flags != 0 && errno == EAGAIN))) continue;
             return -1;
         }
         buf += n;
@@ -103,7 +111,7 @@ static uint64_t now_ns(void) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: pingpong_floor [-p PRIMER] [-g GAP_US] [-S SERVER_CPU] COUNT\n"
+    fprintf(stderr, "usage: pingpong_floor [-s] [-p PRIMER] [-g GAP_US] [-S SERVER_CPU] COUNT\n"
                     "  COUNT 1..1e8, PRIMER 0..1e6 (default 100), GAP_US 0..1e6 (default 0)\n");
     exit(2);
 }
@@ -118,8 +126,9 @@ static long number(const char *text, long low, long high) {
 
 int main(int argc, char **argv) {
     long primer = 100, gap_us = 0, server_cpu = -1;
-    for (int opt; (opt = getopt(argc, argv, "p:g:S:")) != -1;) {
+    for (int opt; (opt = getopt(argc, argv, "sp:g:S:")) != -1;) {
         switch (opt) {
+            case 's': recv_flags = MSG_DONTWAIT; break;
             case 'p': primer = number(optarg, 0, 1000000); break;
             case 'g': gap_us = number(optarg, 0, 1000000); break;
             case 'S': server_cpu = number(optarg, 0, CPU_SETSIZE - 1); break;

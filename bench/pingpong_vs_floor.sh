@@ -44,7 +44,7 @@ run_sctp_perf() {
         -p "$srv_port" -s 7 -c "$count" --format json >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
-    sctp_p50_us=$(jq -r '.percentiles.p50' "$json")
+    sctp_p50_us=$(report_p50_us "$json")
 }
 
 snapshot_binaries

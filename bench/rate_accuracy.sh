@@ -76,11 +76,11 @@ for round in $(seq "$rounds"); do
     run_floor -g 1000 "$((duration_s * 1000))"
     floor_paced_us=$floor_p50_us
     run_client -c "$pingpong_count"
-    pingpong_p50_us=$(jq -r '.percentiles.p50' "$json")
+    pingpong_p50_us=$(report_p50_us "$json")
     for rate in "${rates[@]}"; do
         run_client --rate "$rate" --duration "$duration_s" --interval 0
         read -r achieved slip received corrected_p50_us < <(jq -r '.load |
-            "\(.rate_achieved_per_s) \(.schedule_slip_max_us) \(.messages_received_by_server) \(.latency_corrected.p50)"' "$json")
+            "\(.rate_achieved_per_s) \(.schedule_slip_max_us) \(.messages_received_by_server) \(.latency_corrected.p50_us // .latency_corrected.p50)"' "$json")
         asked_ratio=$(awk -v a="$achieved" -v r="$rate" 'BEGIN { printf "%.6f", a / r }')
         accuracy[$rate]+="$asked_ratio "
         printf '%-5s | %8s %12.2f %9s %10.1f %9s | %9.3f' "$round" "$rate" "$achieved" \
