@@ -309,7 +309,7 @@ json_value() {
 describe_run() {
     printf 'n=%s min=%s p50=%s p99=%s max=%s (us) duration=%s s\n' \
         "$(json_num "$1" summary num_points)" "$(json_num "$1" summary min_us)" \
-        "$(json_num "$1" percentiles p50)" "$(json_num "$1" percentiles p99)" \
+        "$(json_num "$1" percentiles p50_us)" "$(json_num "$1" percentiles p99_us)" \
         "$(json_num "$1" summary max_us)" "$(json_num "$1" summary duration_s)"
 }
 

@@ -1,0 +1,78 @@
+# vm-check-timeout: 120
+# --cpu and --spin over real SCTP, both socket styles: each end pinned to its
+# own CPU of the guest's two, both ends polling their sockets. Each run must
+# count exactly the round trips it was asked for, and its report must show
+# where each end ran and that each spun:
+#   config.spin and server.spin true, environment.client_cpu_affinity "0",
+#   server.cpu_affinity "1".
+# Also a load run (--rate, one flow), whose event loop spins on epoll, and a
+# spinning client whose server stops answering (SIGSTOP): --io-timeout 1
+# must still end it, with exit 1, within a few seconds.
+#
+# Counts and placement only: the guest's timing is emulated.
+# shellcheck shell=sh source=../lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
+
+client_limit_s=40
+need_modules
+require_program SOCK_STREAM_srv
+require_program SOCK_STREAM_clt
+need_program SOCK_SEQPACK_srv
+need_program SOCK_SEQPACK_clt
+
+# placed_run STYLE CLIENT COUNT ARGS...: one spinning, pinned run against the
+# server started last; checks its count and its placement.
+placed_run() {
+    _style="$1"
+    _client="$2"
+    _count="$3"
+    shift 3
+    REPORT="${CHECK_WORK}/${_style}.json"
+    _status=0
+    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
+        -s 7 --cpu 0 --spin --format json "$@" || _status=$?
+    FLAT="${REPORT}.flat"
+    if [ "${_status}" -ne 0 ]; then
+        sed 's/^/    client: /' "${REPORT}.err"
+        show_server_logs
+        fail "${_style}: client exited with status ${_status}"
+    fi
+    json_flatten "${REPORT}" >"${FLAT}"
+    mismatches=""
+    expect_field config.spin true
+    expect_field server.spin true
+    expect_field environment.client_cpu_affinity 0
+    expect_field server.cpu_affinity 1
+    expect_field config.transport sctp
+    if [ "$1" = "--rate" ]; then
+        expect_field load.messages_replied "${_count}"
+        expect_field load.messages_lost 0
+    else
+        expect_field summary.num_points "${_count}"
+    fi
+    [ -z "${mismatches}" ] || fail "${_style}:${mismatches#;}"
+    log "${_style}: ${_count} round trips, client on CPU 0, server on CPU 1, both spinning"
+}
+
+start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 --cpu 1 --spin
+placed_run stream-ping-pong SOCK_STREAM_clt 300 -c 300
+placed_run stream-rate SOCK_STREAM_clt 200 --rate 200 -c 200 --interval 0
+stream_pid="${SERVER_PID}"
+stream_port="${SERVER_PORT}"
+
+start_server "${CHECK_WORK}/seqpack-srv.log" - SOCK_SEQPACK_srv -p 0 --cpu 1 --spin
+placed_run seqpack-ping-pong SOCK_SEQPACK_clt 300 -c 300
+stop_pid "${SERVER_PID}"
+
+# A spinning client against a server that stops answering mid-run.
+kill -STOP "${stream_pid}"
+_started="$(now_s)"
+_status=0
+run_client "${CHECK_WORK}/stopped.json" 20 - SOCK_STREAM_clt -H 127.0.0.1 -p "${stream_port}" \
+    -s 7 -c 100 --cpu 0 --spin --io-timeout 1 || _status=$?
+_took="$(float_sub "$(now_s)" "${_started}")"
+kill -CONT "${stream_pid}"
+[ "${_status}" -eq 1 ] || fail "spinning client, silent server: exit ${_status}, expected 1 (took ${_took} s)"
+float_lt "${_took}" 10 || fail "spinning client, silent server: took ${_took} s, expected about 1 s"
+log "spinning client, silent server: exit 1 after ${_took} s ($(head -n 1 "${CHECK_WORK}/stopped.json.err"))"
+pass "--cpu and --spin over SCTP, SOCK_STREAM and SOCK_SEQPACK, ping-pong and rate; a spinning wait is bounded"
