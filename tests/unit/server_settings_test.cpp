@@ -1,0 +1,81 @@
+// The settings a server sends each client, and the client's reading of them:
+// what makes a report describe both ends.
+
+#include "server/server_settings.hpp"
+
+#include <sys/socket.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "report/run_notes.hpp"
+#include "report_test_support.hpp"
+#include "transport/unique_fd.hpp"
+#include "version.hpp"
+
+namespace {
+
+sctp_perf::server_identity tcp_identity() {
+    sctp_perf::server_identity identity;
+    identity.program = "SOCK_STREAM_srv";
+    identity.host = "serverhost";
+    identity.kernel = "Linux 6.1.0 x86_64";
+    identity.cpu_affinity = "1";
+    identity.cpu_count = 2;
+    identity.spin = true;
+    identity.transport = sctp_perf::transport_protocol::tcp;
+    identity.nagle = true;
+    return identity;
+}
+
+}  // namespace
+
+TEST_CASE("server settings: every key a client's report reads, from a real socket") {
+    const sctp_perf::unique_fd socket(::socket(AF_INET, SOCK_STREAM, 0));
+    REQUIRE(socket.get() >= 0);
+    const auto settings =
+        nlohmann::json::parse(sctp_perf::server_settings_json(tcp_identity(), socket.get()));
+    CHECK(settings["version"] == sctp_perf::version_string);
+    CHECK(settings["protocol_version"] == 2);
+    CHECK(settings["program"] == "SOCK_STREAM_srv");
+    CHECK(settings["host"] == "serverhost");
+    CHECK(settings["cpu_affinity"] == "1");
+    CHECK(settings["cpu_count"] == 2);
+    CHECK(settings["spin"] == true);
+    CHECK(settings["nagle"] == true);
+    CHECK(settings["transport"] == "tcp");
+    CHECK(settings["sndbuf_bytes"].get<int>() > 0);  // read back from the socket
+    CHECK(settings["rcvbuf_bytes"].get<int>() > 0);
+    CHECK(settings["sctp_rto"].is_null());  // TCP
+    CHECK(settings["sctp"].is_null());
+}
+
+TEST_CASE("server settings: as parsed by a client, they place the server and flag Nagle") {
+    const sctp_perf::unique_fd socket(::socket(AF_INET, SOCK_STREAM, 0));
+    REQUIRE(socket.get() >= 0);
+    sctp_perf::testing::small_run run;
+    run.report.server_settings =
+        nlohmann::json::parse(sctp_perf::server_settings_json(tcp_identity(), socket.get()));
+    const auto server = sctp_perf::server_placement(run.report);
+    REQUIRE(server);
+    CHECK(server->cpu_affinity == "1");
+    CHECK(server->pinned);  // 1 CPU of 2
+    const auto warnings = sctp_perf::run_warnings(run.report);
+    // The server is pinned, so no placement warning; Nagle is on there only.
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].starts_with("Nagle differs between the ends: client off, server on"));
+}
+
+TEST_CASE("server settings: a peer's settings of the wrong shape describe nothing") {
+    sctp_perf::testing::small_run run;
+    run.report.server_settings =
+        nlohmann::json::parse(R"({"cpu_affinity": 7, "cpu_count": "two", "nagle": "yes"})");
+    CHECK_FALSE(sctp_perf::server_placement(run.report));
+    // Unknown placement of the server, client unpinned: warned; a Nagle
+    // that is not a boolean is not compared.
+    const auto warnings = sctp_perf::run_warnings(run.report);
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].starts_with("neither end is pinned"));
+    run.report.server_settings = nullptr;
+    CHECK_FALSE(sctp_perf::server_placement(run.report));
+}
