@@ -65,9 +65,12 @@ sending_s=$(json_field "$json" load.sending_s)
 slip_us=$(json_field "$json" load.schedule_slip_max_us)
 file_slip_us=$(awk -F, 'NR > 1 && $4 - $3 > max { max = $4 - $3 } END { printf "%.3f", max / 1000 }' \
     "$WORK_DIR/rate.csv")
-awk -v a="$slip_us" -v b="$file_slip_us" 'BEGIN { d = a - b; exit !(d <= 0.001 && d >= -0.001) }' ||
+awk -v a="$slip_us" -v b="$file_slip_us" 'BEGIN { d = a - b; exit !(d <= 0.0015 && d >= -0.0015) }' ||
     fail "schedule_slip_max_us $slip_us differs from the latency file's largest send - due, $file_slip_us us"
-awk -v r="$rate" -v s="$sending_s" 'BEGIN { d = r * s - 2999; exit !(d < 0.001 && d > -0.001) }' ||
+# The report rounds the rate to 6 significant digits and sending_s to the
+# microsecond, so their product may miss 2999 by 2999 * (5e-6 + 1e-6 / 0.6),
+# about 0.02.
+awk -v r="$rate" -v s="$sending_s" 'BEGIN { d = r * s - 2999; exit !(d < 0.02 && d > -0.02) }' ||
     fail "rate_achieved_per_s $rate is not 2999 / sending_s ($sending_s s)"
 awk -v s="$sending_s" -v slip="$slip_us" 'BEGIN {
     d = s - 0.5998; if (d < 0) d = -d
