@@ -1,6 +1,7 @@
 #include "client/client_main.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -229,12 +230,14 @@ bool json_requested(int argc, const char* const* argv) {
 
 // The one-line error on stderr, and with --format json the error document
 // on stdout too, so that a script reading stdout always gets one object.
+// `json_message` is the error without the program-name prefixes that
+// stderr's lines carry (several sentences: one per line).
 int fail(const program_info& program, bool json, const std::string& message, int exit_code,
-         const std::string& stderr_hint = "") {
+         const std::string& stderr_hint = "", const std::string& json_message = "") {
     std::cerr << program.name << ": " << message << '\n' << stderr_hint;
     if (json) {
         std::ostringstream doc;
-        write_json_error(doc, program, message, exit_code);
+        write_json_error(doc, program, json_message.empty() ? message : json_message, exit_code);
         try {
             write_standard_output(doc.str());
         } catch (const std::system_error&) {
@@ -261,8 +264,11 @@ int client_main(int argc, const char* const* argv, const program_info& program,
         }
         return run(*options, program, connect);
     } catch (const usage_error& e) {
+        const auto* list = dynamic_cast<const usage_error_list*>(&e);
         return fail(program, json_requested(argc, argv), e.what(), exit_usage_error,
-                    fmt::format("Try '{} --help' for the options.\n", program.name));
+                    fmt::format("Try '{} --help' for the options.\n", program.name),
+                    list != nullptr ? fmt::format("{}", fmt::join(list->sentences(), "\n"))
+                                    : std::string());
     } catch (const connect_error& e) {
         return fail(program, json_requested(argc, argv),
                     fmt::format("{}{}", e.what(),

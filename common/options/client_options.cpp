@@ -41,71 +41,137 @@ struct raw_client_options {
     std::string latency_file;
 };
 
-void add_client_options(po::options_description& options, raw_client_options& raw,
+void add_client_options(option_groups& groups, raw_client_options& raw,
                         const program_info& program) {
     const bool multi = program.service == "seqpack";
+    auto& unreadable = raw.common.unreadable_numbers;
     // clang-format off
-    options.add_options()
-        ("test-iterations,c", po::value(&raw.iterations)->default_value(raw.iterations),
-         "measured round trips, after 100 unrecorded primer round trips")
-        ("payload-size-power-of-2,s", po::value(&raw.payload_power),
-         "required: the request payload is 2^s bytes, s in 0..16")
-        ("histogram-min-bin,m", po::value(&raw.histogram_min_us)->default_value(0.0, "0"),
-         "lower edge of the histogram, microseconds")
-        ("histogram-max-bin,M", po::value(&raw.histogram_max_us)->default_value(10000.0, "10000"),
-         "upper edge of the histogram, microseconds")
-        ("histogram-num-outliers,x", po::value(&raw.max_outliers)->default_value(raw.max_outliers),
-         "how many out-of-range round trips to list (the most extreme are kept)")
-        ("histogram-bin-count,b", po::value(&raw.bin_count)->default_value(raw.bin_count),
-         "number of equal-width histogram bins")
-        ("client-port,C", po::value(&raw.client_port)->default_value(0, "assigned by the kernel"),
-         "local port to bind the client to")
-        ("client-connect-addr,i", po::value(&raw.client_addresses)->default_value("", "any interface"),
-         multi ? "local address(es) to bind, comma-separated (sctp_bindx)"
-               : "local address to bind the client to")
-        ("server-port,p", po::value(&raw.server_port)->default_value(raw.server_port),
-         "server port")
-        ("server-host,H", po::value(&raw.server_hosts)->default_value(raw.server_hosts),
-         multi ? "server address(es), comma-separated, for one multi-homed association "
-                 "(sctp_connectx)"
-               : "server host: a name or an IPv4/IPv6 literal")
-        ("format", po::value(&raw.format)->default_value(raw.format),
-         "report format on stdout: ace (the ACE histogram layout) or json")
-        ("all-bins", po::bool_switch(&raw.all_bins),
-         "list every histogram bin, empty ones too, as ACE did (by default bins with a count of "
-         "0 are left out of both formats)")
-        ("json-file", po::value(&raw.json_file),
-         "also write the JSON report to this file");
-    options.add_options()
-        // Ping-pong with --flows, --threads, --interval or an interval file
-        // runs framed on the load engine, and needs -s 4 as the load modes do.
-        ("rate", po::value(&raw.rate_per_s),
+    groups.test.add_options()
+        ("payload-size-power-of-2,s",
+         count_value(raw.payload_power, unreadable, "-s/--payload-size-power-of-2",
+                     count_kind::integer)->value_name("POWER"),
+         "required: each request carries 2^POWER bytes, POWER in 0..16 (1 byte to 64 KiB)")
+        ("test-iterations,c",
+         count_value(raw.iterations, unreadable, "-c/--test-iterations")
+             ->default_value("1000000")->value_name("N"),
+         "measured round trips (per flow), after 100 unrecorded primer round trips")
+        ("duration", real_value(raw.duration_s, unreadable, "--duration", real_kind::seconds)
+             ->value_name("S"),
+         "run for S seconds instead of a count; excludes -c")
+        ("rate", real_value(raw.rate_per_s, unreadable, "--rate", real_kind::rate)
+             ->value_name("R"),
          "open loop: R messages per second per flow, each timed from when it was due "
          "(needs -s 4 or more)")
+        // Ping-pong with --flows, --threads, --interval or an interval file
+        // runs framed on the load engine, and needs -s 4 as the load modes do.
         ("throughput", po::bool_switch(&raw.throughput),
          "send as fast as the transport takes; every --echo-every'th message is timed")
-        ("echo-every", po::value(&raw.echo_every),
-         "load modes: every Nth message asks for a reply and is timed (default 1 with --rate, "
+        ("echo-every", count_value(raw.echo_every, unreadable, "--echo-every")->value_name("N"),
+         "load modes: every Nth message asks for a reply and is timed (default: 1 with --rate, "
          "1000 with --throughput)")
-        ("duration", po::value(&raw.duration_s),
-         "run for S seconds (decimals allowed) instead of a count; excludes -c")
-        ("flows", po::value(&raw.flows)->default_value(raw.flows),
-         "connections (SOCK_STREAM) or associations (SOCK_SEQPACK) at once; --rate and -c are "
-         "per flow")
-        ("threads", po::value(&raw.threads),
-         "client threads driving the flows (default: min(flows, online CPUs))")
-        ("interval", po::value(&raw.interval_s),
-         "a progress line on stderr every S seconds (default 1 with --rate or --throughput, "
+        ("flows", count_value(raw.flows, unreadable, "--flows")
+             ->default_value("1")->value_name("N"),
+         multi ? "associations at once; --rate and -c are per flow"
+               : "connections at once; --rate and -c are per flow")
+        ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
+         "client threads driving the flows (default: min(flows, online CPUs))");
+    groups.histogram.add_options()
+        ("histogram-min-bin,m",
+         real_value(raw.histogram_min_us, unreadable, "-m/--histogram-min-bin",
+                    real_kind::microseconds)->default_value("0")->value_name("US"),
+         "lower edge of the histogram, microseconds")
+        ("histogram-max-bin,M",
+         real_value(raw.histogram_max_us, unreadable, "-M/--histogram-max-bin",
+                    real_kind::microseconds)->default_value("10000")->value_name("US"),
+         "upper edge of the histogram, microseconds")
+        ("histogram-bin-count,b",
+         count_value(raw.bin_count, unreadable, "-b/--histogram-bin-count")
+             ->default_value("1000")->value_name("N"),
+         "number of equal-width histogram bins")
+        ("histogram-num-outliers,x",
+         count_value(raw.max_outliers, unreadable, "-x/--histogram-num-outliers")
+             ->default_value("100")->value_name("N"),
+         "how many out-of-range round trips to list; the most extreme are kept")
+        ("all-bins", po::bool_switch(&raw.all_bins),
+         "list every bin, empty ones too, as ACE did (by default bins with a count of 0 are "
+         "left out of both formats)");
+    groups.connection.add_options()
+        ("server-host,H", po::value(&raw.server_hosts)->default_value(raw.server_hosts)
+             ->value_name(multi ? "HOSTS" : "HOST"),
+         multi ? "server addresses, comma-separated, for one multi-homed association "
+                 "(sctp_connectx)"
+               : "server host: a name or an IPv4/IPv6 literal")
+        ("server-port,p",
+         count_value(raw.server_port, unreadable, "-p/--server-port", count_kind::integer)
+             ->default_value("45453")->value_name("PORT"),
+         "server port")
+        ("client-connect-addr,i",
+         po::value(&raw.client_addresses)->default_value("", "any interface")
+             ->value_name(multi ? "ADDRS" : "ADDR"),
+         multi ? "local addresses to bind, comma-separated (sctp_bindx)"
+               : "local address to bind the client to")
+        ("client-port,C",
+         count_value(raw.client_port, unreadable, "-C/--client-port", count_kind::integer)
+             ->default_value("0", "chosen by the kernel")->value_name("PORT"),
+         "local port to bind the client to");
+    groups.output.add_options()
+        ("format", po::value(&raw.format)->default_value(raw.format)->value_name("ace|json"),
+         "report format on stdout: the ACE histogram layout or JSON")
+        ("json-file", po::value(&raw.json_file)->value_name("FILE"),
+         "also write the JSON report to FILE")
+        ("interval", real_value(raw.interval_s, unreadable, "--interval", real_kind::seconds)
+             ->value_name("S"),
+         "a progress line on stderr every S seconds (default: 1 with --rate or --throughput, "
          "none in ping-pong; 0: none)")
-        ("interval-csv", po::value(&raw.interval_csv),
+        ("interval-csv", po::value(&raw.interval_csv)->value_name("FILE"),
          "also write the progress lines to this CSV file")
-        ("histogram-log", po::value(&raw.histogram_log),
-         "write every interval's latency histograms to this file, in "
-         "HdrHistogram's interval-log format (nanoseconds)")
-        ("latency-file", po::value(&raw.latency_file),
+        ("histogram-log", po::value(&raw.histogram_log)->value_name("FILE"),
+         "write every interval's latency histograms to FILE in HdrHistogram's interval-log "
+         "format (nanoseconds)")
+        ("latency-file", po::value(&raw.latency_file)->value_name("FILE"),
          "write every timed message to this CSV file (nanoseconds)");
     // clang-format on
-    add_common_options(options, raw.common, program);
+    add_common_options(groups, raw.common, program);
+}
+
+help_layout client_help(const option_groups& groups, const program_info& program) {
+    const bool multi = program.service == "seqpack";
+    const std::string& name = program.name;
+    const std::string server = multi ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    const std::string tcp = multi ? "" : " -t tcp";
+    help_layout help;
+    help.usage = name + " -s POWER [options]";
+    help.groups = {{"Test", &groups.test},
+                   {"Histogram", &groups.histogram},
+                   {"Connection", &groups.connection},
+                   {"SCTP", &groups.sctp},
+                   {"Output", &groups.output},
+                   {"General", &groups.general}};
+    help.notes =
+        "N and BYTES take 100000, 1e5, 100k or 1M (k, M, G: 10^3, 10^6, 10^9; Ki, Mi,\n"
+        "Gi: 2^10, 2^20, 2^30), but must come out whole: 1.5k is 1500, 2.5 is an error.\n"
+        "R takes the same suffixes and decimals. S is seconds and US microseconds, with\n"
+        "decimals allowed (0.5, 1e-3).\n"
+        "All times are microseconds of a full round trip (request out, reply back),\n"
+        "never halved.\n"
+        "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+        "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
+    help.examples = fmt::format(
+        "  {0}{1} &\n"
+        "      start a server on port 45453 (on this host or another)\n"
+        "  {2}{1} -s 6 -c 100k\n"
+        "      100000 round trips of 64 bytes to localhost\n"
+        "  {2}{1} -H 10.0.0.2 -s 10 --format json --json-file run.json\n"
+        "      1 KiB round trips to 10.0.0.2; the report as JSON, also in run.json\n"
+        "  {2}{1} -s 4 --rate 10k --duration 30 --flows 4\n"
+        "      4 flows of 10000 messages per second each, for 30 seconds\n",
+        server, tcp, name);
+    if (multi) {
+        help.examples += "  " + name +
+                         " -H 10.0.0.2,10.0.1.2 -s 7 --streams 4\n"
+                         "      one association to a two-homed server, its messages on 4 streams\n";
+    }
+    return help;
 }
 
 std::optional<report_format> parse_format(std::string text) {
@@ -317,7 +383,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
             "--pr-sctp needs --rate or --throughput: in ping-pong one abandoned message would "
             "stop the round trips");
     }
-    throw_if_invalid(errors);
+    throw_if_invalid(errors, program);
     return result;
 }
 
@@ -339,14 +405,11 @@ std::vector<std::string> split_address_list(const std::string& list) {
 std::optional<client_options> parse_client_options(int argc, const char* const* argv,
                                                    const program_info& program, std::ostream& out) {
     raw_client_options raw;
-    po::options_description options("Options", 100, 50);
-    add_client_options(options, raw, program);
+    option_groups groups;
+    add_client_options(groups, raw, program);
     po::variables_map given;
-    const std::string epilogue =
-        "All times are microseconds of a full round trip (request out, reply back), never "
-        "halved.\nExit status: 0 success, 1 runtime failure, 2 usage error.\n"
-        "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
-    if (!parse_command_line(argc, argv, options, program, epilogue, given, out)) {
+    if (!parse_command_line(argc, argv, groups, client_help(groups, program), program, given,
+                            out)) {
         return std::nullopt;
     }
     return validate(raw, given, program);

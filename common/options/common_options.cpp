@@ -2,66 +2,161 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/positional_options.hpp>
 #include <boost/program_options/value_semantic.hpp>
+#include <cctype>
 #include <ostream>
 
 #include "errors.hpp"
+#include "options/option_numbers.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
 
-void add_common_options(po::options_description& options, raw_common_options& raw,
+namespace {
+
+std::string describe_count(count_kind kind) {
+    switch (kind) {
+        case count_kind::count:
+            return "a count such as 100000, 1e5, 100k or 1M";
+        case count_kind::bytes:
+            return "a size in bytes such as 262144, 256Ki or 4Mi";
+        case count_kind::integer:
+            break;
+    }
+    return "a whole number";
+}
+
+std::string describe_real(real_kind kind) {
+    switch (kind) {
+        case real_kind::seconds:
+            return "a number of seconds such as 10, 0.5 or 1e-3";
+        case real_kind::microseconds:
+            return "a number of microseconds such as 10000, 2.5 or 1e4";
+        case real_kind::rate:
+            break;
+    }
+    return "a rate such as 1000, 2.5, 1e5 or 100k";
+}
+
+std::string unreadable_sentence(const std::string& option_name, const std::string& expected,
+                                const std::string& text, number_problem problem) {
+    const char* why = "";
+    switch (problem) {
+        case number_problem::fraction:
+            why = " (a fraction; a count must come out whole)";
+            break;
+        case number_problem::negative:
+            why = " (negative)";
+            break;
+        case number_problem::too_large:
+            why = " (too large)";
+            break;
+        case number_problem::none:
+        case number_problem::unreadable:
+            break;
+    }
+    return fmt::format("{} must be {}, not '{}'{}", option_name, expected, text, why);
+}
+
+}  // namespace
+
+po::typed_value<std::string>* count_value(long long& into, std::vector<std::string>& unreadable,
+                                          std::string option_name, count_kind kind) {
+    return po::value<std::string>()->notifier(
+        [&into, &unreadable, option_name = std::move(option_name), kind](const std::string& text) {
+            const auto reading = read_count(text);
+            if (reading.value) {
+                into = *reading.value;
+            } else {
+                unreadable.push_back(
+                    unreadable_sentence(option_name, describe_count(kind), text, reading.problem));
+            }
+        });
+}
+
+po::typed_value<std::string>* real_value(double& into, std::vector<std::string>& unreadable,
+                                         std::string option_name, real_kind kind) {
+    return po::value<std::string>()->notifier(
+        [&into, &unreadable, option_name = std::move(option_name), kind](const std::string& text) {
+            const auto reading = read_real(text, kind == real_kind::rate);
+            if (reading.value) {
+                into = *reading.value;
+            } else {
+                unreadable.push_back(
+                    unreadable_sentence(option_name, describe_real(kind), text, reading.problem));
+            }
+        });
+}
+
+void add_common_options(option_groups& groups, raw_common_options& raw,
                         const program_info& program) {
+    auto& unreadable = raw.unreadable_numbers;
     // clang-format off
-    options.add_options()
+    groups.general.add_options()
         ("help,h", "show this help and exit")
-        ("version", "show the version and exit")
-        ("test-enable-nagle,n", po::bool_switch(&raw.nagle),
-         "enable Nagle's algorithm (default: disabled, TCP_NODELAY/SCTP_NODELAY set)");
+        ("version", "show the version and exit");
     if (program.offers_transport_choice) {
-        options.add_options()
-            ("test-transport-protocol,t", po::value(&raw.transport)->default_value("sctp"),
-             "transport protocol: sctp or tcp");
+        groups.connection.add_options()
+            ("test-transport-protocol,t",
+             po::value(&raw.transport)->default_value("sctp")->value_name("sctp|tcp"),
+             "transport protocol");
     } else {
         // Registered so that -t gets a clear sentence instead of "unknown option".
-        options.add_options()
+        groups.hidden.add_options()
             ("test-transport-protocol,t", po::value(&raw.transport),
              "not available: this program always uses SCTP");
     }
-    options.add_options()
-        ("io-timeout", po::value(&raw.io_timeout_s)->default_value(10.0, "10"),
+    groups.connection.add_options()
+        ("test-enable-nagle,n", po::bool_switch(&raw.nagle),
+         "enable Nagle's algorithm (default: off, TCP_NODELAY or SCTP_NODELAY set)")
+        ("io-timeout",
+         real_value(raw.io_timeout_s, unreadable, "--io-timeout", real_kind::seconds)
+             ->default_value("10")->value_name("S"),
          "seconds any single send or receive may block before the connection is given up")
-        ("sndbuf", po::value(&raw.sndbuf_bytes),
-         "socket send buffer, bytes (SO_SNDBUF; the kernel doubles it and the report shows "
-         "the value read back; default: the system's)")
-        ("rcvbuf", po::value(&raw.rcvbuf_bytes),
-         "socket receive buffer, bytes (SO_RCVBUF; read back and reported the same way)")
-        ("cpu", po::value(&raw.cpu),
+        ("sndbuf",
+         count_value(raw.sndbuf_bytes, unreadable, "--sndbuf", count_kind::bytes)
+             ->value_name("BYTES"),
+         "socket send buffer (SO_SNDBUF; the kernel doubles it and the report shows the value "
+         "read back; default: the system's)")
+        ("rcvbuf",
+         count_value(raw.rcvbuf_bytes, unreadable, "--rcvbuf", count_kind::bytes)
+             ->value_name("BYTES"),
+         "socket receive buffer (SO_RCVBUF; read back and reported the same way)")
+        ("cpu", po::value(&raw.cpu)->value_name("LIST"),
          "run only on these CPUs, e.g. 0, 1-3 or 0,2-3 (sched_setaffinity, set before the "
          "program connects or listens; a server's sessions inherit it; default: any CPU)")
         ("spin", po::bool_switch(&raw.spin),
          "wait for data by polling the socket in a busy loop (non-blocking receives) instead "
          "of sleeping in the kernel: no wake-up in the round trip, but a whole CPU per waiting "
-         "connection; --io-timeout still bounds every wait")
-        ("sctp-rto-initial", po::value(&raw.sctp_rto_initial_ms),
-         "SCTP initial retransmission timeout, milliseconds (default: the system's "
+         "connection; --io-timeout still bounds every wait");
+    groups.sctp.add_options()
+        ("sctp-rto-initial",
+         count_value(raw.sctp_rto_initial_ms, unreadable, "--sctp-rto-initial",
+                     count_kind::integer)->value_name("MS"),
+         "initial retransmission timeout, milliseconds (default: the system's "
          "net.sctp.rto_initial)")
-        ("sctp-rto-min", po::value(&raw.sctp_rto_min_ms),
-         "SCTP minimum retransmission timeout, milliseconds (default: net.sctp.rto_min)")
-        ("sctp-rto-max", po::value(&raw.sctp_rto_max_ms),
-         "SCTP maximum retransmission timeout, milliseconds (default: net.sctp.rto_max)");
+        ("sctp-rto-min",
+         count_value(raw.sctp_rto_min_ms, unreadable, "--sctp-rto-min", count_kind::integer)
+             ->value_name("MS"),
+         "minimum retransmission timeout, milliseconds (default: net.sctp.rto_min)")
+        ("sctp-rto-max",
+         count_value(raw.sctp_rto_max_ms, unreadable, "--sctp-rto-max", count_kind::integer)
+             ->value_name("MS"),
+         "maximum retransmission timeout, milliseconds (default: net.sctp.rto_max)");
     // clang-format on
-    add_sctp_feature_options(options, raw.sctp);
+    add_sctp_feature_options(groups.sctp, raw.sctp, unreadable);
 }
 
 common_options validate_common_options(const raw_common_options& raw,
                                        const po::variables_map& given, const program_info& program,
                                        std::vector<std::string>& errors) {
     common_options result;
+    errors.insert(errors.end(), raw.unreadable_numbers.begin(), raw.unreadable_numbers.end());
     result.nagle = raw.nagle;
     if (!program.offers_transport_choice) {
         if (given.count("test-transport-protocol")) {
@@ -154,14 +249,207 @@ std::vector<std::string> normalise_long_option_names(int argc, const char* const
     return args;
 }
 
-bool parse_command_line(int argc, const char* const* argv, const po::options_description& options,
-                        const program_info& program, const std::string& help_epilogue,
+namespace {
+
+// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`: the
+// optimal-string-alignment distance, so "--quite" is one edit from "--quiet".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) {
+        d[i][0] = i;
+    }
+    for (std::size_t j = 0; j <= b.size(); ++j) {
+        d[0][j] = j;
+    }
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                                d[i - 1][j - 1] + (a[i - 1] != b[j - 1] ? 1 : 0)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+std::vector<std::string> long_names(const option_groups& groups) {
+    std::vector<std::string> names;
+    for (const auto* group : {&groups.server, &groups.test, &groups.histogram, &groups.connection,
+                              &groups.sctp, &groups.output, &groups.general}) {
+        for (const auto& option : group->options()) {
+            if (!option->long_name().empty()) {
+                names.push_back(option->long_name());
+            }
+        }
+    }
+    return names;
+}
+
+std::string lower(std::string text) {
+    for (auto& c : text) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return text;
+}
+
+std::string unknown_option_sentence(const po::unknown_option& e, const option_groups& groups) {
+    std::string sentence = e.what();
+    std::string typed = e.get_option_name();
+    if (typed.size() > 2 && typed.compare(0, 2, "--") == 0) {
+        typed = typed.substr(2, typed.find('=') - 2);
+        if (const auto near = suggest_long_option(typed, long_names(groups))) {
+            sentence += ": did you mean --" + *near + "?";
+        }
+    }
+    return sentence;
+}
+
+// Appends `text` to `out` word by word, the first line continuing at
+// `first_column`, later ones indented by `indent` spaces, none wider than
+// `width` unless a single word is; ends the last line.
+void wrap(std::string& out, const std::string& text, std::size_t indent, std::size_t width,
+          std::size_t first_column) {
+    std::size_t column = first_column;
+    bool line_empty = true;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const auto word_end = std::min(text.find(' ', pos), text.size());
+        const std::string word = text.substr(pos, word_end - pos);
+        pos = word_end + 1;
+        if (word.empty()) {
+            continue;
+        }
+        if (!line_empty && column + 1 + word.size() > width) {
+            out += '\n' + std::string(indent, ' ');
+            column = indent;
+            line_empty = true;
+        }
+        if (!line_empty) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        line_empty = false;
+    }
+    out += '\n';
+}
+
+// "N (=1000000)" from Boost's typed_value::name(): the value's name and the
+// default as text; `default_text` is empty when there is none.
+void split_semantic_name(const std::string& name, std::string& value_name,
+                         std::string& default_text) {
+    const auto open = name.find(" (=");
+    if (open == std::string::npos || name.back() != ')') {
+        value_name = name;
+        default_text.clear();
+        return;
+    }
+    value_name = name.substr(0, open);
+    default_text = name.substr(open + 3, name.size() - open - 4);
+}
+
+void write_option(std::string& out, const po::option_description& option) {
+    // "  -c, --test-iterations N" or "      --rate R"; the description starts
+    // in its own column, or on the next line when the name runs into it.
+    constexpr std::size_t description_column = 30;
+    const std::string short_name =
+        option.canonical_display_name(po::command_line_style::allow_dash_for_short);
+    std::string line = "  ";
+    if (!short_name.empty() && short_name.size() == 2 && short_name[0] == '-' &&
+        short_name[1] != '-') {
+        line += short_name + ", ";
+    } else {
+        line += "    ";
+    }
+    line += "--" + option.long_name();
+    std::string value_name;
+    std::string default_text;
+    const auto& semantic = option.semantic();
+    if (semantic && semantic->max_tokens() > 0) {
+        split_semantic_name(semantic->name(), value_name, default_text);
+        line += ' ' + value_name;
+    }
+    std::string description = option.description();
+    if (!default_text.empty()) {
+        description += " (default: " + default_text + ")";
+    }
+    out += line;
+    if (line.size() + 2 > description_column) {
+        out += '\n' + std::string(description_column, ' ');
+    } else {
+        out += std::string(description_column - line.size(), ' ');
+    }
+    wrap(out, description, description_column, help_width, description_column);
+}
+
+}  // namespace
+
+std::optional<std::string> suggest_long_option(const std::string& typed,
+                                               const std::vector<std::string>& long_names) {
+    const std::string wanted = lower(typed);
+    if (wanted.empty()) {
+        return std::nullopt;
+    }
+    // A unique prefix ("--payload") is what the user meant: guessing is off
+    // so that it never silently picks an option, but it may be suggested.
+    std::vector<std::string> extending;
+    for (const auto& name : long_names) {
+        if (wanted.size() >= 3 && name.compare(0, wanted.size(), wanted) == 0) {
+            extending.push_back(name);
+        }
+    }
+    if (extending.size() == 1) {
+        return extending.front();
+    }
+    // Otherwise the nearest name by edit distance, when the distance is small
+    // for the length: one edit in a short name, up to three in a long one.
+    const std::size_t allowed = std::clamp<std::size_t>(wanted.size() / 5, 1, 3);
+    std::optional<std::string> best;
+    std::size_t best_distance = allowed + 1;
+    for (const auto& name : long_names) {
+        const auto distance = edit_distance(wanted, name);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = name;
+        }
+    }
+    return best;
+}
+
+void write_help(std::ostream& out, const program_info& program, const help_layout& help) {
+    std::string text = program.name + " - ";
+    wrap(text, program.summary, 2, help_width, text.size());
+    text += "\nUsage: " + help.usage + "\n";
+    for (const auto& [caption, group] : help.groups) {
+        if (group->options().empty()) {
+            continue;
+        }
+        text += '\n' + caption + ":\n";
+        for (const auto& option : group->options()) {
+            write_option(text, *option);
+        }
+    }
+    if (!help.notes.empty()) {
+        text += '\n' + help.notes;
+    }
+    if (!help.examples.empty()) {
+        text += "\nExamples:\n" + help.examples;
+    }
+    out << text;
+}
+
+bool parse_command_line(int argc, const char* const* argv, const option_groups& groups,
+                        const help_layout& help, const program_info& program,
                         po::variables_map& given, std::ostream& out) {
-    // Stray words are collected under a hidden name so the error can quote them.
-    po::options_description hidden;
-    hidden.add_options()("unexpected-argument", po::value<std::vector<std::string>>());
     po::options_description all;
-    all.add(options).add(hidden);
+    for (const auto* group : {&groups.server, &groups.test, &groups.histogram, &groups.connection,
+                              &groups.sctp, &groups.output, &groups.general, &groups.hidden}) {
+        all.add(*group);
+    }
+    // Stray words are collected under a hidden name so the error can quote them.
+    all.add_options()("unexpected-argument", po::value<std::vector<std::string>>());
     po::positional_options_description stray;
     stray.add("unexpected-argument", -1);
     try {
@@ -176,6 +464,8 @@ bool parse_command_line(int argc, const char* const* argv, const po::options_des
                       .run(),
                   given);
         po::notify(given);
+    } catch (const po::unknown_option& e) {
+        throw usage_error(unknown_option_sentence(e, groups));
     } catch (const po::error& e) {
         throw usage_error(e.what());
     }
@@ -185,10 +475,7 @@ bool parse_command_line(int argc, const char* const* argv, const po::options_des
                           "': every value belongs to an option (-x VALUE or --name VALUE)");
     }
     if (given.count("help")) {
-        out << program.name << " - " << program.summary << "\n\n"
-            << "Usage: " << program.name << " [options]\n\n"
-            << options << '\n'
-            << help_epilogue;
+        write_help(out, program, help);
         return false;
     }
     if (given.count("version")) {
@@ -198,15 +485,27 @@ bool parse_command_line(int argc, const char* const* argv, const po::options_des
     return true;
 }
 
-void throw_if_invalid(const std::vector<std::string>& errors) {
-    if (errors.empty()) {
-        return;
-    }
+namespace {
+
+std::string join_sentences(const std::vector<std::string>& sentences,
+                           const std::string& program_name) {
     std::string message;
-    for (const auto& e : errors) {
-        message += (message.empty() ? "" : "\n") + e;
+    for (const auto& sentence : sentences) {
+        message += (message.empty() ? "" : "\n" + program_name + ": ") + sentence;
     }
-    throw usage_error(message);
+    return message;
+}
+
+}  // namespace
+
+usage_error_list::usage_error_list(const std::vector<std::string>& sentences,
+                                   const std::string& program_name)
+    : usage_error(join_sentences(sentences, program_name)), sentences_(sentences) {}
+
+void throw_if_invalid(const std::vector<std::string>& errors, const program_info& program) {
+    if (!errors.empty()) {
+        throw usage_error_list(errors, program.name);
+    }
 }
 
 }  // namespace sctp_perf

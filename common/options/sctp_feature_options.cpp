@@ -5,31 +5,37 @@
 #include <boost/program_options/value_semantic.hpp>
 #include <utility>
 
+#include "options/common_options.hpp"
+
 namespace sctp_perf {
 namespace po = boost::program_options;
 
-void add_sctp_feature_options(po::options_description& options, raw_sctp_feature_options& raw) {
+void add_sctp_feature_options(po::options_description& options, raw_sctp_feature_options& raw,
+                              std::vector<std::string>& unreadable) {
     // clang-format off
     options.add_options()
-        ("streams", po::value(&raw.streams)->default_value(1),
-         "SCTP: streams to ask for each way (SCTP_INITMSG), 1..65535; the messages of a flow "
-         "take them in turn, and the server answers on the stream a request came in on")
+        ("streams", count_value(raw.streams, unreadable, "--streams")
+             ->default_value("1")->value_name("N"),
+         "streams to ask for each way (SCTP_INITMSG), 1..65535; the messages of a flow take "
+         "them in turn, and the server answers on the stream a request came in on")
         ("unordered", po::bool_switch(&raw.unordered),
-         "SCTP: send the test's messages unordered (SCTP_UNORDERED)")
-        ("pr-sctp", po::value(&raw.pr_sctp),
-         "SCTP: partial reliability for the test's messages: ttl:MS (give a message up MS "
+         "send the test's messages unordered (SCTP_UNORDERED)")
+        ("pr-sctp", po::value(&raw.pr_sctp)->value_name("POLICY"),
+         "partial reliability for the test's messages: ttl:MS (give a message up MS "
          "milliseconds after it was sent) or rtx:N (after N retransmissions); needs --rate or "
          "--throughput on the client")
-        ("sack-delay", po::value(&raw.sack_delay_ms),
-         "SCTP: delayed-SACK timeout, milliseconds, 1..500 (SCTP_DELAYED_SACK)")
-        ("sack-freq", po::value(&raw.sack_freq),
-         "SCTP: packets per SACK, 1..65535; 1 turns delayed SACKs off (SCTP_DELAYED_SACK)")
-        ("stream-scheduler", po::value(&raw.scheduler),
-         "SCTP: the sender's stream scheduler: fcfs, prio, rr, fc or wfq "
-         "(SCTP_STREAM_SCHEDULER; fc and wfq need Linux 6.2 or later)")
+        ("sack-delay",
+         count_value(raw.sack_delay_ms, unreadable, "--sack-delay", count_kind::integer)
+             ->value_name("MS"),
+         "delayed-SACK timeout, milliseconds, 1..500 (SCTP_DELAYED_SACK)")
+        ("sack-freq", count_value(raw.sack_freq, unreadable, "--sack-freq")->value_name("N"),
+         "packets per SACK, 1..65535; 1 turns delayed SACKs off (SCTP_DELAYED_SACK)")
+        ("stream-scheduler", po::value(&raw.scheduler)->value_name("NAME"),
+         "the sender's stream scheduler: fcfs, prio, rr, fc or wfq (SCTP_STREAM_SCHEDULER; "
+         "fc and wfq need Linux 6.2 or later)")
         ("interleave", po::bool_switch(&raw.interleave),
-         "SCTP: interleave messages of different streams with I-DATA chunks (RFC 8260; "
-         "needs sysctl net.sctp.intl_enable=1 at both ends)");
+         "interleave messages of different streams with I-DATA chunks (RFC 8260; needs sysctl "
+         "net.sctp.intl_enable=1 at both ends)");
     // clang-format on
 }
 

@@ -23,8 +23,10 @@ struct raw_sctp_feature_options {
     bool interleave = false;
 };
 
+// Adds the options to `options`; a number that cannot be read adds a
+// sentence to `unreadable` (see count_value).
 void add_sctp_feature_options(boost::program_options::options_description& options,
-                              raw_sctp_feature_options& raw);
+                              raw_sctp_feature_options& raw, std::vector<std::string>& unreadable);
 
 // Appends one sentence per broken rule to `errors`.
 sctp_feature_request validate_sctp_feature_options(

@@ -16,24 +16,83 @@ struct raw_server_options {
     std::string bind_addresses;
     long long max_clients = 64;
     double header_timeout_s = 2.0;
+    long long idle_report_s = 60;
+    bool quiet = false;
 };
 
-void add_server_options(po::options_description& options, raw_server_options& raw,
+void add_server_options(option_groups& groups, raw_server_options& raw,
                         const program_info& program) {
     const bool multi = program.service == "seqpack";
+    auto& unreadable = raw.common.unreadable_numbers;
     // clang-format off
-    options.add_options()
-        ("server-port,p", po::value(&raw.port)->default_value(raw.port),
+    groups.server.add_options()
+        ("server-port,p",
+         count_value(raw.port, unreadable, "-p/--server-port", count_kind::integer)
+             ->default_value("45453")->value_name("PORT"),
          "port to listen on; 0 picks a free one (logged as 'starting server at port P')")
-        ("server-accept-addr,a", po::value(&raw.bind_addresses)->default_value("", "any interface"),
-         multi ? "address(es) to bind, comma-separated, all on one port (sctp_bindx)"
+        ("server-accept-addr,a",
+         po::value(&raw.bind_addresses)->default_value("", "any interface")
+             ->value_name(multi ? "ADDRS" : "ADDR"),
+         multi ? "addresses to bind, comma-separated, all on one port (sctp_bindx)"
                : "address to bind")
-        ("max-clients", po::value(&raw.max_clients)->default_value(raw.max_clients),
+        ("max-clients", count_value(raw.max_clients, unreadable, "--max-clients")
+             ->default_value("64")->value_name("N"),
          "tests served at once; further clients are told the server is busy")
-        ("header-timeout", po::value(&raw.header_timeout_s)->default_value(2.0, "2"),
+        ("header-timeout",
+         real_value(raw.header_timeout_s, unreadable, "--header-timeout", real_kind::seconds)
+             ->default_value("2")->value_name("S"),
          "seconds a new connection has to deliver its whole test header before it is closed");
+    groups.output.add_options()
+        ("idle-report",
+         count_value(raw.idle_report_s, unreadable, "--idle-report", count_kind::integer)
+             ->default_value("60")->value_name("S"),
+         "seconds between the idle log lines ('select timed out') while no test runs, "
+         "1..86400 (5 gives ACE's walk-through)")
+        ("quiet", po::bool_switch(&raw.quiet), "log only errors");
     // clang-format on
-    add_common_options(options, raw.common, program);
+    add_common_options(groups, raw.common, program);
+}
+
+help_layout server_help(const option_groups& groups, const program_info& program) {
+    const bool multi = program.service == "seqpack";
+    const std::string& name = program.name;
+    help_layout help;
+    help.usage = name + " [options]";
+    help.groups = {{"Server", &groups.server},
+                   {"Connection", &groups.connection},
+                   {"SCTP", &groups.sctp},
+                   {"Output", &groups.output},
+                   {"General", &groups.general}};
+    help.notes =
+        "N and BYTES take 100000, 1e5, 100k or 1M (k, M, G: 10^3, 10^6, 10^9; Ki, Mi,\n"
+        "Gi: 2^10, 2^20, 2^30), but must come out whole: 1.5k is 1500, 2.5 is an error.\n"
+        "S is seconds (decimals allowed for --io-timeout and --header-timeout).\n"
+        "Logs go to stderr as 'TIME (pid|tid) message', TIME in UTC to the millisecond.\n"
+        "SIGINT or SIGTERM stop the server.\n"
+        "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
+        "Long names may also be spelled with underscores (--server_port).\n";
+    if (multi) {
+        help.examples = "  " + name +
+                        "\n"
+                        "      listen on port 45453, every interface\n"
+                        "  " +
+                        name +
+                        " -a 10.0.0.2,10.0.1.2 -p 5000 --streams 4\n"
+                        "      a two-homed server on port 5000 offering 4 streams\n";
+    } else {
+        help.examples = "  " + name +
+                        " -t tcp\n"
+                        "      a TCP server on port 45453, every interface\n"
+                        "  " +
+                        name +
+                        " -p 0 --quiet\n"
+                        "      SCTP on a free port (logged at start), errors only\n"
+                        "  " +
+                        name +
+                        " -t tcp --idle-report 5 --cpu 2\n"
+                        "      idle lines every 5 s as in ACE's walk-through, on CPU 2\n";
+    }
+    return help;
 }
 
 server_options validate(const raw_server_options& raw, const po::variables_map& given,
@@ -62,7 +121,13 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         result.header_timeout = std::chrono::milliseconds(
             std::max<long long>(1, static_cast<long long>(raw.header_timeout_s * 1000.0 + 0.5)));
     }
-    throw_if_invalid(errors);
+    if (raw.idle_report_s < 1 || raw.idle_report_s > 86400) {
+        errors.push_back("--idle-report must be 1..86400 seconds");
+    } else {
+        result.idle_report = std::chrono::seconds(raw.idle_report_s);
+    }
+    result.quiet = raw.quiet;
+    throw_if_invalid(errors, program);
     return result;
 }
 
@@ -71,14 +136,11 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
 std::optional<server_options> parse_server_options(int argc, const char* const* argv,
                                                    const program_info& program, std::ostream& out) {
     raw_server_options raw;
-    po::options_description options("Options", 100, 50);
-    add_server_options(options, raw, program);
+    option_groups groups;
+    add_server_options(groups, raw, program);
     po::variables_map given;
-    const std::string epilogue =
-        "Logs go to stderr as '(pid|tid) message'. SIGINT or SIGTERM stop the server.\n"
-        "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
-        "Long names may also be spelled with underscores (--server_port).\n";
-    if (!parse_command_line(argc, argv, options, program, epilogue, given, out)) {
+    if (!parse_command_line(argc, argv, groups, server_help(groups, program), program, given,
+                            out)) {
         return std::nullopt;
     }
     return validate(raw, given, program);

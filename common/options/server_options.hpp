@@ -20,6 +20,8 @@ struct server_options {
     // How long a new connection may take to deliver its whole test header,
     // busy or not: a silent or trickling one must not hold a slot for long.
     std::chrono::milliseconds header_timeout{2000};
+    std::chrono::seconds idle_report{60};  // --idle-report S: the idle line's period
+    bool quiet = false;                    // --quiet: only errors in the log
 };
 
 // Parses and validates a server command line. Returns nullopt when --help or

@@ -20,6 +20,16 @@ expect_usage_error "unrecognised option '--bogus'" "$clt" -s 1 --bogus
 expect_usage_error "test-iterations" "$clt" -s 1 -c 0
 expect_usage_error "test-iterations" "$clt" -s 1 -c notanumber
 expect_usage_error "unexpected argument 'stray'" "$clt" -s 1 stray
+expect_usage_error "did you mean --payload-size-power-of-2?" "$clt" --payload-size-power-of2 3
+expect_usage_error "did you mean --idle-report?" "$srv" --idle_reprt 5
+expect_usage_error "-c/--test-iterations must be a count such as 100000, 1e5, 100k or 1M, not '2.5'" \
+    "$clt" -s 1 -c 2.5
+expect_usage_error "--sndbuf must be a size in bytes" "$clt" -s 1 -t tcp --sndbuf 4MB
+expect_usage_error "--idle-report must be 1..86400 seconds" "$srv" -t tcp --idle-report 0
+# Several broken rules: every line names the program.
+run_capture 2 "$clt" -c 0 -b 0
+[[ $(grep -c "^SOCK_STREAM_clt: " <<<"$ERR") == 3 ]] || fail "not every error line is prefixed: $ERR"
+pass "every error line names the program"
 expect_usage_error "greater than -m" "$clt" -s 1 -m 10 -M 5
 expect_usage_error "apply to SCTP only" "$clt" -s 1 -t tcp --sctp-rto-min 20
 expect_usage_error "--format must be ace or json" "$clt" -s 1 --format yaml
@@ -39,6 +49,8 @@ expect_usage_error "takes one address here" "$srv" -a 127.0.0.1,127.0.0.2
 run_capture 0 "$clt" --help
 grep -q -- "--payload-size-power-of-2" <<<"$OUT" || fail "client --help lacks options"
 grep -q "microseconds" <<<"$OUT" || fail "client --help states no unit"
+awk 'length($0) > 80 { exit 1 }' <<<"$OUT" || fail "client --help is wider than 80 columns"
+grep -qw "arg" <<<"$OUT" && fail "client --help shows Boost's 'arg' placeholder"
 run_capture 0 "$srv" -h
 grep -q -- "--server-accept-addr" <<<"$OUT" || fail "server --help lacks options"
 run_capture 0 "$clt" --version
