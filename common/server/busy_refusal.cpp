@@ -77,7 +77,7 @@ class refusal : public std::enable_shared_from_this<refusal> {
         if (!channel_) {
             return;  // the other handler finished first
         }
-        log_format("client {} {}", client_, outcome);
+        log_error("client {} {}", client_, outcome);
         deadline_.cancel();
         readable_.cancel();
         readable_.release();

@@ -147,11 +147,12 @@ class seqpack_server {
         const auto rto = read_sctp_rto(fd.get());
         listener_.assign(seq_packet(plan.family, IPPROTO_SCTP), fd.release());
 
-        log_format("Accepting connections on port {} on interface {} using IPPROTO_SCTP", port,
-                   plan.description);
-        log_format("SCTP retransmission timeout: initial {} ms, min {} ms, max {} ms",
-                   rto.initial_ms, rto.min_ms, rto.max_ms);
-        log_format("starting server at port {}", port);
+        log_info("Accepting connections on port {} on interface {} using IPPROTO_SCTP", port,
+                 plan.description);
+        log_info("SCTP retransmission timeout: initial {} ms, min {} ms, max {} ms", rto.initial_ms,
+                 rto.min_ms, rto.max_ms);
+        // Even with --quiet: callers of -p 0 learn the port from this line.
+        log_line(log_level::always, fmt::format("starting server at port {}", port));
     }
 
     void wait_for_listener() {
@@ -252,7 +253,7 @@ class seqpack_server {
             return;
         }
         if (!message.assoc_id) {
-            log_format("dropped a {}-byte message of an unknown association", message.bytes.size());
+            log_error("dropped a {}-byte message of an unknown association", message.bytes.size());
             return;
         }
         // The association's first message was read here before it could be
@@ -271,14 +272,14 @@ class seqpack_server {
                 // gone before this server got to it; its messages are left
                 // here with no one to answer.
                 if (first) {
-                    log_format("dropped a {}-byte message of association {}, which has ended",
-                               first->bytes.size(), id);
+                    log_error("dropped a {}-byte message of association {}, which has ended",
+                              first->bytes.size(), id);
                 } else {
-                    log_format("association {} ended before it could be served", id);
+                    log_error("association {} ended before it could be served", id);
                 }
                 return;
             }
-            log_format("{}; aborting it", e.what());
+            log_error("{}; aborting it", e.what());
             abort_association(id);
             return;
         }
@@ -286,16 +287,16 @@ class seqpack_server {
         loop_.client_arrived(peer);
         const auto peers = association_peer_addresses(fd.get(), id);
         if (peers.size() > 1) {
-            log_format("client {}: association with client addresses {}; server addresses {}", peer,
-                       fmt::join(peers, ", "),
-                       fmt::join(association_local_addresses(fd.get(), id), ", "));
+            log_info("client {}: association with client addresses {}; server addresses {}", peer,
+                     fmt::join(peers, ", "),
+                     fmt::join(association_local_addresses(fd.get(), id), ", "));
         }
         try {
             // Keeps SCTP_RECVRCVINFO on: the session answers each request on
             // the stream it came in on.
             prepare_session_socket(fd.get(), options_.common);
         } catch (const std::system_error& e) {
-            log_format("client {}: {}; closing", peer, e.what());
+            log_error("client {}: {}; closing", peer, e.what());
             return;
         }
         loop_.serve(std::make_unique<seqpacket_channel>(std::move(fd), std::move(first)), peer);

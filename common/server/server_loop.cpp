@@ -2,6 +2,8 @@
 
 #include <netinet/in.h>
 
+#include <boost/asio/post.hpp>
+
 #include "server/busy_refusal.hpp"
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
@@ -10,18 +12,16 @@
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
-namespace {
-
-// How often an idle server says it is still waiting, as ACE's did.
-constexpr auto idle_report_interval = std::chrono::seconds(5);
-
-}  // namespace
 
 server_loop::server_loop(const server_options& options, const program_info& program)
     : signals_(io_, SIGINT, SIGTERM),
       idle_timer_(io_),
       retry_timer_(io_),
-      sessions_(options.max_clients, read_server_identity(options, program)),
+      idle_report_(options.idle_report),
+      // After io_.stop() the posted handler never runs: stop_all() joins
+      // the threads instead.
+      sessions_(options.max_clients, read_server_identity(options, program),
+                [this] { boost::asio::post(io_, [this] { session_ended(); }); }),
       header_timeout_(options.header_timeout) {}
 
 void server_loop::run(const std::function<void()>& stop_listening) {
@@ -29,7 +29,7 @@ void server_loop::run(const std::function<void()>& stop_listening) {
         if (ec) {
             return;
         }
-        log_format("stopping on signal {}", signal);
+        log_info("stopping on signal {}", signal);
         stop_listening();
         io_.stop();
     });
@@ -39,22 +39,35 @@ void server_loop::run(const std::function<void()>& stop_listening) {
 }
 
 void server_loop::client_arrived(const std::string& peer) {
-    arm_idle_timer();
+    if (running_sessions_ == 0) {
+        arm_idle_timer();
+    }
     const auto colon = peer.rfind(':');
-    log_line("spawning server");
-    log_format("client {} connected from {}", peer.substr(0, colon),
-               colon == std::string::npos ? "?" : peer.substr(colon + 1));
+    log_line(log_level::info, "spawning server");
+    log_info("client {} connected from {}", peer.substr(0, colon),
+             colon == std::string::npos ? "?" : peer.substr(colon + 1));
 }
 
 void server_loop::serve(std::unique_ptr<message_channel> channel, std::string peer) {
     if (auto refused = sessions_.start(std::move(channel), peer)) {
         refuse_as_busy(io_, std::move(refused), std::move(peer), header_timeout_);
+        return;
+    }
+    ++running_sessions_;
+    park_idle_timer();
+}
+
+void server_loop::session_ended() {
+    --running_sessions_;
+    sessions_.reap();
+    if (running_sessions_ == 0) {
+        arm_idle_timer();  // a full period from the end of the last test
     }
 }
 
 void server_loop::retry_after_failure(const std::string& failure, std::function<void()> retry) {
     if (failure != listener_failure_) {
-        log_format("{}; retrying until it works again, at most every second", failure);
+        log_error("{}; retrying until it works again, at most every second", failure);
         listener_failure_ = failure;
         listener_retry_delay_ = std::chrono::milliseconds(10);
     } else {
@@ -74,22 +87,31 @@ void server_loop::listener_recovered() {
     if (listener_failure_.empty()) {
         return;
     }
-    log_format("the listener works again, after {} failed attempts ({})", listener_failures_,
-               listener_failure_);
+    // An error line too: with --quiet it closes the episode the log showed.
+    log_error("the listener works again, after {} failed attempts ({})", listener_failures_,
+              listener_failure_);
     listener_failure_.clear();
     listener_failures_ = 0;
 }
 
 void server_loop::arm_idle_timer() {
-    idle_timer_.expires_after(idle_report_interval);
+    idle_timer_.expires_after(idle_report_);
     idle_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (ec) {
-            return;  // re-armed by a new client, or stopping
+            return;  // re-armed by a new client, parked by a session, or stopping
         }
-        log_line("select timed out");
-        sessions_.reap();
+        log_line(log_level::info, "select timed out");
         arm_idle_timer();
     });
+}
+
+void server_loop::park_idle_timer() {
+    // Not cancel(): Asio's epoll reactor leaves its timerfd set for a
+    // cancelled timer and would wake once, mid-test, at the old expiry. A
+    // wait that never ends, in its place, makes the reactor set the timerfd
+    // anew, for its next real timer (or its own 5-minute clock check).
+    idle_timer_.expires_at(boost::asio::steady_timer::time_point::max());
+    idle_timer_.async_wait([](const boost::system::error_code&) {});
 }
 
 unique_fd open_listening_socket(int family, int type, bool dual_stack,

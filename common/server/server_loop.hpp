@@ -1,8 +1,14 @@
 #pragma once
 // What every server shares around its own listening socket: the event loop,
-// SIGINT/SIGTERM, the "select timed out" report every 5 s without a client,
-// the log lines of a new client, and the session pool that serves each client
-// on a thread of its own.
+// SIGINT/SIGTERM, the idle report ("select timed out", every --idle-report
+// seconds while no test runs), the log lines of a new client, and the
+// session pool that serves each client on a thread of its own.
+//
+// The idle report's timer is armed only while no session runs: its wake-up
+// would compete with a test for the CPU, above all with both ends on one
+// CPU. The first session parks it; the end of the last one re-arms it, so
+// during a test the event loop sleeps until a new connection, a signal or a
+// busy refusal's deadline.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -30,11 +36,13 @@ class server_loop {
     void run(const std::function<void()>& stop_listening);
 
     // Logs a new client ("spawning server", "client HOST connected from
-    // PORT") and restarts the idle report. `peer` is "HOST:PORT".
+    // PORT") and, while no session runs, restarts the idle report's period.
+    // `peer` is "HOST:PORT".
     void client_arrived(const std::string& peer);
 
     // Serves a test on `channel` in a thread of its own (or refuses it as
-    // busy); `peer` names the client in the log.
+    // busy); `peer` names the client in the log. A started session stops
+    // the idle report until the last session has ended.
     void serve(std::unique_ptr<message_channel> channel, std::string peer);
 
     // For a listener whose accept or read failed (out of descriptors or
@@ -47,11 +55,17 @@ class server_loop {
 
   private:
     void arm_idle_timer();
+    // Stops the idle report until arm_idle_timer(), without a wake-up.
+    void park_idle_timer();
+    // On the event loop, after a session thread has ended.
+    void session_ended();
 
     boost::asio::io_context io_;
     boost::asio::signal_set signals_;
     boost::asio::steady_timer idle_timer_;
     boost::asio::steady_timer retry_timer_;
+    std::chrono::seconds idle_report_;
+    unsigned running_sessions_ = 0;  // started and not yet ended; only on the event loop
     session_pool sessions_;
     std::chrono::milliseconds header_timeout_;
     std::string listener_failure_;  // the failure of the episode, empty outside one

@@ -25,7 +25,7 @@ void raise_descriptor_limit() {
     const auto soft = limit.rlim_cur;
     limit.rlim_cur = limit.rlim_max;
     if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) {
-        log_format("cannot raise the descriptor limit from {}: {}", soft, std::strerror(errno));
+        log_error("cannot raise the descriptor limit from {}: {}", soft, std::strerror(errno));
     }
 }
 
@@ -38,13 +38,15 @@ int server_main(int argc, const char* const* argv, const program_info& program,
         if (!options) {
             return exit_success;
         }
+        set_log_quiet(options->quiet);
         // Before the first thread and the listener: the sessions inherit it.
         pin_process(options->common.cpus);
         if (!options->common.cpus.empty()) {
-            log_format("running on CPUs {} only (--cpu)", describe_cpus(options->common.cpus));
+            log_info("running on CPUs {} only (--cpu)", describe_cpus(options->common.cpus));
         }
         if (options->common.spin) {
-            log_line("sessions poll their sockets while they wait for data (--spin)");
+            log_line(log_level::info,
+                     "sessions poll their sockets while they wait for data (--spin)");
         }
         raise_descriptor_limit();
         return serve(*options, program);

@@ -8,18 +8,28 @@
 namespace sctp_perf {
 
 void session_pool::serve(session& s) const {
+    const auto started = std::chrono::steady_clock::now();
     const auto outcome = serve_test(*s.channel, identity_);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    // After the duration come the words the line had before it was timed
+    // ("finished N iterations", "closed after N iterations: why"): scripts
+    // look for them, some at the end of the line.
     if (outcome.completed) {
-        log_format("client {} finished {} {}", s.client, outcome.messages_done, outcome.unit);
+        log_info("client {} ok in {:.3f} s: finished {} {}", s.client, took.count(),
+                 outcome.messages_done, outcome.unit);
     } else {
-        log_format("client {} closed after {} {}: {}", s.client, outcome.messages_done,
-                   outcome.unit, outcome.reason);
+        log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client, took.count(),
+                  outcome.messages_done, outcome.unit, outcome.reason);
     }
     {
         const std::lock_guard lock(s.channel_mutex);
         s.channel.reset();  // close now, not when the thread is reaped
     }
     s.done = true;
+    // Not `s` after this point: reap() may join this thread and erase it.
+    if (session_ended_) {
+        session_ended_();
+    }
 }
 
 std::unique_ptr<message_channel> session_pool::start(std::unique_ptr<message_channel> channel,
@@ -36,8 +46,7 @@ std::unique_ptr<message_channel> session_pool::start(std::unique_ptr<message_cha
         s.thread = std::thread([this, &s] { serve(s); });
     } catch (const std::system_error& e) {
         // Out of threads or memory: this client is refused, the server goes on.
-        log_format("client {}: cannot start a session thread ({}); refusing it", s.client,
-                   e.what());
+        log_error("client {}: cannot start a session thread ({}); refusing it", s.client, e.what());
         auto back = std::move(s.channel);
         sessions_.pop_back();
         return back;

@@ -1,10 +1,13 @@
 #pragma once
 // One thread per client test, so a slow or silent client never holds up the
 // others, with a bound on how many run at once and a clean stop that
-// interrupts every session and joins its thread.
+// interrupts every session and joins its thread. Each session ends with one
+// log line: the client, how many iterations (or messages) it did, how long
+// it took and how it ended.
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -18,8 +21,13 @@ namespace sctp_perf {
 
 class session_pool {
   public:
-    session_pool(unsigned max_sessions, server_identity identity)
-        : max_sessions_(max_sessions), identity_(std::move(identity)) {}
+    // `session_ended` is called on the session's own thread once its log
+    // line is written and its connection closed; it must not block.
+    session_pool(unsigned max_sessions, server_identity identity,
+                 std::function<void()> session_ended)
+        : max_sessions_(max_sessions),
+          identity_(std::move(identity)),
+          session_ended_(std::move(session_ended)) {}
     ~session_pool() { stop_all(); }
     session_pool(const session_pool&) = delete;
     session_pool& operator=(const session_pool&) = delete;
@@ -50,6 +58,7 @@ class session_pool {
 
     unsigned max_sessions_;
     server_identity identity_;
+    std::function<void()> session_ended_;
     std::mutex mutex_;
     std::list<session> sessions_;
 };

@@ -36,13 +36,13 @@ listen_address resolve_listen_address(const server_options& options, bool ipv6_u
     boost::system::error_code ec;
     const auto& host = options.bind_addresses.front();
     auto results = resolver.resolve(
-        host, std::to_string(options.port),
+        unbracketed_host(host), std::to_string(options.port),
         asio::ip::resolver_base::passive | asio::ip::resolver_base::numeric_service, ec);
     if (ec || results.empty()) {
         throw usage_error("-a/--server-accept-addr: cannot resolve '" + host +
                           "': " + ec.message());
     }
-    return {results.begin()->endpoint(), host};
+    return {results.begin()->endpoint(), unbracketed_host(host)};
 }
 
 class stream_server {
@@ -77,16 +77,20 @@ class stream_server {
         if (ec) {
             throw std::system_error(
                 ec.value(), std::generic_category(),
-                "cannot bind to " + where.description + " port " + std::to_string(options_.port));
+                "cannot bind to " +
+                    (options_.bind_addresses.empty()
+                         ? where.description + " port " + std::to_string(options_.port)
+                         : host_and_port(where.description, options_.port)));
         }
         acceptor_.listen(asio::socket_base::max_listen_connections, ec);
         if (ec) {
             throw std::system_error(ec.value(), std::generic_category(), "cannot listen");
         }
         const auto port = local_port_of(acceptor_.native_handle());
-        log_format("Accepting connections on port {} on interface {} using {}", port,
-                   where.description, ipproto_name_of(transport));
-        log_format("starting server at port {}", port);
+        log_info("Accepting connections on port {} on interface {} using {}", port,
+                 where.description, ipproto_name_of(transport));
+        // Even with --quiet: callers of -p 0 learn the port from this line.
+        log_line(log_level::always, fmt::format("starting server at port {}", port));
     }
 
     void accept_next() {
@@ -112,7 +116,7 @@ class stream_server {
         try {
             prepare_session_socket(fd.get(), options_.common);
         } catch (const std::system_error& e) {
-            log_format("client {}: {}; closing", peer, e.what());
+            log_error("client {}: {}; closing", peer, e.what());
             return;
         }
         loop_.serve(std::make_unique<stream_channel>(std::move(fd)), peer);

@@ -45,9 +45,9 @@ struct reply_route {
 void serve_ping_pong(message_channel& channel, const protocol::test_header& header,
                      reply_route& route, session_outcome& outcome) {
     if (header.iterations == 0) {
-        log_line("Test for as many iterations as the client sends");
+        log_line(log_level::info, "Test for as many iterations as the client sends");
     } else {
-        log_format("Test for {} iterations", header.iterations);
+        log_info("Test for {} iterations", header.iterations);
     }
     // Sized by the validated header, never above max_payload_bytes.
     std::vector<std::byte> request(header.payload_bytes);
@@ -128,8 +128,8 @@ void count_overtaken_requests(message_channel& channel, std::size_t size, std::u
 
 void serve_load(message_channel& channel, const protocol::test_header& header,
                 const server_identity& identity, reply_route& route, session_outcome& outcome) {
-    log_format("Test in {} mode, {}-byte requests", protocol::name_of(header.mode),
-               header.payload_bytes);
+    log_info("Test in {} mode, {}-byte requests", protocol::name_of(header.mode),
+             header.payload_bytes);
     const std::size_t size = header.payload_bytes;
     // A byte stream is read in bulk and framed here; SOCK_SEQPACKET keeps one
     // request per message, so it is read a message at a time. Over SCTP a

@@ -152,6 +152,20 @@ std::string format_address(const sockaddr* address, socklen_t length) {
     return "(unknown address family " + std::to_string(address->sa_family) + ")";
 }
 
+std::string unbracketed_host(std::string_view host) {
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);
+    }
+    return std::string(host);
+}
+
+std::string host_and_port(std::string_view host, std::uint16_t port) {
+    const std::string bare = unbracketed_host(host);
+    // Only an IPv6 literal holds a colon: names and IPv4 literals cannot.
+    const bool v6 = bare.find(':') != std::string::npos;
+    return (v6 ? "[" + bare + "]" : bare) + ":" + std::to_string(port);
+}
+
 namespace {
 template <typename Query>
 std::string address_from(int fd, Query query) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "transport/transport_protocol.hpp"
 #include "transport/unique_fd.hpp"
@@ -64,6 +65,16 @@ void set_io_timeout(int fd, std::chrono::milliseconds timeout);
 
 // "127.0.0.1:45453" or "[::1]:45453"; IPv4-mapped IPv6 addresses print as IPv4.
 std::string format_address(const sockaddr* address, socklen_t length);
+
+// A host as given on the command line, "[::1]" or "::1" alike, in the form the
+// resolver takes: without the brackets, which only set an IPv6 literal apart
+// from a port. Any other text is returned as it is.
+std::string unbracketed_host(std::string_view host);
+
+// A host as given with a port, for messages: "localhost:45453",
+// "10.0.0.1:45453", "[::1]:45453" (an IPv6 literal, with or without its
+// brackets), the way format_address prints resolved addresses.
+std::string host_and_port(std::string_view host, std::uint16_t port);
 std::string local_address_of(int fd);
 std::string peer_address_of(int fd);
 // The port a socket is bound to (the real one after binding port 0).

@@ -4,7 +4,7 @@
 # and stops cleanly on SIGTERM even with a client connected.
 source "$(dirname "$0")/lib.sh"
 
-start_server SOCK_STREAM_srv -t tcp --io-timeout 4
+start_server SOCK_STREAM_srv -t tcp --io-timeout 4 --idle-report 5
 port=$SERVER_PORT
 
 # Bash flushes printf to a socket line by line, and the server may close after
@@ -96,7 +96,8 @@ exec 3>&-
 wait_for_log "bytes of a message in 4.0 s (a message must come whole within the I/O timeout)" 5
 pass "request trickled after a valid header: the session ends at the I/O timeout"
 
-# While no client arrives, the server says it is still waiting, every 5 s.
+# While no test runs, the server says it is still waiting, every 5 s here
+# (--idle-report 5, as ACE did).
 wait_for_log "select timed out" 7
 pass "idle server logs 'select timed out'"
 

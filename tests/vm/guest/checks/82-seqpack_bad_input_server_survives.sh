@@ -23,7 +23,7 @@ log "server on port ${SERVER_PORT}"
 
 # The line the server logs when it is done with a client, whatever the
 # reason, and the lines of the two ways it can miss one altogether.
-outcome='client [^ ]+ (closed after|refused)|association [0-9]+ ended before|dropped a'
+outcome='client [^ ]+ (failed in [0-9.]+ s: closed after|refused)|association [0-9]+ ended before|dropped a'
 outcomes=0
 
 # expect_outcome WHAT REASON: waits for the server to log its next outcome
