@@ -129,6 +129,30 @@ sub bytes_text($bytes) { return $bytes == 1 ? '1 byte' : "$bytes bytes" }
 # ---------------------------------------------------------------------------
 # Options
 
+# The client's long names the script takes for its own options of the same meaning
+# (underscores too, as the programs take them): run_spectrum.pl --test-iterations 500
+# reads as the client's -c 500 does. The other options of both have no counterpart:
+# the client's -s and the script's --min-power/--max-power differ (one size against
+# a sweep), and its --cpu pins the client only, which the script calls --client-cpu.
+my %ALIAS = (
+    protocol   => 'test-transport-protocol|test_transport_protocol',
+    iterations => 'test-iterations|test_iterations',
+    host       => 'server-host|server_host',
+    port       => 'server-port|server_port',
+);
+
+# The client's short options given to the script, where they mean something to it:
+# what to write instead. The script takes no short options but -h: one letter each
+# for some options and not others would be a rule to remember, and -H would be -h.
+my %CLIENT_SHORT = (
+    t => 'run_spectrum.pl takes --protocol (or --test-transport-protocol)',
+    c => 'run_spectrum.pl takes --iterations (or --test-iterations)',
+    H => 'run_spectrum.pl takes --host (or --server-host)',
+    p => 'run_spectrum.pl takes --port (or --server-port)',
+    s => 'the sweep sets the payload size; give --min-power and --max-power',
+    map { $_ => "client options go after '--'" } qw(n m M x b C i),
+);
+
 # Parses the command line (without the program name). Returns a hash of the raw
 # option values plus `client_args`, the words after `--`. Dies with a usage error.
 sub parse_arguments(@args) {
@@ -149,23 +173,28 @@ sub parse_arguments(@args) {
         start_server => 0,
     );
     my @problems;
-    my $parser = Getopt::Long::Parser->new(config => [qw(no_auto_abbrev no_getopt_compat)]);
+    # Case matters in option names, as in the programs': -H is not -h (help).
+    my $parser = Getopt::Long::Parser->new(config => [qw(no_auto_abbrev no_getopt_compat no_ignore_case)]);
     my $parsed = do {
-        local $SIG{__WARN__} = sub ($w) { chomp $w; push @problems, $w };
+        local $SIG{__WARN__} = sub ($w) {
+            chomp $w;
+            push @problems, $w =~ /\AUnknown option: (\S+)\z/ && defined $CLIENT_SHORT{$1}
+                            ? "-$1 is the client's short option: $CLIENT_SHORT{$1}" : $w;
+        };
         $parser->getoptionsfromarray(
             \@args,
             'service=s'                   => \$opt{service},
-            'protocol=s'                  => \$opt{protocol},
+            "protocol|$ALIAS{protocol}=s" => \$opt{protocol},
             'config-file|config_file=s'   => \$opt{config_file},
             'min-power|min_power=s'       => \$opt{min_power},
             'max-power|max_power=s'       => \$opt{max_power},
-            'iterations=s'                => \$opt{iterations},
+            "iterations|$ALIAS{iterations}=s" => \$opt{iterations},
             'rate=s'                      => \$opt{rate},
             'throughput'                  => \$opt{throughput},
             'duration=s'                  => \$opt{duration},
             'flows=s'                     => \$opt{flows},
-            'host=s'                      => \$opt{host},
-            'port=s'                      => \$opt{port},
+            "host|$ALIAS{host}=s"         => \$opt{host},
+            "port|$ALIAS{port}=s"         => \$opt{port},
             'output-dir|output_dir=s'     => \$opt{output_dir},
             'start-server|start_server!'  => \$opt{start_server},
             'plot!'                       => \$opt{plot},
@@ -504,8 +533,9 @@ sub tail_lines($text, $count = STDERR_TAIL_LINES) {
 # Server for --start-server
 
 # The port from the server's log line `(pid|tid) starting server at port P`, or undef.
+# Newer servers put a timestamp before the `(pid|tid)`: `2026-01-02T03:04:05.678Z (pid|tid) ...`.
 sub parse_server_port($log_text) {
-    return $log_text =~ /^\([^)]*\)\s*starting server at port ([1-9][0-9]*)\s*$/m ? $1 + 0 : undef;
+    return $log_text =~ /^(?:\S+[ \t]+)?\([^)]*\)[ \t]*starting server at port ([1-9][0-9]*)[ \t]*$/m ? $1 + 0 : undef;
 }
 
 sub start_server($s, $server, $work_dir) {
@@ -903,6 +933,36 @@ sub progress_line($row, $number, $count) {
                    $us->($row->{rate_achieved_per_s}), $lost // 'n/a';
 }
 
+# The client's advice names the client's options ("measure TCP instead with
+# '-t tcp'"), but whoever reads it ran run_spectrum.pl, which sets those options
+# itself from its own: the advice is given in the script's terms.
+sub in_script_terms($text) {
+    # SOCK_SEQPACK_clt sends TCP to the other pair of programs.
+    $text =~ s{\bSOCK_STREAM_clt/SOCK_STREAM_srv -t (tcp|sctp)\b}{--service stream --protocol $1}g;
+    $text =~ s{(?<![\w-])(?:-t|--test[-_]transport[-_]protocol) (tcp|sctp)\b}{--protocol $1}g;
+    return $text;
+}
+
+# What to do about a client failure the script recognises in $text (the client's
+# error and stderr), in the script's options: { text, every_size } or nothing.
+# `every_size` marks a failure no later size can escape, so the sweep stops even
+# with --keep-going.
+sub failure_advice($s, $text) {
+    if ($text =~ /no SCTP support/) {
+        my $tcp = $s->{service} eq 'seqpack' ? '--service stream --protocol tcp' : '--protocol tcp';
+        return { every_size => 1,
+                 text => "this kernel has no SCTP: load it with 'modprobe sctp', or sweep TCP with $tcp" };
+    }
+    # A server the script started and lost is reported with its own log instead.
+    if (!$s->{start_server} && $text =~ /connection refused/i) {
+        my (undef, $server) = program_names($s->{service});
+        return { every_size => 0,
+                 text => "no server answered: start $server where the client looks for it, "
+                       . 'or add --start-server to have run_spectrum.pl start one on loopback' };
+    }
+    return;
+}
+
 # Where the two programs run, said once at the start: on a machine of several CPUs
 # the scheduler's choices move the figures as much as the transport does.
 sub placement_note($s) {
@@ -944,8 +1004,14 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
             my $wrong_format = ref $error eq 'SctpPerf::RunSpectrum::WrongFormat';
             chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '')
                                . ($wrong_format ? $error->{message} : $error));
-            if ($status != 0 && defined(my $said = client_error_message($file{json}))) { $reason .= ": $said" }
-            my $message = "$label failed: $reason; its stderr:\n" . tail_lines(read_text($file{err}));
+            if ($status != 0 && defined(my $said = client_error_message($file{json}))) {
+                $reason .= ': ' . in_script_terms($said);
+            }
+            my $stderr = read_text($file{err});
+            my $shown = in_script_terms($stderr);
+            my $message = "$label failed: $reason; its stderr"
+                        . ($shown eq $stderr ? '' : ", its advice in run_spectrum.pl's options")
+                        . ":\n" . tail_lines($shown);
             my $server = $state->{server};
             if ($server && defined(my $gone = wait_child($server->{pid}, 0))) {
                 $message .= "$server->{name} " . describe_status($gone) . "; its log:\n"
@@ -953,13 +1019,15 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
                 $state->{server} = undef;
             }
             note($message);
+            my $advice = failure_advice($s, "$reason\n$stderr");
+            note($advice->{text}) if $advice && !$state->{advised}{ $advice->{text} }++;
             push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes,
                                           command => \@cmd, reason => $reason };
             if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
                 note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
                 return 2;
             }
-            if ($wrong_format) {
+            if ($wrong_format || ($advice && $advice->{every_size})) {
                 note("every size would fail the same way, so the sweep stops");
                 return 1;
             }
@@ -1151,7 +1219,16 @@ run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powe
 =head1 OPTIONS
 
 Option values are case-insensitive (C<--protocol TCP> works); file paths and host
-names are used as given.
+names are used as given. Option names are not: C<-h> is the help, C<-H> an error.
+
+Where an option means what one of the client's does, the client's long name is taken
+too, with dashes or underscores: B<--test-transport-protocol> for B<--protocol>,
+B<--test-iterations> for B<--iterations>, B<--server-host> for B<--host> and
+B<--server-port> for B<--port>. The client's short names (C<-t>, C<-c>, C<-H>, C<-p>)
+are not: the script takes no one-letter options but C<-h>, and given before C<-->
+they are refused with the script's name for them. The client's C<-s> and C<--cpu>
+have no alias: the script sweeps the size (B<--min-power>, B<--max-power>), and pins
+the client with B<--client-cpu>, apart from the server's B<--server-cpu>.
 
 =over 4
 
@@ -1160,7 +1237,7 @@ names are used as given.
 Which pair of programs to run: C<SOCK_STREAM_clt>/C<SOCK_STREAM_srv> (default) or
 C<SOCK_SEQPACK_clt>/C<SOCK_SEQPACK_srv>. C<seqpacket> is accepted for C<seqpack>.
 
-=item B<--protocol> tcp|sctp
+=item B<--protocol> tcp|sctp (also B<--test-transport-protocol>)
 
 Transport of the stream programs, passed to them as C<-t>. Default C<sctp>, as in the
 programs. The seqpack programs always use SCTP, so C<--service seqpack --protocol tcp>
@@ -1173,7 +1250,7 @@ The sweep runs payloads of 2^N bytes for every N from min to max. Default 0 and 
 B<--rate> or B<--throughput> the minimum defaults to 4, and both must be at least 4:
 the client's load modes need payloads of at least 16 bytes.
 
-=item B<--iterations> N
+=item B<--iterations> N (also B<--test-iterations>)
 
 Timed iterations per size, passed to the client as C<-c N>. Without it the client's
 own default (or a C<-c> in the config file) applies. Not with B<--duration>.
@@ -1207,7 +1284,7 @@ B<--throughput>: a ping-pong sweep reads the one-flow ACE histogram report. With
 flows, the server is started with C<--max-clients> twice N, so the flows of one size
 still closing do not make the next size's flows find it busy.
 
-=item B<--host> HOST, B<--port> PORT
+=item B<--host> HOST, B<--port> PORT (also B<--server-host>, B<--server-port>)
 
 Where the server runs, passed to the client as C<-H> and C<-p>. Without them the
 client's defaults apply. With B<--start-server>, B<--host> defaults to 127.0.0.1 and
@@ -1267,7 +1344,15 @@ either way.
 =item B<--keep-going>
 
 Go on with the next size when a run fails, instead of stopping. The failed sizes are
-listed at the end and the exit status is 1.
+listed at the end and the exit status is 1. A failure no size can escape still stops
+the sweep: a client that rejects its options, a report of another format, a kernel
+without SCTP.
+
+When a client fails, the script shows its error and the end of its stderr, with the
+client's advice given in the script's options (C<--protocol tcp> where the client
+says C<-t tcp>), then advice of its own where it recognises the failure: on a kernel
+without SCTP, B<--protocol tcp>; when the connection is refused and the script did
+not start the server, B<--start-server>.
 
 =item B<--> CLIENT-OPTIONS...
 

@@ -22,6 +22,7 @@
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
+#include "transport/socket_setup.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -187,8 +188,11 @@ void write_run_description(std::ostream& out, const run_report& r) {
                o.common.nagle ? "on" : "off");
     fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
                o.payload_power, reply_bytes_of(o));
-    fmt::print(out, "\tserver address: {} port {}, connected to {}\n", join(o.server_hosts),
-               o.server_port, join(r.peer_addresses));
+    std::vector<std::string> asked;
+    for (const auto& host : o.server_hosts) {
+        asked.push_back(host_and_port(host, o.server_port));
+    }
+    fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
     fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
     write_sctp_and_transport_lines(out, r);
     write_clock_line(out, r);

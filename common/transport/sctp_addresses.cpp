@@ -116,7 +116,10 @@ std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, 
         hints.ai_socktype = SOCK_STREAM;
         hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE : 0);
         addrinfo* found = nullptr;
-        const int rc = ::getaddrinfo(name.c_str(), service.c_str(), &hints, &found);
+        // "[::1]" is how an IPv6 literal is written next to a port; the
+        // resolver wants it bare. Errors name the host as it was given.
+        const int rc =
+            ::getaddrinfo(unbracketed_host(name).c_str(), service.c_str(), &hints, &found);
         if (rc != 0) {
             throw resolve_error("cannot resolve '" + name + "': " +
                                 (rc == EAI_SYSTEM ? std::strerror(errno) : ::gai_strerror(rc)));

@@ -61,7 +61,8 @@ struct resolved_host {
 // The wildcard address of `family` ("any interface") with `port`.
 socket_address any_address(int family, std::uint16_t port);
 
-// Resolves every name (a host name or an IPv4/IPv6 literal) with `port` set
+// Resolves every name (a host name, an IPv4 literal or an IPv6 literal with or
+// without brackets: "::1", "[::1]") with `port` set
 // in each address. `passive` asks for addresses to bind rather than to reach.
 // Throws resolve_error for the first name that does not resolve.
 std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, std::uint16_t port,

@@ -138,8 +138,13 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
 }  // namespace
 
 seqpacket_association connect_seqpacket(const seqpacket_connect_request& request) {
-    const std::string where =
-        fmt::format("{} port {}", fmt::join(request.server_hosts, ","), request.server_port);
+    // Each host with the port, as the addresses are printed everywhere else:
+    // "10.0.0.1:45453,[::1]:45453".
+    std::vector<std::string> targets;
+    for (const auto& host : request.server_hosts) {
+        targets.push_back(host_and_port(host, request.server_port));
+    }
+    const std::string where = fmt::format("{}", fmt::join(targets, ","));
     std::vector<resolved_host> servers;
     std::vector<resolved_host> clients;
     try {

@@ -28,7 +28,9 @@ asio::ip::tcp::resolver::results_type resolve(asio::io_context& io, const std::s
     if (passive) {
         flags |= asio::ip::resolver_base::passive;
     }
-    auto results = resolver.resolve(host, std::to_string(port), flags, ec);
+    // "[::1]" is how an IPv6 literal is written next to a port; the resolver
+    // wants it bare.
+    auto results = resolver.resolve(unbracketed_host(host), std::to_string(port), flags, ec);
     if (ec) {
         throw connect_error("cannot resolve '" + host + "': " + ec.message(), false);
     }
@@ -59,7 +61,7 @@ std::optional<asio::ip::tcp::endpoint> local_endpoint_for(asio::io_context& io,
 unique_fd connect_stream(const connect_request& request) {
     asio::io_context io;
     const auto targets = resolve(io, request.server_host, request.server_port, false);
-    const std::string where = request.server_host + ":" + std::to_string(request.server_port);
+    const std::string where = host_and_port(request.server_host, request.server_port);
     std::string last_reason = "no usable address";
     bool refused = false;
 

@@ -57,6 +57,23 @@ if perl -MSocket -e 'socket(my $s, AF_INET6, SOCK_STREAM, 0) or exit 1' 2>/dev/n
     [ "$(json_field "$WORK_DIR/v6.json" environment.peer_addresses.0)" = "[::1]:$SERVER_PORT" ] ||
         fail "IPv6 peer address"
     pass "IPv6 literal -H ::1"
+    # The bracketed form, as addresses with a port are printed, is taken too.
+    run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H '[::1]' -p "$SERVER_PORT" -s 2 -c 100 \
+        --format json
+    echo "$OUT" >"$WORK_DIR/v6b.json"
+    [ "$(json_field "$WORK_DIR/v6b.json" environment.peer_addresses.0)" = "[::1]:$SERVER_PORT" ] ||
+        fail "IPv6 peer address with -H [::1]"
+    pass "IPv6 literal -H [::1]"
+    # Errors print an IPv6 address with its port in brackets, both spellings alike.
+    # A port just freed is one nothing listens on.
+    closed_port=$(perl -MIO::Socket::IP -e \
+        'print IO::Socket::IP->new(LocalHost => "::1", LocalPort => 0, Listen => 1)->sockport')
+    for host in ::1 '[::1]'; do
+        run_capture 1 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H "$host" -p "$closed_port" -s 2 -c 10
+        grep -qF "cannot connect to [::1]:$closed_port (" <<<"$ERR" ||
+            fail "-H $host, refused: $ERR"
+    done
+    pass "errors name [::1]:$closed_port"
 else
     echo "note: no IPv6 loopback here; -H ::1 not exercised"
 fi

@@ -104,6 +104,54 @@ subtest 'placement: --client-cpu and --server-cpu' => sub {
         'the client stays unpinned without --client-cpu';
 };
 
+subtest "the client's long names for the script's own options" => sub {
+    # Same meaning, same value: what the client calls -c, -p, -H and -t.
+    my $s = parse(qw(--test-iterations 500 --server-port 5001 --server-host ::1 --test-transport-protocol TCP));
+    is_deeply [ @{$s}{qw(iterations port host protocol)} ], [ 500, 5001, '::1', 'tcp' ],
+        '--test-iterations, --server-port, --server-host, --test-transport-protocol';
+    $s = parse(qw(--test_iterations 7 --server_port 5002 --server_host h --test_transport_protocol sctp));
+    is_deeply [ @{$s}{qw(iterations port host protocol)} ], [ 7, 5002, 'h', 'sctp' ], 'with underscores too';
+    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--server-host h --server-port 5003 --test-iterations 9)),
+                                                       '/bin/clt', 0, '/t.json') ],
+        [qw(/bin/clt -s 0 --json-file /t.json -t sctp -c 9 -H h -p 5003)], 'reach the client as -c, -H and -p';
+    like parse_error(qw(--test-iterations 0))->{message}, qr/--iterations must be a whole number/,
+        'checked as the option they stand for';
+    like parse_error(qw(--iterations 5 --test-iterations 6 --duration 1))->{message}, qr/--duration and --iterations exclude/,
+        'one option: the later value wins, as with any option given twice';
+    is parse(qw(--iterations 5 --test-iterations 6))->{iterations}, 6, 'the later of the two';
+};
+
+subtest "the client's short options before '--' name the script's own" => sub {
+    # Option names are case-sensitive, so -H is the host (refused), never -h (help).
+    my @cases = (
+        [ [qw(-t tcp)],  qr/-t is the client's short option: run_spectrum\.pl takes --protocol \(or --test-transport-protocol\)/ ],
+        [ [qw(-c 100)],  qr/-c is the client's short option: run_spectrum\.pl takes --iterations/ ],
+        [ [qw(-H ::1)],  qr/-H is the client's short option: run_spectrum\.pl takes --host \(or --server-host\)/ ],
+        [ [qw(-p 5000)], qr/-p is the client's short option: run_spectrum\.pl takes --port/ ],
+        [ [qw(-s 3)],    qr/-s is the client's short option: the sweep sets the payload size; give --min-power and --max-power/ ],
+        [ [qw(-n)],      qr/-n is the client's short option: client options go after '--'/ ],
+    );
+    for my $case (@cases) {
+        my ($args, $pattern) = @$case;
+        my $error = parse_error(@$args);
+        ok ref $error && $error->{status} == 2, "@$args: usage error" or diag explain $error;
+        like ref $error ? $error->{message} : "$error", $pattern, "@$args: message";
+    }
+    my $r = run_script([qw(-H ::1)], timeout_s => 30);
+    is $r->{exit}, 2, '-H from the command line: exit status 2, not the help';
+    is $r->{stdout}, '', 'nothing on stdout';
+    is parse('-h')->{help}, 1, '-h is still the help';
+};
+
+subtest "the port from the server's log, with or without a timestamp" => sub {
+    my $port = \&SctpPerf::RunSpectrum::parse_server_port;
+    is $port->("(12|12) starting server at port 40123\n"), 40123, 'pid and tid first';
+    is $port->("2026-11-22T16:56:12.096Z (6736|6736) Accepting connections on port 45611\n"
+               . "2026-11-22T16:56:12.096Z (6736|6736) starting server at port 45611\n"), 45611, 'a timestamp first';
+    is $port->("(12|12) starting server at port 0\n"), undef, 'port 0 is no port';
+    is $port->("x y (1|1) starting server at port 5\n"), undef, 'one word before it at most';
+};
+
 subtest 'everything after -- goes to the client unchanged' => sub {
     my $s = parse(qw(--protocol tcp -- -n -m 5 -M 500 --io-timeout 3 Odd));
     is_deeply $s->{client_args}, [qw(-n -m 5 -M 500 --io-timeout 3 Odd)], 'kept in order and case';

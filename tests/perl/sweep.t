@@ -201,6 +201,59 @@ subtest 'a failing size stops the sweep' => sub {
     ok !process_alive(pid_of($log, 'server')), 'server stopped';
 };
 
+# What the real clients print when no server listens, and on a kernel without SCTP.
+my $REFUSED = 'cannot connect to localhost:45453 (Connection refused): is SOCK_STREAM_srv running?';
+my $NO_SCTP = "this kernel has no SCTP support: load it with 'modprobe sctp' (package linux-modules-extra on "
+            . "some distributions) or measure TCP instead with '-t tcp': Protocol not supported";
+my $NO_SCTP_SEQPACK = "this kernel has no SCTP support: load it with 'modprobe sctp' (package linux-modules-extra "
+                    . 'on some distributions) or measure TCP instead with SOCK_STREAM_clt/SOCK_STREAM_srv -t tcp: '
+                    . 'Protocol not supported';
+
+subtest 'no server running: the advice names --start-server' => sub {
+    my ($r) = sweep([qw(--keep-going --min-power 0 --max-power 2 --no-plot)],
+                    FAKE_CLIENT_FAIL => '0,1,2', FAKE_CLIENT_FAIL_MESSAGE => $REFUSED);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/failed: SOCK_STREAM_clt exited with status 1: \Q$REFUSED\E; its stderr:\n  \| fake client: \Q$REFUSED\E\n/,
+        "the client's own words, unchanged";
+    my @advice = $r->{stderr} =~ /^run_spectrum\.pl: (no server answered: .*)$/mg;
+    is_deeply \@advice, ['no server answered: start SOCK_STREAM_srv where the client looks for it, '
+                         . 'or add --start-server to have run_spectrum.pl start one on loopback'],
+        'then the advice in the script\'s options, once for the three sizes';
+};
+
+subtest 'a refused connection to a server the script started: no --start-server advice' => sub {
+    my ($r) = sweep([qw(--start-server --min-power 0 --max-power 0 --no-plot)],
+                    FAKE_CLIENT_FAIL => '0', FAKE_CLIENT_FAIL_MESSAGE => $REFUSED);
+    is $r->{exit}, 1, 'exit status 1';
+    unlike $r->{stderr}, qr/no server answered/, 'no advice to start what runs already';
+};
+
+subtest 'no SCTP: the advice names --protocol tcp, and the sweep stops' => sub {
+    my ($r, $log, $out) = sweep([qw(--keep-going --min-power 0 --max-power 2 --no-plot)],
+                                FAKE_CLIENT_FAIL => '0,1,2', FAKE_CLIENT_FAIL_MESSAGE => $NO_SCTP);
+    is $r->{exit}, 1, 'exit status 1';
+    unlike $r->{stderr}, qr/-t tcp/, "the client's -t is not offered: the script sets it";
+    like $r->{stderr}, qr/failed: SOCK_STREAM_clt exited with status 1: this kernel has no SCTP support: .* or measure TCP instead with '--protocol tcp': Protocol not supported; its stderr, its advice in run_spectrum\.pl's options:\n  \| fake client: this kernel .*'--protocol tcp'/,
+        'the reason and the stderr shown name --protocol tcp';
+    like $r->{stderr}, qr/^run_spectrum\.pl: this kernel has no SCTP: load it with 'modprobe sctp', or sweep TCP with --protocol tcp$/m,
+        'the advice';
+    like $r->{stderr}, qr/every size would fail the same way, so the sweep stops/, 'stops even with --keep-going';
+    ok !-e "$log/client-1.args", 'after the first size';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    like $doc->{failed}[0]{reason}, qr/with '--protocol tcp'/, 'spectrum.json records the reason in the same terms';
+};
+
+subtest 'no SCTP for seqpack: the advice names the stream programs over TCP' => sub {
+    my ($r) = sweep([qw(--service seqpack --min-power 0 --max-power 0 --no-plot)],
+                    FAKE_CLIENT_FAIL => '0', FAKE_CLIENT_FAIL_MESSAGE => $NO_SCTP_SEQPACK);
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/measure TCP instead with --service stream --protocol tcp: Protocol not supported;/,
+        'the reason';
+    like $r->{stderr}, qr/^run_spectrum\.pl: this kernel has no SCTP: .* sweep TCP with --service stream --protocol tcp$/m,
+        'the advice';
+    unlike $r->{stderr}, qr/-t tcp/, 'no -t';
+};
+
 subtest '--keep-going' => sub {
     my ($r, $log, $out) = sweep([qw(--start-server --keep-going --min-power 0 --max-power 4)], FAKE_CLIENT_FAIL => '1,3');
     is $r->{exit}, 1, 'exit status 1';

@@ -92,6 +92,8 @@ sub run_script($args, %o) {
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
 #   FAKE_CLIENT_FAIL=1,3   exit 1 for those powers, with a message on stderr and an
 #                          error report ({"error": ..., "exit_code": 1}) in F
+#   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
+#                          given), printed as "fake client: TEXT" and the report's error
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
@@ -135,11 +137,11 @@ sleep \$ENV{FAKE_CLIENT_SLEEP}
     if \$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} == \$power);
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
 if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
-    print STDERR "fake client: connection refused at power \$power\\n";
+    my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$power";
+    print STDERR "fake client: \$message\\n";
     open my \$out, '>', \$json_file or die;
     print {\$out} encode_json({ tool => 'sctp-perf', tool_version => '1.0.0', format_version => 2,
-                                program => 'SOCK_STREAM_clt', error => "connection refused at power \$power",
-                                exit_code => 1 });
+                                program => 'SOCK_STREAM_clt', error => \$message, exit_code => 1 });
     close \$out;
     exit 1;
 }
