@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages sctp-perf needs, and only those missing, so it
-# is safe to run again. Usage: scripts/install-deps.sh [build|test]
-#   build  compiler, CMake, libraries, Perl and gnuplot (the default)
-#   test   the above plus what the tests need (QEMU and friends for real-kernel
-#          SCTP, clang for the sanitizer and fuzz builds)
+# is safe to run again. Usage: scripts/install-deps.sh [build|package|test]
+#   build    compiler, CMake, libraries, Perl and gnuplot (the default)
+#   package  the above plus what scripts/package.sh needs for the .deb
+#   test     all of the above plus what the tests need (QEMU and friends for
+#            real-kernel SCTP, clang for the sanitizer and fuzz builds, lintian)
 set -euo pipefail
 
 role=${1:-build}
@@ -13,8 +14,15 @@ build_packages=(
     zlib1g-dev
     perl gnuplot-nox
 )
+# scripts/package.sh: man pages from --help (help2man), CPack's Depends from
+# dpkg-shlibdeps (dpkg-dev), which CPack runs on the files `file` calls ELF.
+package_packages=(
+    help2man dpkg-dev file
+)
 test_packages=(
     catch2 iproute2 procps
+    # The package's test (tests/package): lintian on the .deb.
+    lintian
     # The reference reader of HdrHistogram interval logs (tests/integration/hdr_log_reader.sh).
     libhdrhistogram-java default-jre-headless
     # The SCTP VM: a Debian kernel booted under QEMU with a busybox initramfs.
@@ -26,9 +34,10 @@ test_packages=(
 
 case "$role" in
     build) wanted=("${build_packages[@]}") ;;
-    test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+    package) wanted=("${build_packages[@]}" "${package_packages[@]}") ;;
+    test) wanted=("${build_packages[@]}" "${package_packages[@]}" "${test_packages[@]}") ;;
     *)
-        echo "usage: $0 [build|test]" >&2
+        echo "usage: $0 [build|package|test]" >&2
         exit 2
         ;;
 esac

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Builds the Debian package with scripts/package.sh in BUILD_DIR, unpacks it
+# with dpkg-deb -x into a temporary root, and checks what it installs: the
+# five programs, their man pages (every option of --help in each), the bash
+# completions, the docs, the package's relations; then runs the unpacked
+# programs against each other over loopback TCP, and the unpacked
+# run_spectrum.pl, which must find them beside itself. Last, lintian: an
+# error fails the test, warnings and the rest are printed.
+#
+# Usage: tests/package/check-deb.sh BUILD_DIR
+set -euo pipefail
+
+build_dir=${1:?usage: $0 BUILD_DIR}
+source_root=$(cd "$(dirname "$0")/../.." && pwd)
+start_s=$SECONDS
+for tool in help2man dpkg-shlibdeps file lintian; do
+    command -v "$tool" >/dev/null ||
+        { echo "FAIL: $tool is not installed: run scripts/install-deps.sh test" >&2; exit 1; }
+done
+
+echo "== building the package in $build_dir"
+SCTP_PERF_PACKAGE_BUILD_DIR=$build_dir "$source_root/scripts/package.sh" >"$build_dir.log" 2>&1 || {
+    tail -40 "$build_dir.log" >&2
+    echo "FAIL: scripts/package.sh failed (its whole log: $build_dir.log)" >&2
+    exit 1
+}
+deb=$(tail -n 1 "$build_dir.log")
+echo "$deb, built in $((SECONDS - start_s)) s"
+
+# lib.sh wants the programs' directory: the unpacked usr/bin, made below.
+source "$source_root/tests/integration/lib.sh" /nonexistent
+root=$WORK_DIR/root
+BIN_DIR=$root/usr/bin
+
+programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv)
+all=("${programs[@]}" run_spectrum.pl)
+
+echo "== contents"
+dpkg-deb -c "$deb"
+dpkg-deb -x "$deb" "$root"
+for name in "${all[@]}"; do
+    [ -x "$BIN_DIR/$name" ] || fail "usr/bin/$name is missing or not executable"
+    [ -f "$root/usr/share/man/man1/$name.1.gz" ] || fail "no man page usr/share/man/man1/$name.1.gz"
+    [ -f "$root/usr/share/bash-completion/completions/$name" ] ||
+        fail "no bash completion usr/share/bash-completion/completions/$name"
+done
+doc=$root/usr/share/doc/sctp-perf
+for file in copyright changelog.gz README.SCTP_PERF_TEST.gz sample-results/tcp-loopback/README.md; do
+    [ -f "$doc/$file" ] || fail "no usr/share/doc/sctp-perf/$file"
+done
+for name in "${programs[@]}"; do
+    file "$BIN_DIR/$name" | grep -q ', stripped' || fail "usr/bin/$name is not stripped: $(file "$BIN_DIR/$name")"
+done
+pass "the five programs, their man pages and completions, and the docs are there; programs stripped"
+
+echo "== relations"
+dpkg-deb -f "$deb" Package Version Depends Recommends
+depends=$(dpkg-deb -f "$deb" Depends)
+for package in libsctp1 perl libc6 libstdc++6; do
+    tr ',' '\n' <<<"$depends" | awk '{ print $1 }' | grep -qxF "$package" ||
+        fail "Depends lacks $package: $depends"
+done
+[ "$(dpkg-deb -f "$deb" Recommends)" = gnuplot-nox ] || fail "Recommends is not gnuplot-nox"
+pass "Depends names the linked libraries (libsctp1 among them) and perl; Recommends gnuplot-nox"
+
+echo "== man pages and completions against --help"
+options_of() {    # the long options a program's --help lists, one a line
+    "$@" --help | perl -ne 'next unless /^ {0,6}(-\S.*)/; my ($names) = split /\s{2,}/, $1;
+                            print "$_\n" for $names =~ /(--[A-Za-z][\w-]*)/g' | sort -u
+}
+for name in "${all[@]}"; do
+    page=$(zcat "$root/usr/share/man/man1/$name.1.gz")
+    for section in 'EXIT STATUS' EXAMPLES FILES ENVIRONMENT 'SEE ALSO'; do
+        grep -Eq "^\.SH \"?$section\"?$" <<<"$page" || fail "the man page of $name has no $section section"
+    done
+    completion=$root/usr/share/bash-completion/completions/$name
+    count=0
+    while read -r option; do
+        grep -qF -- "${option//-/\\-}" <<<"$page" || fail "the man page of $name lacks $option"
+        # What bash offers for the option's first four letters after the dashes.
+        offered=$(bash -c 'source "$1"; COMP_WORDS=("$2" "$3"); COMP_CWORD=1
+                           "_sctp_perf_${2//[^a-zA-Z0-9_]/_}"; printf "%s\n" "${COMPREPLY[@]}"' \
+            _ "$completion" "$name" "${option:0:6}")
+        grep -qx -- "$option" <<<"$offered" || fail "completing ${option:0:6} for $name does not offer $option"
+        count=$((count + 1))
+    done < <(options_of "$BIN_DIR/$name")
+    [ "$count" -gt 3 ] || fail "found only $count options in $name --help"
+done
+offered=$(bash -c 'source "$1"; COMP_WORDS=(run_spectrum.pl --protocol t); COMP_CWORD=2
+                   _sctp_perf_run_spectrum_pl; echo "${COMPREPLY[*]}"' _ \
+    "$root/usr/share/bash-completion/completions/run_spectrum.pl")
+[ "$offered" = tcp ] || fail "completing 'run_spectrum.pl --protocol t' offers '$offered', not tcp"
+pass "each man page and completion has every long option of its program's --help"
+
+echo "== the unpacked programs over loopback TCP"
+start_server SOCK_STREAM_srv -t tcp
+run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 1000
+grep -qx 'num_points: 1000' <<<"$OUT" || fail "the client's report does not count 1000 round trips: $OUT"
+pass "SOCK_STREAM_clt ran 1000 round trips against SOCK_STREAM_srv on port $SERVER_PORT"
+
+echo "== the unpacked run_spectrum.pl, finding the programs beside itself"
+sweep=$WORK_DIR/sweep
+# A PATH without any other sctp-perf, so the programs can only come from usr/bin.
+run_capture 0 env PATH=/usr/bin:/bin "$BIN_DIR/run_spectrum.pl" --protocol tcp --start-server \
+    --min-power 0 --max-power 1 --iterations 100 --no-plot --output-dir "$sweep"
+[ "$(wc -l <"$sweep/spectrum.csv")" -eq 3 ] || fail "spectrum.csv has not a header and two sizes: $(cat "$sweep/spectrum.csv")"
+pass "run_spectrum.pl swept 2^0..2^1 with the programs in usr/bin"
+
+echo "== lintian"
+status=0
+lintian --display-info --fail-on error "$deb" || status=$?
+[ "$status" -eq 0 ] || fail "lintian found errors (exit $status)"
+pass "lintian found no error; whole test in $((SECONDS - start_s)) s"
