@@ -147,15 +147,13 @@ help_layout client_help(const option_groups& groups, const program_info& program
                    {"SCTP", &groups.sctp},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
-    help.notes =
-        "N and BYTES take 100000, 1e5, 100k or 1M (k, M, G: 10^3, 10^6, 10^9; Ki, Mi,\n"
-        "Gi: 2^10, 2^20, 2^30), but must come out whole: 1.5k is 1500, 2.5 is an error.\n"
-        "R takes the same suffixes and decimals. S is seconds and US microseconds, with\n"
-        "decimals allowed (0.5, 1e-3).\n"
-        "All times are microseconds of a full round trip (request out, reply back),\n"
-        "never halved.\n"
-        "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
-        "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
+    help.notes = std::string(number_forms_note) +
+                 "R takes the same suffixes and decimals. S is seconds and US microseconds, with\n"
+                 "decimals allowed (0.5, 1e-3).\n"
+                 "All times are microseconds of a full round trip (request out, reply back),\n"
+                 "never halved.\n"
+                 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+                 "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
     help.examples = fmt::format(
         "  {0}{1} &\n"
         "      start a server on port 45453 (on this host or another)\n"

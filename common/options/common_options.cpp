@@ -15,6 +15,10 @@
 #include "version.hpp"
 
 namespace sctp_perf {
+
+const char* const number_forms_note =
+    "N and BYTES take 100000, 1e5, 100k or 1M (k, M, G: 10^3, 10^6, 10^9; Ki, Mi,\n"
+    "Gi: 2^10, 2^20, 2^30), but must come out whole: 1.5k is 1500, 2.5 is an error.\n";
 namespace po = boost::program_options;
 
 namespace {

@@ -76,6 +76,10 @@ struct option_groups {
 };
 
 // What --help prints around the options.
+// The --help note on how counts and sizes may be written, the same for
+// every program.
+extern const char* const number_forms_note;
+
 struct help_layout {
     std::string usage;  // after "Usage: ", e.g. "SOCK_STREAM_clt -s POWER [options]"
     // Each group under its caption, in order.

@@ -63,14 +63,12 @@ help_layout server_help(const option_groups& groups, const program_info& program
                    {"SCTP", &groups.sctp},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
-    help.notes =
-        "N and BYTES take 100000, 1e5, 100k or 1M (k, M, G: 10^3, 10^6, 10^9; Ki, Mi,\n"
-        "Gi: 2^10, 2^20, 2^30), but must come out whole: 1.5k is 1500, 2.5 is an error.\n"
-        "S is seconds (decimals allowed for --io-timeout and --header-timeout).\n"
-        "Logs go to stderr as 'TIME (pid|tid) message', TIME in UTC to the millisecond.\n"
-        "SIGINT or SIGTERM stop the server.\n"
-        "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
-        "Long names may also be spelled with underscores (--server_port).\n";
+    help.notes = std::string(number_forms_note) +
+                 "S is seconds (decimals allowed for --io-timeout and --header-timeout).\n"
+                 "Logs go to stderr as 'TIME (pid|tid) message', TIME in UTC to the millisecond.\n"
+                 "SIGINT or SIGTERM stop the server.\n"
+                 "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
+                 "Long names may also be spelled with underscores (--server_port).\n";
     if (multi) {
         help.examples = "  " + name +
                         "\n"

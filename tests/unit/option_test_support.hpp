@@ -1,9 +1,12 @@
 #pragma once
 // Builds an argv from words, as a shell would hand it to main.
 
+#include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "options/client_options.hpp"
 #include "options/common_options.hpp"
 
 namespace sctp_perf::testing {
@@ -27,5 +30,19 @@ inline const program_info stream_client{"SOCK_STREAM_clt", "test", "stream", tru
 inline const program_info seqpack_client{"SOCK_SEQPACK_clt", "test", "seqpack", false};
 inline const program_info stream_server{"SOCK_STREAM_srv", "test", "stream", true};
 inline const program_info seqpack_server{"SOCK_SEQPACK_srv", "test", "seqpack", false};
+
+// The usage error a client command line of `words` draws (the test fails
+// when it draws none).
+inline std::string client_usage_error(std::vector<std::string> words) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    try {
+        parse_client_options(cl.argc(), cl.argv(), stream_client, out);
+    } catch (const usage_error& e) {
+        return e.what();
+    }
+    FAIL("no usage error for that command line");
+    return {};
+}
 
 }  // namespace sctp_perf::testing

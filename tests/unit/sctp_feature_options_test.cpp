@@ -34,15 +34,7 @@ client_options parse_client(std::vector<std::string> words) {
 
 std::string client_error(std::vector<std::string> words) {
     words.insert(words.begin(), {"-s", "7"});
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    try {
-        parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_client, out);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    FAIL("no usage error for that command line");
-    return {};
+    return sctp_perf::testing::client_usage_error(std::move(words));
 }
 
 }  // namespace
