@@ -8,6 +8,7 @@
 
 #include "report/run_report.hpp"
 #include "report_test_support.hpp"
+#include "text_lines.hpp"
 #include "version.hpp"
 
 namespace {
@@ -49,14 +50,7 @@ std::string ace_report_of(const sctp_perf::run_report& report) {
     return out.str();
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-    }
-    return lines;
-}
+using sctp_perf::testing::lines_of;
 
 }  // namespace
 

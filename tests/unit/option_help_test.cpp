@@ -9,6 +9,7 @@
 #include "option_test_support.hpp"
 #include "options/client_options.hpp"
 #include "options/server_options.hpp"
+#include "text_lines.hpp"
 
 using namespace sctp_perf;
 using sctp_perf::testing::command_line;
@@ -46,14 +47,7 @@ std::string usage_error_of(const program_info& program, std::vector<std::string>
     return {};
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        lines.push_back(line);
-    }
-    return lines;
-}
+using sctp_perf::testing::lines_of;
 
 const program_info* const every_program[] = {
     &sctp_perf::testing::stream_client, &sctp_perf::testing::seqpack_client,
