@@ -36,16 +36,19 @@ veth_link c nl0c 10.77.4.1/24 s nl0s 10.77.4.2/24
 # Default RTOs start at rto_initial = 3 s before the first RTT sample and
 # double on every loss, so an unlucky setup exchange alone can wait
 # 3 + 6 + 12 s. Both ends get --io-timeout 60 so such waits are never
-# taken for a dead peer; the check's own limit still bounds the run.
+# taken for a dead peer, and the servers --header-timeout 60 too: a lost
+# test header is retransmitted only after rto_initial, 3 s, beyond the
+# server's default 2 s for the whole header. The check's own limit still
+# bounds the run.
 io_timeout_s=60
 
 # The server's RTO governs lost replies, so each run has its own server.
 start_server "${CHECK_WORK}/srv-default.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2 \
-    --io-timeout "${io_timeout_s}"
+    --io-timeout "${io_timeout_s}" --header-timeout "${io_timeout_s}"
 port_default="${SERVER_PORT}"
 # shellcheck disable=SC2086 # ${tuned_rto} is a list of options
 start_server "${CHECK_WORK}/srv-tuned.log" s SOCK_STREAM_srv -t sctp -p 0 -a 10.77.4.2 \
-    --io-timeout "${io_timeout_s}" ${tuned_rto}
+    --io-timeout "${io_timeout_s}" --header-timeout "${io_timeout_s}" ${tuned_rto}
 port_tuned="${SERVER_PORT}"
 
 ip netns exec c "${TC}" qdisc add dev nl0c root netem loss 5% || fail "tc netem on nl0c failed"
