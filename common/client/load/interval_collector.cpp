@@ -3,34 +3,54 @@
 #include <algorithm>
 
 namespace sctp_perf {
+namespace {
+
+void clear_interval(sample_sink& sink) {
+    sink.interval_sent = 0;
+    sink.interval_replies = 0;
+    sink.corrected_interval.reset();
+    sink.uncorrected_interval.reset();
+}
+
+}  // namespace
+
+std::uint64_t interval_collector::add_part(std::uint64_t index,
+                                           std::chrono::steady_clock::time_point end,
+                                           sample_sink& sink) {
+    index = std::max(index, next_);
+    auto& slot = slots_[index];
+    if (!slot) {
+        slot = std::make_unique<interval_slot>();
+    }
+    slot->end = std::max(slot->end, end);
+    slot->sent += sink.interval_sent;
+    slot->replies += sink.interval_replies;
+    slot->corrected.merge(sink.corrected_interval);
+    slot->uncorrected.merge(sink.uncorrected_interval);
+    ++slot->parts;
+    return index;
+}
 
 void interval_collector::hand_in(std::uint64_t index, std::chrono::steady_clock::time_point end,
                                  sample_sink& sink) {
     {
         const std::lock_guard lock(mutex_);
-        auto& slot = slots_[index];
-        if (!slot) {
-            slot = std::make_unique<interval_slot>();
-        }
-        slot->end = std::max(slot->end, end);
-        slot->sent += sink.interval_sent;
-        slot->replies += sink.interval_replies;
-        slot->corrected.merge(sink.corrected_interval);
-        slot->uncorrected.merge(sink.uncorrected_interval);
-        ++slot->parts;
+        add_part(index, end, sink);
     }
-    sink.interval_sent = 0;
-    sink.interval_replies = 0;
-    sink.corrected_interval.reset();
-    sink.uncorrected_interval.reset();
+    clear_interval(sink);
     changed_.notify_all();
 }
 
-void interval_collector::worker_done(std::uint64_t last_index) {
+void interval_collector::hand_in_last(std::uint64_t index,
+                                      std::chrono::steady_clock::time_point end,
+                                      sample_sink& sink) {
     {
+        // One step, so that the interval the part went to cannot be taken
+        // before the worker is known to be done with it.
         const std::lock_guard lock(mutex_);
-        last_indices_.push_back(last_index);
+        last_indices_.push_back(add_part(index, end, sink));
     }
+    clear_interval(sink);
     changed_.notify_all();
 }
 

@@ -6,6 +6,11 @@
 // in its part when it passes the interval's end, and its last, shorter part
 // when its flows are done; it is then counted as present, with nothing, in
 // every later interval.
+//
+// A worker that fails mid-run hands in its last part at once, for whatever
+// interval it was in. A part for an interval the main thread has already
+// taken counts towards the oldest one not yet taken, so that no part waits
+// for a reader that has moved on and every run drains.
 
 #include <chrono>
 #include <condition_variable>
@@ -32,10 +37,13 @@ class interval_collector {
   public:
     explicit interval_collector(unsigned workers) : workers_(workers) {}
 
-    // Adds the interval part of `sink` to interval `index` and clears it there.
+    // Adds the interval part of `sink` to interval `index` (see the top of
+    // this file for one already taken) and clears it there.
     void hand_in(std::uint64_t index, std::chrono::steady_clock::time_point end, sample_sink& sink);
-    // The worker handed in its last part, for interval `last_index`.
-    void worker_done(std::uint64_t last_index);
+    // The same for the worker's last part: it is then done, and present with
+    // nothing in every later interval.
+    void hand_in_last(std::uint64_t index, std::chrono::steady_clock::time_point end,
+                      sample_sink& sink);
 
     // The next interval once complete, waiting up to `wait`; nullptr if it
     // is not complete by then or every interval has been taken.
@@ -44,6 +52,9 @@ class interval_collector {
     bool drained();
 
   private:
+    // Under the lock; returns the interval the part went to.
+    std::uint64_t add_part(std::uint64_t index, std::chrono::steady_clock::time_point end,
+                           sample_sink& sink);
     bool complete(std::uint64_t index) const;
 
     std::mutex mutex_;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <mutex>
 #include <ostream>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -67,9 +68,8 @@ class worker {
         : flows_(std::move(flows)), sink_(sink), plan_(plan), shared_(shared) {}
 
     void run() noexcept {
-        std::uint64_t interval_index = 0;
         try {
-            interval_index = loop();
+            loop();
         } catch (...) {
             {
                 const std::lock_guard lock(shared_.error_mutex);
@@ -79,14 +79,15 @@ class worker {
             }
             shared_.abort = true;
         }
+        // Also after a failure: the interval this worker was in is where its
+        // last part goes, so that the main thread's account drains.
         if (shared_.collector != nullptr) {
-            shared_.collector->hand_in(interval_index, clock::now(), sink_);
-            shared_.collector->worker_done(interval_index);
+            shared_.collector->hand_in_last(interval_index_, clock::now(), sink_);
         }
     }
 
   private:
-    std::uint64_t loop() {
+    void loop() {
         // The timer slack would otherwise add up to 50 us to every sleep.
         ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
         unique_fd epoll_fd(::epoll_create1(EPOLL_CLOEXEC));
@@ -108,7 +109,6 @@ class worker {
             flow->begin(schedule, shared_.stop_at);
         }
         const auto interval = shared_.interval.value_or(clock::duration::max());
-        std::uint64_t interval_index = 0;
         auto interval_end = shared_.interval ? shared_.t0 + interval : clock::time_point::max();
         std::size_t unfinished = flows_.size();
         std::vector<epoll_event> events(flows_.size());
@@ -116,7 +116,7 @@ class worker {
         while (unfinished > 0 && !shared_.abort) {
             auto now = clock::now();
             if (now >= interval_end) {
-                shared_.collector->hand_in(interval_index++, interval_end, sink_);
+                shared_.collector->hand_in(interval_index_++, interval_end, sink_);
                 interval_end += interval;
             }
             auto wake = std::min(interval_end, now + longest_wait);
@@ -138,9 +138,9 @@ class worker {
                 }
                 if (flow.waiting_on_peer() && now - flow.peer_owes_since() > plan_.io_timeout) {
                     throw peer_error(fmt::format(
-                        "flow {}: no whole reply and no room to send for {:.1f} s (--io-timeout): "
+                        "{}: no whole reply and no room to send for {:.1f} s (--io-timeout): "
                         "the server stopped reading or answering",
-                        flow.index(), std::chrono::duration<double>(plan_.io_timeout).count()));
+                        where(flow), std::chrono::duration<double>(plan_.io_timeout).count()));
                 }
             }
             now = clock::now();
@@ -164,23 +164,68 @@ class worker {
                 }
             }
         }
-        return interval_index;
     }
 
-    // Runs one step of `flow`, naming the flow in whatever the peer did wrong.
+    // Runs one step of `flow`, naming the flow and the time in whatever the
+    // peer did wrong.
     template <typename Step>
-    static auto on_flow(const load_flow& flow, Step step) -> decltype(step()) {
+    auto on_flow(const load_flow& flow, Step step) -> decltype(step()) {
         try {
             return step();
         } catch (const peer_error& e) {
-            throw peer_error(fmt::format("flow {}: {}", flow.index(), e.what()));
+            throw peer_error(fmt::format("{}: {}", where(flow), e.what()));
         }
+    }
+
+    // "flow 3, 2.471 s into the run (interval 3, from 2.000 s)": where a
+    // failure happened, for the one line a user reads.
+    std::string where(const load_flow& flow) const {
+        const auto elapsed_s = std::chrono::duration<double>(clock::now() - shared_.t0).count();
+        if (!shared_.interval) {
+            return fmt::format("flow {}, {:.3f} s into the run", flow.index(), elapsed_s);
+        }
+        const double interval_s = std::chrono::duration<double>(*shared_.interval).count();
+        return fmt::format("flow {}, {:.3f} s into the run (interval {}, from {:.3f} s)",
+                           flow.index(), elapsed_s, interval_index_ + 1,
+                           static_cast<double>(interval_index_) * interval_s);
     }
 
     std::vector<load_flow*> flows_;
     sample_sink& sink_;
     const load_plan& plan_;
     shared_run& shared_;
+    std::uint64_t interval_index_ = 0;  // the interval the loop is in
+};
+
+// The worker threads of one run, joined on every way out of it: a thread
+// that cannot start, or an output that fails while the others run, must not
+// leave a joinable std::thread behind (its destructor would terminate).
+class worker_threads {
+  public:
+    explicit worker_threads(shared_run& shared) : shared_(shared) {}
+    worker_threads(const worker_threads&) = delete;
+    worker_threads& operator=(const worker_threads&) = delete;
+    ~worker_threads() {
+        shared_.abort = true;  // a no-op after a normal join()
+        join();
+    }
+
+    // Throws std::system_error when the thread cannot be made.
+    template <typename Body>
+    void start(Body body) {
+        threads_.emplace_back(std::move(body));
+    }
+    void join() noexcept {
+        for (auto& thread : threads_) {
+            if (thread.joinable()) {
+                thread.join();
+            }
+        }
+    }
+
+  private:
+    shared_run& shared_;
+    std::vector<std::thread> threads_;
 };
 
 // Writes one finished interval to every output that asked for it.
@@ -354,9 +399,9 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     load_result result;
     const auto usage_start = read_process_usage();
 
-    std::vector<std::thread> threads;
+    worker_threads threads(shared);
     for (unsigned t = 0; t < thread_count; ++t) {
-        threads.emplace_back([&, t] { worker(groups[t], *sinks[t], plan, shared).run(); });
+        threads.start([&, t] { worker(groups[t], *sinks[t], plan, shared).run(); });
     }
     // The main thread reports intervals while the workers run.
     while (!collector.drained()) {
@@ -366,9 +411,7 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
             }
         }
     }
-    for (auto& thread : threads) {
-        thread.join();
-    }
+    threads.join();
     const auto usage_end = read_process_usage();
     if (shared.error) {
         std::rethrow_exception(shared.error);
