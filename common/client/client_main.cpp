@@ -20,6 +20,7 @@
 #include "report/output_file.hpp"
 #include "report/run_report.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/interrupt.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/stream_connector.hpp"
@@ -128,6 +129,13 @@ void check_stream_counts(const client_options& options, const run_report& report
     }
 }
 
+// 0, or what a shell reports for the signal that cut the measurement short
+// (its report is written all the same) or came while it was written.
+int exit_status_after_report() {
+    const int signal = interrupt_flag().load();
+    return signal != 0 ? exit_status_for_signal(signal) : exit_success;
+}
+
 int run_ping_pong_test(const client_options& options, run_report& report,
                        const client_connector& connect, std::ofstream& json_file) {
     client_connection connection = connect(options);
@@ -143,14 +151,17 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
+    const interrupt_scope interrupts;
+    plan.stop = &interrupt_flag();
     const auto result = run_ping_pong(channel, plan, recorder);
+    report.interrupted_by = result.stopped ? interrupt_flag().load() : 0;
     report.transport = read_transport_counters(channel.native_handle(), options.common.transport);
     connection.channel.reset();  // close before reporting, as the server expects
 
     report.duration_s = std::chrono::duration<double>(result.elapsed).count();
     report.recorder = &recorder;
     write_reports(options, report, json_file);
-    return exit_success;
+    return exit_status_after_report();
 }
 
 int run_load(const client_options& options, run_report& report, const client_connector& connect,
@@ -190,11 +201,14 @@ int run_load(const client_options& options, run_report& report, const client_con
     outputs.interval_csv = options.interval_csv;
     outputs.histogram_log = options.histogram_log;
     outputs.latency_file = options.latency_file;
+    const interrupt_scope interrupts;
+    plan.stop = &interrupt_flag();
     const auto result = run_load_test(std::move(channels), plan, outputs);
+    report.interrupted_by = interrupt_flag().load();
     report.load = &result;
     report.duration_s = result.duration_s;
     write_reports(options, report, json_file);
-    return exit_success;
+    return exit_status_after_report();
 }
 
 int run(const client_options& options, const program_info& program,

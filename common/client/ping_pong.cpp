@@ -24,7 +24,12 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     const auto deadline = plan.duration.value_or(clock::duration::max());
 
     std::uint64_t i = 0;
+    bool stopped = false;
     for (; i < total; ++i) {
+        if (plan.stop != nullptr && plan.stop->load(std::memory_order_relaxed) != 0) {
+            stopped = true;
+            break;
+        }
         const auto r = random.next();
         payload.front() = static_cast<std::byte>(r);
         payload.back() = static_cast<std::byte>(r >> 8);
@@ -59,7 +64,10 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             break;
         }
     }
-    return {last_stop - measuring_since, i - primer};
+    if (i <= primer) {
+        return {std::chrono::nanoseconds(0), 0, stopped};  // stopped in the primer
+    }
+    return {last_stop - measuring_since, i - primer, stopped};
 }
 
 }  // namespace sctp_perf

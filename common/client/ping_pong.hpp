@@ -6,6 +6,7 @@
 // so a stall counts once, as the single long round trip it delays; --rate
 // measures what an open-loop sender would see instead.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -21,14 +22,19 @@ struct ping_pong_plan {
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
     std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
     bool unordered = false;     // SCTP: requests sent unordered
+    // Read before each round trip; non-zero (a signal's number, see
+    // runtime/interrupt.hpp) ends the run there, with what it measured.
+    const std::atomic<int>* stop = nullptr;
 };
 
 struct ping_pong_result {
     std::chrono::nanoseconds elapsed{0};  // wall time of the measured iterations
     std::uint64_t measured_iterations = 0;
+    bool stopped = false;  // ended early by plan.stop
 };
 
-// Runs the primer and the measured iterations, recording into `recorder`.
+// Runs the primer and the measured iterations, recording into `recorder`,
+// until all are done or plan.stop is set.
 // Throws peer_error naming the iteration at which the peer failed, or whose
 // reply does not carry the request's check bytes.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,

@@ -233,6 +233,9 @@ void write_run_description(std::ostream& out, const run_report& r) {
 }  // namespace
 
 void write_ace_report(std::ostream& out, const run_report& r) {
+    if (const auto note = interruption_note(r)) {
+        fmt::print(out, "{}\n", *note);
+    }
     if (r.load != nullptr) {
         write_load_summary(out, *r.load);
         write_run_description(out, r);

@@ -16,6 +16,7 @@
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/interrupt.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
@@ -125,6 +126,9 @@ json header_json(const run_report& r) {
         {"program", r.program.name},
         {"units", "microseconds"},
         {"loop", open_loop ? "open" : "closed"},
+        {"interrupted", r.interrupted_by != 0},
+        {"interrupted_by",
+         r.interrupted_by != 0 ? json(signal_name(r.interrupted_by)) : json(nullptr)},
         {"config", config_json(r)},
         {"environment", environment_json(r)},
         {"clock", clock_json(r)},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/interrupt.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -47,6 +48,24 @@ std::string percentile_json_key(const percentile_point& point) {
     std::string key = point.label;
     std::replace(key.begin(), key.end(), '.', '_');
     return key + "_us";
+}
+
+std::optional<std::string> interruption_note(const run_report& r) {
+    if (r.interrupted_by == 0) {
+        return std::nullopt;
+    }
+    const auto& o = r.options;
+    std::string done = fmt::format("{:.3f} s", r.duration_s);
+    if (o.duration) {
+        done +=
+            fmt::format(" of the {:g} s asked", std::chrono::duration<double>(*o.duration).count());
+    } else if (r.load == nullptr) {
+        done += fmt::format(", {} of the {} round trips asked", r.recorder->summary().count(),
+                            o.iterations);
+    }
+    return fmt::format(
+        "INTERRUPTED by {} after {}: every figure below covers only what was measured before it",
+        signal_name(r.interrupted_by), done);
 }
 
 std::vector<std::string> run_warnings(const run_report& r) {

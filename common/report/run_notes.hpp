@@ -35,6 +35,10 @@ std::optional<double> loop_overhead_ns(const run_report& report);
 // no key needs quoting in jq.
 std::string percentile_json_key(const percentile_point& point);
 
+// The sentence that opens the report of a run a signal ended early;
+// nullopt for a run that ran to its end.
+std::optional<std::string> interruption_note(const run_report& report);
+
 // One sentence per thing the reader must know before trusting the figures:
 // neither end pinned on a multi-CPU machine, Nagle on at one end only.
 std::vector<std::string> run_warnings(const run_report& report);

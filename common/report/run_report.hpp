@@ -46,6 +46,9 @@ struct run_report {
     std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
     std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
     std::optional<clock_info> clock;                  // measured at start
+    // The signal (SIGINT, SIGTERM) that ended the measurement early, 0 when
+    // it ran to its end: the figures then cover only what came before it.
+    int interrupted_by = 0;
 };
 
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the

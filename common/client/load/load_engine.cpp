@@ -113,8 +113,16 @@ class worker {
         std::size_t unfinished = flows_.size();
         std::vector<epoll_event> events(flows_.size());
 
+        bool stopping = false;
         while (unfinished > 0 && !shared_.abort) {
             auto now = clock::now();
+            if (!stopping && plan_.stop != nullptr &&
+                plan_.stop->load(std::memory_order_relaxed) != 0) {
+                stopping = true;
+                for (auto* flow : flows_) {
+                    flow->stop_sending();
+                }
+            }
             if (now >= interval_end) {
                 shared_.collector->hand_in(interval_index_++, interval_end, sink_);
                 interval_end += interval;

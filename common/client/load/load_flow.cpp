@@ -116,8 +116,8 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (closed_loop_ && matcher_.outstanding() > 0) {
         return clock::time_point::max();  // the next waits for this reply
     }
-    if (!schedule_->paced()) {
-        return schedule_->start();
+    if (!schedule_->paced() || stopping_) {
+        return schedule_->start();  // now: the next message, or the end of test
     }
     return std::min(schedule_->due(measured_sent_), stop_at_);
 }
@@ -201,7 +201,8 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
             const auto due = schedule_->due(k);
             const bool count_done = !plan_.duration && k >= plan_.messages;
             const bool time_done =
-                plan_.duration && (schedule_->paced() ? due >= stop_at_ : now >= stop_at_);
+                stopping_ ||
+                (plan_.duration && (schedule_->paced() ? due >= stop_at_ : now >= stop_at_));
             if (count_done || time_done) {
                 if (!drained(now)) {
                     return false;

@@ -8,6 +8,7 @@
 // drive many flows. Only the primer and the final account use blocking,
 // timeout-bounded calls.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -35,6 +36,10 @@ struct load_plan {
     unsigned threads = 1;
     std::optional<std::chrono::nanoseconds> interval;
     std::chrono::milliseconds io_timeout{10'000};
+    // Read by the workers as they run; non-zero (a signal's number, see
+    // runtime/interrupt.hpp) ends every flow early and cleanly: no more
+    // measured messages, then the end of test and the server's account.
+    const std::atomic<int>* stop = nullptr;
 
     // How the measured messages travel (SCTP only; the defaults are plain
     // sends): flow message k goes on stream k % streams.
@@ -105,6 +110,9 @@ class load_flow {
     // Reads and matches every reply that has arrived.
     void receive(sample_sink& sink);
 
+    // Sends no more measured messages: the next step is the end of test.
+    void stop_sending() noexcept { stopping_ = true; }
+
     // When the next message is due; time_point::max() once all are sent.
     clock::time_point next_due() const noexcept;
     bool finished() const noexcept { return end_reply_received_; }
@@ -161,6 +169,7 @@ class load_flow {
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;
+    bool stopping_ = false;  // stop_sending() was called
     bool draining_ = false;  // all measured messages sent; waiting for replies
     clock::time_point drain_until_ = clock::time_point::max();
     bool end_started_ = false;  // the end-of-test message is out or on its way

@@ -1,0 +1,66 @@
+#include "runtime/interrupt.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <system_error>
+
+namespace sctp_perf {
+namespace {
+
+std::atomic<int> caught{0};
+static_assert(std::atomic<int>::is_always_lock_free,
+              "a signal handler may only touch lock-free atomics");
+
+constexpr int handled_signals[] = {SIGINT, SIGTERM};
+
+void set_action(int signal, void (*handler)(int)) {
+    struct sigaction action {};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    // No SA_RESTART: a wait in epoll or poll returns at once, and the loops
+    // look at the flag; blocking socket calls retry EINTR themselves.
+    action.sa_flags = 0;
+    if (::sigaction(signal, &action, nullptr) != 0) {
+        throw std::system_error(errno, std::generic_category(), "sigaction failed");
+    }
+}
+
+extern "C" void note_interrupt(int signal) {
+    int none = 0;
+    if (!caught.compare_exchange_strong(none, signal)) {
+        // The second one: end now, with the status the signal itself gives.
+        ::signal(signal, SIG_DFL);
+        ::raise(signal);
+    }
+}
+
+}  // namespace
+
+const std::atomic<int>& interrupt_flag() noexcept {
+    return caught;
+}
+
+const char* signal_name(int signal) noexcept {
+    switch (signal) {
+        case SIGINT:
+            return "SIGINT";
+        case SIGTERM:
+            return "SIGTERM";
+        default:
+            return "a signal";
+    }
+}
+
+interrupt_scope::interrupt_scope() {
+    for (const int signal : handled_signals) {
+        set_action(signal, note_interrupt);
+    }
+}
+
+interrupt_scope::~interrupt_scope() {
+    for (const int signal : handled_signals) {
+        ::signal(signal, SIG_DFL);
+    }
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,40 @@
+#pragma once
+// Ctrl-C (SIGINT) and SIGTERM while a client measures.
+//
+// A user who stops a long run wants what it measured so far, as iperf3
+// prints its summary when interrupted. So while an interrupt_scope is alive
+// the first SIGINT or SIGTERM is only noted: the measuring loops poll
+// interrupt_flag() and end early, the report is written and marked
+// interrupted, and the program then exits 128 + the signal (130, 143). A
+// second signal ends the process at once, as if no handler were there, and
+// so does a signal outside any scope (while connecting, or while writing
+// the report).
+
+#include <atomic>
+
+namespace sctp_perf {
+
+// The signal that interrupted the measurement, 0 while none has. A loop
+// polls it with a relaxed load: it costs one read of memory per iteration.
+const std::atomic<int>& interrupt_flag() noexcept;
+
+// The exit status of a program ended by `signal`, as a shell reports it.
+inline constexpr int exit_status_for_signal(int signal) noexcept {
+    return 128 + signal;
+}
+
+// "SIGINT", "SIGTERM", or "signal N".
+const char* signal_name(int signal) noexcept;
+
+class interrupt_scope {
+  public:
+    // Installs the handlers for SIGINT and SIGTERM. Throws std::system_error
+    // if the kernel refuses.
+    interrupt_scope();
+    // Puts the default actions back; a signal already noted stays noted.
+    ~interrupt_scope();
+    interrupt_scope(const interrupt_scope&) = delete;
+    interrupt_scope& operator=(const interrupt_scope&) = delete;
+};
+
+}  // namespace sctp_perf
