@@ -25,13 +25,32 @@ void set_action(int signal, void (*handler)(int)) {
     }
 }
 
+// One signal is often delivered twice in the same instant: timeout(1)
+// passes it to its child and to the child's process group, and a script
+// may pass on the Ctrl-C that the terminal also sent to its children. A
+// repeat within this window is that, not a person pressing Ctrl-C again.
+constexpr long long same_signal_window_ns = 200'000'000;
+std::atomic<long long> caught_at_ns{0};
+static_assert(std::atomic<long long>::is_always_lock_free,
+              "a signal handler may only touch lock-free atomics");
+
+long long monotonic_ns() noexcept {
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+    return static_cast<long long>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
 extern "C" void note_interrupt(int signal) {
+    const int saved_errno = errno;
     int none = 0;
-    if (!caught.compare_exchange_strong(none, signal)) {
-        // The second one: end now, with the status the signal itself gives.
+    if (caught.compare_exchange_strong(none, signal)) {
+        caught_at_ns = monotonic_ns();
+    } else if (monotonic_ns() - caught_at_ns.load() > same_signal_window_ns) {
+        // A second one: end now, with the status the signal itself gives.
         ::signal(signal, SIG_DFL);
         ::raise(signal);
     }
+    errno = saved_errno;
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 // interrupted, and the program then exits 128 + the signal (130, 143). A
 // second signal ends the process at once, as if no handler were there, and
 // so does a signal outside any scope (while connecting, or while writing
-// the report).
+// the report). "Second" means more than 0.2 s after the first: the same
+// signal delivered twice at once (timeout(1) sends it to its child and to
+// the child's process group) counts once.
 
 #include <atomic>
 
