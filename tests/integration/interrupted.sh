@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Ctrl-C gives what was measured: the first SIGINT (or SIGTERM) while a
+# client measures stops it, and the client writes the whole report of what
+# it measured, marked interrupted, then exits 130 (143 for SIGTERM). A
+# second signal ends it at once. Before, every client died at the first
+# signal and printed nothing.
+source "$(dirname "$0")/lib.sh"
+
+start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
+
+# interrupt SIGNAL SECONDS CLIENT_ARGS...: runs the client, sends SIGNAL
+# after SECONDS, and waits (bounded) for it. Sets STATUS, $WORK_DIR/int.out
+# and $WORK_DIR/int.err.
+interrupt() {
+    local signal=$1 after_s=$2
+    shift 2
+    timeout 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 "$@" \
+        >"$WORK_DIR/int.out" 2>"$WORK_DIR/int.err" &
+    local client=$!
+    sleep "$after_s"
+    # timeout(1) passes the signal on to the client, and to the client's
+    # process group: the client gets it twice at once, and must count it once.
+    kill "-$signal" "$client"
+    STATUS=0
+    wait "$client" || STATUS=$?
+}
+
+expect_status() {
+    [ "$STATUS" -eq "$2" ] || {
+        head -20 "$WORK_DIR/int.out" >&2
+        cat "$WORK_DIR/int.err" >&2
+        fail "$1: exited $STATUS, expected $2"
+    }
+}
+
+# Ping-pong, text: the report opens with the mark and keeps ACE's block.
+interrupt INT 2 -c 100000000
+expect_status "ping-pong, SIGINT" 130
+head -n 1 "$WORK_DIR/int.out" | grep -q '^INTERRUPTED by SIGINT after [0-9.]* s, [0-9]* of the 100000000 round trips asked' ||
+    fail "ping-pong: the report does not open with the interruption: $(head -n 1 "$WORK_DIR/int.out")"
+measured=$(sed -n 's/^\titerations: \([0-9]*\) measured.*/\1/p' "$WORK_DIR/int.out")
+[ "${measured:-0}" -gt 0 ] || fail "ping-pong: no measured iterations in the report"
+grep -q '^outliers:' "$WORK_DIR/int.out" || fail "ping-pong: ACE's block is missing"
+pass "ping-pong, SIGINT: exit 130, a report of $measured round trips marked interrupted"
+
+# Ping-pong, JSON: parseable, with the samples taken so far.
+interrupt INT 2 -c 100000000 --format json
+expect_status "ping-pong JSON, SIGINT" 130
+[ "$(json_field "$WORK_DIR/int.out" interrupted)" = 1 ] || fail "ping-pong JSON: interrupted is not true"
+[ "$(json_field "$WORK_DIR/int.out" interrupted_by)" = SIGINT ] || fail "ping-pong JSON: interrupted_by is not SIGINT"
+points=$(json_field "$WORK_DIR/int.out" summary.num_points)
+[ "$points" -gt 0 ] || fail "ping-pong JSON: no samples"
+pass "ping-pong JSON, SIGINT: exit 130, interrupted, $points samples"
+
+# Rate, JSON: every flow ended cleanly, so the server's account was read
+# and agrees with what the client sent.
+interrupt INT 2 --rate 1000 --duration 60 --flows 4 --threads 2 --format json
+expect_status "rate JSON, SIGINT" 130
+[ "$(json_field "$WORK_DIR/int.out" interrupted)" = 1 ] || fail "rate JSON: interrupted is not true"
+sent=$(json_field "$WORK_DIR/int.out" load.messages_sent)
+by_server=$(json_field "$WORK_DIR/int.out" load.messages_received_by_server)
+replied=$(json_field "$WORK_DIR/int.out" load.messages_replied)
+[ "$sent" -gt 0 ] && [ "$sent" = "$by_server" ] && [ "$sent" = "$replied" ] ||
+    fail "rate JSON: sent $sent, received by the server $by_server, replied $replied"
+duration=$(json_field "$WORK_DIR/int.out" load.duration_s)
+awk -v d="$duration" 'BEGIN { exit !(d > 1 && d < 10) }' || fail "rate JSON: duration $duration s"
+pass "rate JSON, SIGINT: exit 130, $sent messages in $duration s, all accounted for by the server"
+
+# Throughput, text.
+interrupt INT 2 --throughput --duration 60
+expect_status "throughput, SIGINT" 130
+head -n 1 "$WORK_DIR/int.out" | grep -q '^INTERRUPTED by SIGINT after [0-9.]* s of the 60 s asked' ||
+    fail "throughput: the report does not open with the interruption: $(head -n 1 "$WORK_DIR/int.out")"
+grep -q 'lost 0' "$WORK_DIR/int.out" || fail "throughput: messages lost after the interrupt"
+pass "throughput, SIGINT: exit 130, report marked interrupted, nothing lost"
+
+# SIGTERM: the same, with 143.
+interrupt TERM 2 --rate 1000 --duration 60 --format json
+expect_status "rate, SIGTERM" 143
+[ "$(json_field "$WORK_DIR/int.out" interrupted_by)" = SIGTERM ] || fail "SIGTERM: interrupted_by is not SIGTERM"
+pass "rate, SIGTERM: exit 143, interrupted_by SIGTERM"
+
+# A second signal ends at once: with the server stopped, the first one
+# leaves the client waiting for its end-of-test replies (up to
+# --io-timeout 20 s); the second must end it within a moment, printing
+# no report.
+# (--foreground: without it timeout(1) ignores every signal after the
+# first, once it has passed that one on.)
+timeout --foreground 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 \
+    --rate 1000 --duration 60 --io-timeout 20 >"$WORK_DIR/int.out" 2>"$WORK_DIR/int.err" &
+client=$!
+sleep 1.5
+kill -STOP "$SERVER_PID"
+kill -INT "$client"
+sleep 1
+kill -0 "$client" 2>/dev/null || fail "the client ended after one signal with its server stopped"
+kill -INT "$client"
+second_at=$(date +%s.%N)
+STATUS=0
+wait "$client" || STATUS=$?
+took_s=$(echo "$(date +%s.%N) - $second_at" | bc)
+kill -CONT "$SERVER_PID"
+expect_status "second SIGINT" 130
+awk -v t="$took_s" 'BEGIN { exit !(t < 1) }' || fail "the second SIGINT took $took_s s to end the client"
+[ ! -s "$WORK_DIR/int.out" ] || fail "a report was printed after the second signal"
+pass "a second SIGINT ends the client at once ($took_s s)"
