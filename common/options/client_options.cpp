@@ -152,7 +152,9 @@ help_layout client_help(const option_groups& groups, const program_info& program
                  "decimals allowed (0.5, 1e-3).\n"
                  "All times are microseconds of a full round trip (request out, reply back),\n"
                  "never halved.\n"
-                 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n"
+                 "Exit status: 0 success, 1 runtime failure, 2 usage error, 130 or 143\n"
+                 "interrupted by SIGINT (Ctrl-C) or SIGTERM: the report of what was measured\n"
+                 "is written first, marked interrupted; a second signal ends it at once.\n"
                  "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
     help.examples = fmt::format(
         "  {0}{1} &\n"
