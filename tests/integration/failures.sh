@@ -80,7 +80,7 @@ start=$(date +%s)
 run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --rate 2000 --duration 10 \
     --flows 4 --interval 0
 elapsed=$(($(date +%s) - start))
-grep -Eq "flow [0-3]: the peer (reset|closed) the connection" <<<"$ERR" ||
+grep -Eq "flow [0-3], [0-9.]+ s into the run: the peer (reset|closed) the connection" <<<"$ERR" ||
     fail "server killed under load: $ERR"
 [ "$elapsed" -le 4 ] || fail "a killed server took $elapsed s to notice"
 pass "server killed under load: exit 1 in ${elapsed} s ($ERR)"
@@ -92,7 +92,7 @@ run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --throughput --d
     --io-timeout 1 --interval 0
 elapsed=$(($(date +%s) - start))
 kill -CONT "$SERVER_PID"
-grep -q "flow 0: no whole reply and no room to send for 1.0 s (--io-timeout)" <<<"$ERR" ||
+grep -Eq "flow 0, [0-9.]+ s into the run: no whole reply and no room to send for 1.0 s \(--io-timeout\)" <<<"$ERR" ||
     fail "server stopped under load: $ERR"
 [ "$elapsed" -le 5 ] || fail "a stopped server took $elapsed s to give up on"
 pass "server stopped under load: exit 1 after the I/O timeout (${elapsed} s)"
