@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <string_view>
 #include <system_error>
@@ -164,6 +165,13 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     return exit_status_after_report();
 }
 
+// A seed for a poisson schedule that --seed did not give: 64 bits from the
+// system's entropy, reported so that the run can be repeated.
+std::uint64_t random_seed() {
+    std::random_device entropy;
+    return (std::uint64_t{entropy()} << 32) ^ entropy();
+}
+
 int run_load(const client_options& options, run_report& report, const client_connector& connect,
              std::ofstream& json_file) {
     std::vector<std::unique_ptr<message_channel>> channels;
@@ -185,6 +193,9 @@ int run_load(const client_options& options, run_report& report, const client_con
     plan.mode = options.mode;
     plan.payload_bytes = options.payload_bytes();
     plan.rate_per_s = options.mode == protocol::test_mode::rate ? options.rate_per_s : 0.0;
+    plan.arrivals = options.arrivals;
+    plan.seed = options.seed.value_or(random_seed());
+    plan.flow_count = options.flows;
     plan.echo_every = options.echo_every;
     plan.messages = options.iterations;
     plan.duration = options.duration;

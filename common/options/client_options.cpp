@@ -30,6 +30,9 @@ struct raw_client_options {
     bool all_bins = false;
     std::string json_file;
     double rate_per_s = 0.0;
+    double total_rate_per_s = 0.0;
+    std::string arrivals = "uniform";
+    long long seed = 0;
     bool throughput = false;
     long long echo_every = 0;  // 0: the mode's default
     double duration_s = 0.0;
@@ -62,6 +65,18 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
              ->value_name("R"),
          "open loop: R messages per second per flow, each timed from when it was due "
          "(needs -s 4 or more)")
+        ("total-rate", real_value(raw.total_rate_per_s, unreadable, "--total-rate",
+                                  real_kind::rate)->value_name("R"),
+         "as --rate, but R messages per second over all flows, divided evenly among them")
+        ("arrivals", po::value(&raw.arrivals)->default_value(raw.arrivals)
+             ->value_name("uniform|poisson|in-step"),
+         "how --rate spreads the flows' messages: constant rates with the flows' phases "
+         "spread evenly, exponential gaps (from --seed), or every flow's message k at the "
+         "same instant (synchronized bursts)")
+        ("seed", count_value(raw.seed, unreadable, "--seed", count_kind::integer)
+             ->value_name("N"),
+         "--arrivals poisson: the seed of the gaps, to repeat a run's schedule (default: "
+         "drawn at random and reported)")
         // Ping-pong with --flows, --threads, --interval or an interval file
         // runs framed on the load engine, and needs -s 4 as the load modes do.
         ("throughput", po::bool_switch(&raw.throughput),
@@ -191,24 +206,62 @@ std::optional<std::chrono::nanoseconds> seconds_option(double seconds) {
     return std::chrono::nanoseconds(static_cast<long long>(seconds * 1e9 + 0.5));
 }
 
+// --arrivals and --seed: how rate mode spreads its messages.
+void validate_arrivals(const raw_client_options& raw, const po::variables_map& given, bool rate,
+                       client_options& result, std::vector<std::string>& errors) {
+    const auto process = parse_arrival_process(raw.arrivals);
+    if (!process) {
+        errors.push_back(
+            fmt::format("--arrivals must be uniform, poisson or in-step, not '{}'", raw.arrivals));
+    } else {
+        result.arrivals = *process;
+    }
+    if (!rate && !given["arrivals"].defaulted()) {
+        errors.push_back("--arrivals needs --rate or --total-rate: only rate mode has a schedule");
+    }
+    if (given.count("seed")) {
+        if (result.arrivals != arrival_process::poisson) {
+            errors.push_back("--seed needs --arrivals poisson: the other schedules draw nothing");
+        } else if (raw.seed < 0) {
+            errors.push_back("--seed must be 0 or more");
+        } else {
+            result.seed = static_cast<std::uint64_t>(raw.seed);
+        }
+    }
+}
+
 // The workload options: the mode, its rate and echoes, count or duration,
 // flows, threads and the per-interval outputs.
 void validate_workload(const raw_client_options& raw, const po::variables_map& given,
                        client_options& result, std::vector<std::string>& errors) {
-    const bool rate = given.count("rate") > 0;
+    const bool per_flow = given.count("rate") > 0;
+    const bool total = given.count("total-rate") > 0;
+    const bool rate = per_flow || total;
+    if (per_flow && total) {
+        errors.push_back(
+            "--rate and --total-rate exclude each other: give the rate per flow or "
+            "in all");
+    }
     if (rate && raw.throughput) {
         errors.push_back("--rate and --throughput exclude each other: choose one mode");
     }
     if (rate) {
         result.mode = protocol::test_mode::rate;
-        if (!(raw.rate_per_s > 0.0 && raw.rate_per_s <= 10'000'000.0)) {
-            errors.push_back("--rate must be more than 0 and at most 10000000 messages per second");
+        const double per_flow_rate =
+            total ? raw.total_rate_per_s / static_cast<double>(std::max(raw.flows, 1LL))
+                  : raw.rate_per_s;
+        if (!(per_flow_rate > 0.0 && per_flow_rate <= 10'000'000.0)) {
+            errors.push_back(total ? "--total-rate must be more than 0 and at most 10000000 "
+                                     "messages per second per flow"
+                                   : "--rate must be more than 0 and at most 10000000 messages "
+                                     "per second");
         }
-        result.rate_per_s = raw.rate_per_s;
+        result.rate_per_s = per_flow_rate;
     } else if (raw.throughput) {
         result.mode = protocol::test_mode::throughput;
     }
     const bool load = result.load_mode();
+    validate_arrivals(raw, given, rate, result, errors);
 
     // Ping-pong over several flows, or with the per-interval outputs, runs
     // framed on the load engine; plain ping-pong keeps its leanest loop.

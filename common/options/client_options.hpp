@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "options/arrival_process.hpp"
 #include "options/common_options.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "stats/binned_histogram.hpp"
@@ -34,8 +35,10 @@ struct client_options {
     // The workload. Ping-pong is a closed loop; the load modes keep many
     // requests in flight (see client/load_engine.hpp).
     protocol::test_mode mode = protocol::test_mode::ping_pong;
-    double rate_per_s = 0.0;       // rate mode: messages per second per flow
-    std::uint32_t echo_every = 1;  // load modes: every Nth message asks for a reply
+    double rate_per_s = 0.0;  // rate mode: messages per second per flow (--total-rate / flows)
+    arrival_process arrivals = arrival_process::uniform;  // rate mode's schedule
+    std::optional<std::uint64_t> seed;  // --arrivals poisson; unset: drawn when the run starts
+    std::uint32_t echo_every = 1;       // load modes: every Nth message asks for a reply
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
     unsigned flows = 1;    // connections (stream) or associations (seqpack)
     unsigned threads = 1;  // client threads driving the flows

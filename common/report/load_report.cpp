@@ -82,6 +82,33 @@ json latency_json(const log_linear_histogram& h) {
     return doc;
 }
 
+namespace {
+
+// The arrival process in words, with what it means for F flows at R each.
+std::string describe_arrivals(const load_result& l) {
+    const double every_us = 1e6 / (l.rate_asked_per_s * static_cast<double>(l.flows));
+    switch (l.arrivals.value_or(arrival_process::uniform)) {
+        case arrival_process::uniform:
+            return fmt::format(
+                "uniform: each flow at its constant rate, the flows' phases spread evenly, so "
+                "one message every {:.3f} us in all",
+                every_us);
+        case arrival_process::poisson:
+            return fmt::format(
+                "poisson, seed {}: exponential gaps, one message every {:.3f} us in all on "
+                "average (--seed {} repeats them)",
+                l.seed.value_or(0), every_us, l.seed.value_or(0));
+        case arrival_process::in_step:
+            return fmt::format(
+                "in-step: message k of every flow due at the same instant, a burst of {} every "
+                "{:.3f} us (the latencies include the burst's own queue)",
+                l.flows, 1e6 / l.rate_asked_per_s);
+    }
+    return "?";
+}
+
+}  // namespace
+
 void write_load_summary(std::ostream& out, const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
     const bool closed_loop = l.mode == protocol::test_mode::framed_ping_pong;
@@ -96,8 +123,13 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                l.flows == 1 ? "" : "s");
     fmt::print(out, "load:\n");
     if (rate) {
-        fmt::print(out, "\trate: asked {:g} msg/s per flow, achieved {:.3f} msg/s per flow\n",
-                   l.rate_asked_per_s, l.rate_achieved_per_s);
+        fmt::print(out, "\trate: asked {:g} msg/s per flow{}, achieved {:.3f} msg/s per flow\n",
+                   l.rate_asked_per_s,
+                   l.flows > 1 ? fmt::format(" ({:g} in all)",
+                                             l.rate_asked_per_s * static_cast<double>(l.flows))
+                               : "",
+                   l.rate_achieved_per_s);
+        fmt::print(out, "\tarrivals: {}\n", describe_arrivals(l));
     } else if (closed_loop) {
         fmt::print(out,
                    "\trate: each flow waits for each reply (a stall counts once; --rate shows "
@@ -181,6 +213,8 @@ json load_json(const load_result& l) {
         {"threads", l.threads},
         {"echo_every", l.echo_every},
         {"rate_asked_per_s", rate ? json(l.rate_asked_per_s) : json(nullptr)},
+        {"arrivals", l.arrivals ? json(std::string(name_of(*l.arrivals))) : json(nullptr)},
+        {"seed", l.seed ? json(*l.seed) : json(nullptr)},
         {"rate_achieved_per_s", l.rate_achieved_per_s},
         {"messages_sent", l.messages_sent},
         {"messages_received_by_server", l.messages_received_by_server},

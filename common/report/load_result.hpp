@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "options/arrival_process.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "report/process_usage.hpp"
 #include "stats/log_linear_histogram.hpp"
@@ -63,9 +64,11 @@ struct load_result {
     unsigned threads = 0;
     std::uint32_t echo_every = 1;
     std::uint32_t payload_bytes = 0;
-    double rate_asked_per_s = 0.0;     // per flow; 0 in throughput mode
-    double rate_achieved_per_s = 0.0;  // per flow, the mean of the flows'
-    double sending_s = 0.0;            // from the first send to the last, longest flow
+    double rate_asked_per_s = 0.0;            // per flow; 0 in throughput mode
+    std::optional<arrival_process> arrivals;  // rate mode only
+    std::optional<std::uint64_t> seed;        // a poisson schedule's
+    double rate_achieved_per_s = 0.0;         // per flow, the mean of the flows'
+    double sending_s = 0.0;                   // from the first send to the last, longest flow
     std::uint64_t messages_sent = 0;
     std::uint64_t messages_received_by_server = 0;
     std::uint64_t messages_echo_requested = 0;

@@ -266,3 +266,31 @@ TEST_CASE("client options: the workload modes and what each allows") {
               std::string::npos);
     }
 }
+
+TEST_CASE("client options: arrivals, --total-rate and --seed") {
+    using Catch::Matchers::Contains;
+    const auto plain = parse({"-s", "7", "--rate", "100", "--flows", "4"});
+    CHECK(plain.arrivals == arrival_process::uniform);  // the default
+    CHECK_FALSE(plain.seed);
+    // 10,000 in all over 4 flows: 2,500 each.
+    const auto total = parse({"-s", "7", "--total-rate", "10k", "--flows", "4"});
+    CHECK(total.mode == protocol::test_mode::rate);
+    CHECK(total.rate_per_s == 2500.0);
+    const auto poisson =
+        parse({"-s", "7", "--rate", "10", "--arrivals", "poisson", "--seed", "42"});
+    CHECK(poisson.arrivals == arrival_process::poisson);
+    CHECK(poisson.seed == 42U);
+    CHECK(parse({"-s", "7", "--rate", "10", "--arrivals", "in-step"}).arrivals ==
+          arrival_process::in_step);
+
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--total-rate", "10"}),
+               Contains("--rate and --total-rate exclude each other"));
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--arrivals", "bursty"}),
+               Contains("--arrivals must be uniform, poisson or in-step, not 'bursty'"));
+    CHECK_THAT(usage_message({"-s", "7", "--throughput", "--arrivals", "poisson"}),
+               Contains("--arrivals needs --rate or --total-rate"));
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--seed", "1"}),
+               Contains("--seed needs --arrivals poisson"));
+    CHECK_THAT(usage_message({"-s", "7", "--total-rate", "0"}),
+               Contains("--total-rate must be more than 0"));
+}

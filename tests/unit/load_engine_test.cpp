@@ -31,6 +31,75 @@ TEST_CASE("schedule: message k is due at t0 + k / rate", "[load]") {
     CHECK(throughput.due(1'000'000) == t0);
 }
 
+TEST_CASE("schedule: uniform arrivals spread the flows' phases over one period", "[load]") {
+    const clock_type::time_point t0{1s};
+    // 4 flows at 1,000 msg/s each: periods of 1 ms, phases 0, 250, 500 and
+    // 750 us, so one message every 250 us in all.
+    for (unsigned flow = 0; flow < 4; ++flow) {
+        send_schedule schedule(t0, 1000.0, arrival_process::uniform, flow, 4, 0);
+        const auto phase = std::chrono::microseconds(250 * flow);
+        CHECK(schedule.next_due() == t0 + phase);
+        schedule.advance();
+        CHECK(schedule.next_due() == t0 + phase + 1ms);
+        CHECK(schedule.due(1000) == t0 + phase + 1s);  // no drift
+    }
+}
+
+TEST_CASE("schedule: in-step arrivals put every flow's message k at one instant", "[load]") {
+    const clock_type::time_point t0{1s};
+    for (unsigned flow = 0; flow < 3; ++flow) {
+        send_schedule schedule(t0, 1000.0, arrival_process::in_step, flow, 3, 0);
+        CHECK(schedule.next_due() == t0);
+        schedule.advance();
+        schedule.advance();
+        CHECK(schedule.next_due() == t0 + 2ms);
+    }
+}
+
+TEST_CASE("schedule: poisson gaps have the rate's mean and variance, repeatably", "[load]") {
+    const clock_type::time_point t0{1s};
+    // Exponential gaps of mean 1 ms have a standard deviation of 1 ms too.
+    // Over n = 100,000 gaps the sample mean's standard error is 1/sqrt(n),
+    // about 0.3 %: 2 % bounds are more than 6 standard errors wide.
+    constexpr int n = 100'000;
+    send_schedule schedule(t0, 1000.0, arrival_process::poisson, 0, 1, 42);
+    double sum = 0.0;
+    double sum_squares = 0.0;
+    auto previous = t0;
+    int negative = 0;
+    for (int k = 0; k < n; ++k) {
+        const double gap_ms =
+            std::chrono::duration<double, std::milli>(schedule.next_due() - previous).count();
+        negative += gap_ms < 0.0 ? 1 : 0;
+        sum += gap_ms;
+        sum_squares += gap_ms * gap_ms;
+        previous = schedule.next_due();
+        schedule.advance();
+    }
+    CHECK(negative == 0);
+    const double mean = sum / n;
+    const double variance = sum_squares / n - mean * mean;
+    CHECK(mean == Approx(1.0).epsilon(0.02));
+    CHECK(variance == Approx(1.0).epsilon(0.05));
+
+    // The same seed and flow give the same schedule; another flow another.
+    send_schedule again(t0, 1000.0, arrival_process::poisson, 0, 1, 42);
+    send_schedule other_flow(t0, 1000.0, arrival_process::poisson, 1, 2, 42);
+    send_schedule other_seed(t0, 1000.0, arrival_process::poisson, 0, 1, 43);
+    send_schedule first(t0, 1000.0, arrival_process::poisson, 0, 1, 42);
+    CHECK(again.next_due() == first.next_due());
+    CHECK(other_flow.next_due() != first.next_due());
+    CHECK(other_seed.next_due() != first.next_due());
+}
+
+TEST_CASE("schedule: throughput is due at t0 whatever the arrivals", "[load]") {
+    const clock_type::time_point t0{1s};
+    send_schedule schedule(t0, 0.0, arrival_process::poisson, 3, 8, 1);
+    CHECK_FALSE(schedule.paced());
+    schedule.advance();
+    CHECK(schedule.next_due() == t0);
+}
+
 namespace {
 
 timed_request request(std::uint64_t sequence, std::uint32_t token) {

@@ -104,9 +104,10 @@ class worker {
                 throw std::system_error(errno, std::generic_category(), "epoll_ctl failed");
             }
         }
-        const send_schedule schedule(shared_.t0, plan_.rate_per_s);
         for (auto* flow : flows_) {
-            flow->begin(schedule, shared_.stop_at);
+            flow->begin(send_schedule(shared_.t0, plan_.rate_per_s, plan_.arrivals, flow->index(),
+                                      plan_.flow_count, plan_.seed),
+                        shared_.stop_at);
         }
         const auto interval = shared_.interval.value_or(clock::duration::max());
         auto interval_end = shared_.interval ? shared_.t0 + interval : clock::time_point::max();
@@ -431,6 +432,12 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     result.echo_every = plan.echo_every;
     result.payload_bytes = plan.payload_bytes;
     result.rate_asked_per_s = plan.rate_per_s;
+    if (plan.mode == protocol::test_mode::rate) {
+        result.arrivals = plan.arrivals;
+        if (plan.arrivals == arrival_process::poisson) {
+            result.seed = plan.seed;
+        }
+    }
     auto last_end = shared.t0;
     for (const auto& sink : sinks) {
         last_end = std::max(last_end, sink->finished_at);

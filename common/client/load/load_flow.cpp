@@ -119,7 +119,7 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (!schedule_->paced() || stopping_) {
         return schedule_->start();  // now: the next message, or the end of test
     }
-    return std::min(schedule_->due(measured_sent_), stop_at_);
+    return std::min(schedule_->next_due(), stop_at_);
 }
 
 void load_flow::start_message(clock::time_point due, bool end_of_test) {
@@ -150,6 +150,7 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
         end_started_ = true;
     } else {
         ++measured_sent_;
+        schedule_->advance();
     }
 }
 
@@ -198,7 +199,7 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
                 return false;
             }
             const std::uint64_t k = measured_sent_;
-            const auto due = schedule_->due(k);
+            const auto due = schedule_->next_due();
             const bool count_done = !plan_.duration && k >= plan_.messages;
             const bool time_done =
                 stopping_ ||

@@ -29,7 +29,12 @@ namespace sctp_perf {
 struct load_plan {
     protocol::test_mode mode = protocol::test_mode::rate;
     std::uint32_t payload_bytes = 16;
-    double rate_per_s = 0.0;       // per flow; 0 in throughput mode
+    double rate_per_s = 0.0;  // per flow; 0 in throughput mode
+    // How rate mode spreads the flows' messages (see send_schedule.hpp);
+    // `seed` draws a poisson schedule's gaps, flow i of `flow_count` its own.
+    arrival_process arrivals = arrival_process::uniform;
+    std::uint64_t seed = 0;
+    unsigned flow_count = 1;
     std::uint32_t echo_every = 1;  // every Nth measured message asks for a reply
     std::uint64_t messages = 0;    // measured messages per flow, when no duration is set
     std::optional<std::chrono::nanoseconds> duration;

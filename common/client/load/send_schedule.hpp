@@ -2,21 +2,36 @@
 // When each message of a flow is due.
 //
 // Concepts:
-//  - due time: in rate mode, measured message k of a flow is due at
-//    t0 + k / rate. It is sent then whether or not earlier replies have
-//    arrived; a sender that fell behind sends at once, catching up, and never
-//    skips a message. In throughput mode every message is due at t0: the
-//    sender is always behind, and the transport sets the pace.
+//  - due time: in rate mode, the measured messages of a flow are due at
+//    a rate of R per second, spaced as the arrival process says (below).
+//    A message is sent when due whether or not earlier replies have
+//    arrived; a sender that fell behind sends at once, catching up, and
+//    never skips a message. In throughput mode every message is due at t0:
+//    the sender is always behind, and the transport sets the pace.
 //  - schedule slip: how late the sender itself was, send time - due time.
 //  - corrected latency: reply arrival - due time, what a system sending at
 //    this rate would see (it includes the time a message waited behind a
 //    stall: coordinated omission corrected). Uncorrected latency: reply
 //    arrival - send time.
 //
+// Arrival processes, for F flows at R messages per second each:
+//  - uniform: each flow keeps its constant period 1/R, and flow i starts
+//    i/(F*R) after t0, so the flows' messages are spread evenly: one every
+//    1/(F*R). What many independent, steady sources look like on average.
+//  - poisson: gaps drawn from an exponential distribution of mean 1/R,
+//    independently per flow from a seed, so that a run can be repeated
+//    exactly. What the sum of many independent sources looks like.
+//  - in-step: every flow's message k is due at t0 + k/R: F messages at
+//    once every period. A synchronized burst, on purpose only: with many
+//    flows the latency measured is mostly the queue of the burst itself.
+//
 // Pure: no clock is read here, so tests drive it with any time points.
 
 #include <chrono>
 #include <cstdint>
+#include <random>
+
+#include "options/arrival_process.hpp"
 
 namespace sctp_perf {
 
@@ -24,24 +39,50 @@ class send_schedule {
   public:
     using clock = std::chrono::steady_clock;
 
-    // rate_per_s > 0 paces the messages; 0 makes every message due at t0.
+    // In step (phase 0): rate_per_s > 0 paces the messages; 0 makes every
+    // message due at t0 (throughput mode).
     send_schedule(clock::time_point t0, double rate_per_s) noexcept
-        : t0_(t0),
-          period_ns_(rate_per_s > 0.0 ? 1e9L / static_cast<long double>(rate_per_s) : 0.0L) {}
+        : send_schedule(t0, rate_per_s, arrival_process::in_step, 0, 1, 0) {}
+
+    // Flow `flow` (from 0) of `flows`, each at `rate_per_s`. `seed` draws
+    // the gaps of a poisson schedule (each flow its own sequence from it)
+    // and is unused otherwise.
+    send_schedule(clock::time_point t0, double rate_per_s, arrival_process process, unsigned flow,
+                  unsigned flows, std::uint64_t seed) noexcept;
 
     bool paced() const noexcept { return period_ns_ > 0.0L; }
     clock::time_point start() const noexcept { return t0_; }
 
-    // Due time of measured message k (from 0). Long double keeps whole
-    // nanoseconds exact for any k a run can reach (k * period < 2^64 ns).
+    // The due time of the next measured message (message position()).
+    clock::time_point next_due() const noexcept { return at(next_offset_ns_); }
+    // That message has been sent or started: the next one becomes due.
+    void advance() noexcept;
+    std::uint64_t position() const noexcept { return position_; }
+
+    // The due time of message k (from 0), for the fixed processes (uniform
+    // and in-step) only: a poisson schedule is known one gap at a time.
+    // Long double keeps whole nanoseconds exact for any k a run can reach
+    // (k * period < 2^64 ns).
     clock::time_point due(std::uint64_t k) const noexcept {
-        return t0_ + std::chrono::nanoseconds(
-                         static_cast<std::int64_t>(static_cast<long double>(k) * period_ns_));
+        return at(phase_ns_ + static_cast<long double>(k) * period_ns_);
     }
 
   private:
+    clock::time_point at(long double offset_ns) const noexcept {
+        return t0_ + std::chrono::nanoseconds(static_cast<std::int64_t>(offset_ns));
+    }
+    // One exponential gap of mean period_ns_, by inversion of a uniform
+    // draw: the same seed gives the same gaps with any standard library
+    // (std::exponential_distribution's algorithm is the library's choice).
+    long double exponential_gap_ns() noexcept;
+
     clock::time_point t0_;
     long double period_ns_;
+    arrival_process process_;
+    long double phase_ns_ = 0.0L;        // uniform: this flow's offset from t0
+    std::mt19937_64 random_;             // poisson only
+    std::uint64_t position_ = 0;         // the next message's k
+    long double next_offset_ns_ = 0.0L;  // its due time, from t0
 };
 
 }  // namespace sctp_perf

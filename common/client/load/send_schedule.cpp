@@ -1,0 +1,59 @@
+#include "client/load/send_schedule.hpp"
+
+#include <cmath>
+
+namespace sctp_perf {
+namespace {
+
+// Spreads flow numbers over the generator's seed space, so that flows
+// 0, 1, 2 of one seed do not start from neighbouring states (SplitMix64's
+// finaliser).
+std::uint64_t mix(std::uint64_t x) noexcept {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+}  // namespace
+
+send_schedule::send_schedule(clock::time_point t0, double rate_per_s, arrival_process process,
+                             unsigned flow, unsigned flows, std::uint64_t seed) noexcept
+    : t0_(t0),
+      period_ns_(rate_per_s > 0.0 ? 1e9L / static_cast<long double>(rate_per_s) : 0.0L),
+      process_(process),
+      random_(mix(seed ^ mix(flow))) {
+    if (!paced()) {
+        return;  // throughput: every message due at t0, whatever the process
+    }
+    switch (process_) {
+        case arrival_process::uniform:
+            phase_ns_ = period_ns_ * static_cast<long double>(flow) /
+                        static_cast<long double>(flows == 0 ? 1 : flows);
+            next_offset_ns_ = phase_ns_;
+            break;
+        case arrival_process::poisson:
+            next_offset_ns_ = exponential_gap_ns();  // a Poisson process starts at t0
+            break;
+        case arrival_process::in_step:
+            break;
+    }
+}
+
+void send_schedule::advance() noexcept {
+    ++position_;
+    if (!paced()) {
+        return;
+    }
+    next_offset_ns_ = process_ == arrival_process::poisson
+                          ? next_offset_ns_ + exponential_gap_ns()
+                          : phase_ns_ + static_cast<long double>(position_) * period_ns_;
+}
+
+long double send_schedule::exponential_gap_ns() noexcept {
+    // u in [0, 1) from the top 53 bits; 1 - u is in (0, 1], so the log is finite.
+    const long double u = static_cast<long double>(random_() >> 11) * 0x1.0p-53L;
+    return -std::log1p(-u) * period_ns_;
+}
+
+}  // namespace sctp_perf
