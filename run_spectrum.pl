@@ -453,13 +453,67 @@ sub server_command($s, $server) {
 # ---------------------------------------------------------------------------
 # Child processes: every child the script starts is recorded here so an error or an
 # interrupt can stop it.
+#
+# Each child runs in a process group of its own. A terminal's Ctrl-C (SIGINT to
+# the foreground process group) then reaches the script alone, and the script
+# decides what each child gets: the client measuring a size gets the script's
+# signal passed on, once (stop_interrupted_client); it stops measuring, writes its
+# report marked interrupted and exits 128 + the signal. Were the client in the
+# script's group, it would get the Ctrl-C itself and then the script's signal as
+# a second one, which ends it at once, without its report. The server it started
+# gets SIGTERM only after the client has ended: a client under load sends each
+# flow's end of test and reads the server's account as it stops, which a server
+# hit by the same Ctrl-C would no longer answer.
+#
+# What that changes: a signal sent to the script's process group no longer
+# reaches the children. The script catches SIGINT, SIGTERM and SIGHUP and stops
+# them itself; for the signals it cannot catch (kill -9, also a Ctrl-\), each
+# child asks the kernel for SIGKILL when the script dies (Linux's
+# PR_SET_PDEATHSIG), so nothing it started outlives it, as nothing did when they
+# shared its group. A Ctrl-Z stops the script alone: the running client finishes
+# its size, and the next starts once the script is continued.
 
-my %children;    # pid => program name
+my %children;             # pid => { name, number }: number counts the children started
+my $children_started = 0;
+
+# The number of the prctl system call, or undef where the system has none that
+# Perl can call (the sweep then works as well, but a kill -9 of the script leaves
+# its children running). Looked up once, at the first child.
+my $sys_prctl;
+sub sys_prctl() {
+    # h2ph's files define their constants in the package that requires them.
+    $sys_prctl //= [ eval { package main; require 'syscall.ph'; main::SYS_prctl() } ];
+    return $sys_prctl->[0];
+}
+use constant PR_SET_PDEATHSIG => 1;
+
+# The signals the script handles, as a set for sigprocmask.
+sub stop_signal_set() { return POSIX::SigSet->new(POSIX::SIGINT(), POSIX::SIGTERM(), POSIX::SIGHUP()) }
 
 sub spawn($cmd, %io) {
-    my $pid = fork // die runtime_error("cannot fork to run $cmd->[0]: $!");
+    my $prctl = sys_prctl();
+    my $parent = $$;
+    # Blocked from before the fork until the child has its own group and is
+    # recorded: a Ctrl-C meanwhile is not lost to the script and cannot leave
+    # a child it does not know of.
+    my $old_mask = POSIX::SigSet->new;
+    POSIX::sigprocmask(POSIX::SIG_BLOCK(), stop_signal_set(), $old_mask)
+        or die runtime_error("cannot block signals to run $cmd->[0]: $!");
+    my $pid = fork;
+    if (!defined $pid) {
+        my $error = "$!";
+        POSIX::sigprocmask(POSIX::SIG_SETMASK(), $old_mask);
+        die runtime_error("cannot fork to run $cmd->[0]: $error");
+    }
     if ($pid == 0) {
+        POSIX::setpgid(0, 0);
+        syscall($prctl, PR_SET_PDEATHSIG, POSIX::SIGKILL(), 0, 0, 0) if defined $prctl;
+        POSIX::_exit(127) if getppid() != $parent;    # the script died before the prctl
+        # Ignoring a signal drops it if pending: a Ctrl-C that came while the child
+        # was still in the script's group is the script's, not the child's.
+        $SIG{$_} = 'IGNORE' for qw(INT TERM HUP);
         $SIG{$_} = 'DEFAULT' for qw(INT TERM HUP);
+        POSIX::sigprocmask(POSIX::SIG_SETMASK(), $old_mask);
         chdir $io{dir} or POSIX::_exit(127) if defined $io{dir};
         open STDIN, '<', File::Spec->devnull or POSIX::_exit(127);
         open STDOUT, '>', $io{stdout} or POSIX::_exit(127);
@@ -470,7 +524,10 @@ sub spawn($cmd, %io) {
             POSIX::_exit(127);
         };
     }
-    $children{$pid} = basename($cmd->[0]);
+    POSIX::setpgid($pid, $pid);    # here too, so the group exists whichever of the two runs first
+    $children{$pid} = { name => basename($cmd->[0]), number => ++$children_started };
+    ${ $io{pid_to} } = $pid if $io{pid_to};    # known to the caller before an interrupt can strike
+    POSIX::sigprocmask(POSIX::SIG_SETMASK(), $old_mask);
     return $pid;
 }
 
@@ -492,19 +549,32 @@ sub wait_child($pid, $timeout_s = undef) {
     }
 }
 
-# SIGTERM, then SIGKILL if the child has not gone after a grace period.
+# SIGTERM, then SIGKILL if the child has not gone after a grace period. Returns the
+# wait status, or undef for a child already waited for.
 sub stop_child($pid) {
     return unless exists $children{$pid};
-    kill 'TERM', $pid;
+    # No signal for a child that has ended, nor for one already reaped: an
+    # interrupt can come between a wait and the bookkeeping after it.
+    my $ended = wait_child($pid, 0);
+    return $ended if defined $ended;
+    return signal_child($pid, 'TERM');
+}
+
+# Sends $signal to a running child, waits for it for the grace period, then kills it.
+# Returns the wait status.
+sub signal_child($pid, $signal) {
+    my $name = $children{$pid}{name};
+    kill $signal, $pid;
     my $status = wait_child($pid, CHILD_STOP_GRACE_S);
     return $status if defined $status;
-    note("$children{$pid} (pid $pid) ignored SIGTERM for ${\ CHILD_STOP_GRACE_S} s; killing it");
+    note("$name (pid $pid) ignored SIG$signal for ${\ CHILD_STOP_GRACE_S} s; killing it");
     kill 'KILL', $pid;
     return wait_child($pid);
 }
 
+# The last started first: a client before the server it talks to.
 sub stop_all_children() {
-    stop_child($_) for sort { $a <=> $b } keys %children;
+    stop_child($_) for sort { $children{$b}{number} <=> $children{$a}{number} } keys %children;
     return;
 }
 
@@ -691,6 +761,16 @@ sub client_error_message($json_path) {
     rethrow_interrupt($@);
     return unless ref $report eq 'HASH' && defined $report->{error};
     return error_text($report->{error});
+}
+
+# The signal named by a client's report marked interrupted ("SIGINT"), or undef.
+sub client_interrupted_by($json_path) {
+    return unless -s $json_path;
+    my $report = eval { JSON::PP->new->utf8->decode(read_text($json_path)) };
+    rethrow_interrupt($@);
+    return unless ref $report eq 'HASH' && $report->{interrupted};
+    my $by = $report->{interrupted_by};
+    return defined $by && !ref $by ? "$by" : 'a signal';
 }
 
 sub csv_field($value) {
@@ -988,8 +1068,11 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
         my $label = "payload 2^$power (" . bytes_text($bytes) . ")";
         my %file = map { $_ => File::Spec->catfile($work_dir, "client-$power.$_") } qw(json out err);
         my @cmd = client_command($s, $programs->{client}, $power, $file{json});
-        my $pid = spawn(\@cmd, stdout => $file{out}, stderr => $file{err});
-        my $status = wait_child($pid);
+        # The size an interrupt would cut short, until its row or failure is recorded.
+        $state->{current} = { payload_power_of_2 => $power, payload_bytes => $bytes, label => $label,
+                              command => \@cmd, json => $file{json} };
+        my $pid = spawn(\@cmd, stdout => $file{out}, stderr => $file{err}, pid_to => \$state->{current}{pid});
+        my $status = $state->{current}{status} = wait_child($pid);
 
         my ($report, $row);
         my $ok = eval {
@@ -1006,6 +1089,8 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
                                . ($wrong_format ? $error->{message} : $error));
             if ($status != 0 && defined(my $said = client_error_message($file{json}))) {
                 $reason .= ': ' . in_script_terms($said);
+            } elsif ($status != 0 && defined(my $by = client_interrupted_by($file{json}))) {
+                $reason .= ": $by from outside the sweep cut its run short; its partial report is not a row";
             }
             my $stderr = read_text($file{err});
             my $shown = in_script_terms($stderr);
@@ -1013,9 +1098,10 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
                         . ($shown eq $stderr ? '' : ", its advice in run_spectrum.pl's options")
                         . ":\n" . tail_lines($shown);
             my $server = $state->{server};
+            my $server_gone;
             if ($server && defined(my $gone = wait_child($server->{pid}, 0))) {
-                $message .= "$server->{name} " . describe_status($gone) . "; its log:\n"
-                          . tail_lines(read_text($server->{log}));
+                $server_gone = "$server->{name}, which the sweep started, " . describe_status($gone);
+                $message .= "$server_gone; its log:\n" . tail_lines(read_text($server->{log}));
                 $state->{server} = undef;
             }
             note($message);
@@ -1023,12 +1109,19 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
             note($advice->{text}) if $advice && !$state->{advised}{ $advice->{text} }++;
             push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes,
                                           command => \@cmd, reason => $reason };
+            delete $state->{current};
             if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
                 note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
                 return 2;
             }
             if ($wrong_format || ($advice && $advice->{every_size})) {
                 note("every size would fail the same way, so the sweep stops");
+                return 1;
+            }
+            # Each later size would only fail to connect, each with a message that no
+            # longer says why; the sweep stops even with --keep-going.
+            if ($server_gone && $power < $s->{max_power}) {
+                note("$server_gone: no later size can run, so the sweep stops");
                 return 1;
             }
             return 1 unless $s->{keep_going};
@@ -1043,13 +1136,56 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
         push @{ $state->{rows} }, $row;
         push @{ $state->{runs} }, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd,
                                     report => $report };
+        delete $state->{current};
         note(progress_line($row, $power - $s->{min_power} + 1, $count));
     }
     return;
 }
 
+# The signal passed on to a client for the one the script got. The client stops
+# its measurement and reports it on SIGINT or SIGTERM; SIGHUP would end it at once.
+my %PASSED_ON = (INT => 'INT', TERM => 'TERM', HUP => 'TERM');
+
+# An interrupt came while $current (from sweep_sizes) ran: passes the script's
+# signal on to its client, once, so that the client ends as it does when a user
+# stops it (its report written, marked interrupted, exit 128 + the signal), and
+# waits for it within the grace, then SIGKILL. Its partial report is not a row of
+# the table. Says what became of the size; returns that for spectrum.json.
+sub stop_interrupted_client($current, $signal, $client_name) {
+    my %size = (payload_power_of_2 => $current->{payload_power_of_2}, payload_bytes => $current->{payload_bytes},
+                command => $current->{command}, signal_passed_on => undef, client_ended => undef,
+                client_report_interrupted_by => undef);
+    my $pid = $current->{pid};
+    # The client may have ended as the interrupt came: given the same signal by
+    # whoever sent it (a kill naming both), or waited for just before. Then there is
+    # nothing to pass on; a wait status lost to the interrupt is left unknown.
+    my $status = !defined $pid             ? undef
+               : exists $children{$pid}    ? wait_child($pid, 0)
+               :                             $current->{status} // -1;
+    my $said;
+    if (!defined $pid) {
+        $said = "$client_name had not started";
+    } elsif (!defined $status) {
+        my $passed = $PASSED_ON{$signal};
+        $size{signal_passed_on} = "SIG$passed";
+        $size{client_ended} = describe_status(signal_child($pid, $passed));
+        $said = "$client_name was given SIG$passed once and $size{client_ended}";
+    } else {
+        $size{client_ended} = describe_status($status) if $status != -1;
+        $said = "$client_name had ended" . ($status != -1 ? ": it $size{client_ended}" : '');
+    }
+    if (defined $pid) {
+        $size{client_report_interrupted_by} = client_interrupted_by($current->{json});
+        $said .= defined $size{client_report_interrupted_by} ? ', its report marked interrupted' : ', with no report';
+    }
+    note("interrupted by SIG$signal during $current->{label}: $said; that size is "
+         . (defined $size{signal_passed_on} ? 'partial and ' : '') . 'not in the table');
+    return \%size;
+}
+
 sub run_sweep($s, $programs, $work_dir) {
     my $out = $s->{output_dir};
+    my $client_name = basename($programs->{client});
     my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
     unlink values %path;    # what is left in the directory afterwards belongs to this sweep
     my $spectrum_name = timestamp() . '.spectrum';
@@ -1063,29 +1199,30 @@ sub run_sweep($s, $programs, $work_dir) {
     }
 
     my %sweep = (
-        service        => $s->{service},
-        transport      => $s->{protocol},
-        server_host    => $s->{host},
-        server_port    => $s->{port},
-        started_server => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
-        client_cpu     => $s->{client_cpu},
-        server_cpu     => $s->{server_cpu},
-        min_power      => $s->{min_power},
-        max_power      => $s->{max_power},
-        iterations     => $s->{iterations},
-        mode           => $s->{mode},
-        rate_per_s     => $s->{rate},
-        duration_s     => $s->{duration},
-        flows          => $s->{flows},
-        config_file    => $s->{config_file},
-        config_options => $s->{config_args},
-        client_options => $s->{client_args},
-        client_program => $programs->{client},
-        keep_going     => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
-        spectrum_file  => $spectrum_name,
-        started_at     => iso_utc(),
-        finished_at    => undef,
-        interrupted_by => undef,
+        service          => $s->{service},
+        transport        => $s->{protocol},
+        server_host      => $s->{host},
+        server_port      => $s->{port},
+        started_server   => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        client_cpu       => $s->{client_cpu},
+        server_cpu       => $s->{server_cpu},
+        min_power        => $s->{min_power},
+        max_power        => $s->{max_power},
+        iterations       => $s->{iterations},
+        mode             => $s->{mode},
+        rate_per_s       => $s->{rate},
+        duration_s       => $s->{duration},
+        flows            => $s->{flows},
+        config_file      => $s->{config_file},
+        config_options   => $s->{config_args},
+        client_options   => $s->{client_args},
+        client_program   => $programs->{client},
+        keep_going       => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+        spectrum_file    => $spectrum_name,
+        started_at       => iso_utc(),
+        finished_at      => undef,
+        interrupted_by   => undef,
+        interrupted_size => undef,
     );
     # spectrum.json holds every run's full report, so it is written once, when the
     # sweep ends, however it ends; rewritten after every size, its encoding grew with
@@ -1121,8 +1258,13 @@ sub run_sweep($s, $programs, $work_dir) {
         # Keep what the sweep has done before the error or interrupt ends it; a second
         # Ctrl-C must not cut that short.
         local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
+            $sweep{interrupted_by} = "SIG$error->{signal}";
+            if ($state{current}) {
+                $sweep{interrupted_size} = stop_interrupted_client($state{current}, $error->{signal}, $client_name);
+            }
+        }
         stop_all_children();
-        $sweep{interrupted_by} = "SIG$error->{signal}" if ref $error eq 'SctpPerf::RunSpectrum::Interrupted';
         eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
         die $error;
     }
@@ -1164,7 +1306,14 @@ sub run(@argv) {
         unless -d $s->{output_dir};
 
     my $work_dir = File::Temp->newdir('run_spectrum-XXXXXX', TMPDIR => 1);
-    local @SIG{qw(INT TERM HUP)} = map { my $sig = $_; sub { die interrupted($sig) } } qw(INT TERM HUP);
+    # From the first interrupt on, the sweep only stops; the signals that follow are
+    # ignored at once, so that none cuts the clean-up short: a second Ctrl-C, or the
+    # same signal twice in an instant (timeout(1) sends it to the script and to its
+    # process group).
+    local @SIG{qw(INT TERM HUP)} = map {
+        my $sig = $_;
+        sub { $SIG{$_} = 'IGNORE' for qw(INT TERM HUP); die interrupted($sig) }
+    } qw(INT TERM HUP);
     my $status = eval { run_sweep($s, \%programs, $work_dir->dirname) };
     my $error = $@;
     # On success no child is left; after an error or interrupt, stop them, and let a
@@ -1182,6 +1331,9 @@ sub main(@argv) {
     if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
         note("interrupted by SIG$error->{signal}; stopped the programs it had started");
         $SIG{ $error->{signal} } = 'DEFAULT';
+        # An interrupt seen as spawn blocked the signals may have cut it short
+        # before it unblocked them.
+        POSIX::sigprocmask(POSIX::SIG_UNBLOCK(), stop_signal_set());
         kill $error->{signal}, $$;    # die of the same signal, so callers see the interrupt
         return 1;
     }
@@ -1294,7 +1446,10 @@ B<--port> defaults to a free port chosen by the server.
 
 Start the matching server before the sweep and stop it afterwards (SIGTERM, then
 SIGKILL if it has not exited within 5 s), also when a run fails or the script is
-interrupted. The server is started with C<-p 0> (or C<-p PORT>); the script reads the
+interrupted (then after the client has ended; see L</SIGNALS>). If the server dies
+during the sweep, the size that fails with it says so, with the server's log, and the
+sweep stops there, even with B<--keep-going>: every later size would only fail to
+connect. The server is started with C<-p 0> (or C<-p PORT>); the script reads the
 real port from its log line C<(pid|tid) starting server at port P>, waiting at most
 10 s. Without B<--host> the server is bound to 127.0.0.1 (C<-a 127.0.0.1>); with it,
 the server listens on all addresses. A C<-n> (or C<--test-enable-nagle>) among the
@@ -1346,7 +1501,10 @@ either way.
 Go on with the next size when a run fails, instead of stopping. The failed sizes are
 listed at the end and the exit status is 1. A failure no size can escape still stops
 the sweep: a client that rejects its options, a report of another format, a kernel
-without SCTP.
+without SCTP, the death of the server the script started (B<--start-server>). An
+interrupt of the script (Ctrl-C) ends the sweep whatever this option says; a client
+interrupted by a signal sent to it alone is a failed size, so with B<--keep-going>
+C<kill -INT> of the client skips the rest of its size.
 
 When a client fails, the script shows its error and the end of its stderr, with the
 client's advice given in the script's options (C<--protocol tcp> where the client
@@ -1400,9 +1558,14 @@ instead of C<summary> and C<percentiles>; a report of another mode fails the run
 A run fails when the client exits with a non-zero status, is killed, or writes no
 usable JSON report. The script names the size and shows the client's standard error
 (and the message of the error report a failed client writes to its JSON file), then
-stops, or with B<--keep-going> goes on with the next size. If the client exits
-with status 2 (it rejected its options) the sweep stops even with B<--keep-going>,
-since every size would fail the same way. The data files and the plot are written for
+stops, or with B<--keep-going> goes on with the next size. The script waits for each
+client without a limit of its own; the client bounds every wait on its server by its
+C<--io-timeout> (default 10 s), so a server that dies or goes silent mid-size fails
+that size within that time, in every mode, instead of hanging the sweep. A client
+interrupted by someone else's signal (exit status 130 or 143, its report marked
+interrupted) fails its size too: its report covers part of the run only. If the
+client exits with status 2 (it rejected its options) the sweep stops even with
+B<--keep-going>, since every size would fail the same way. The data files and the plot are written for
 the sizes that succeeded.
 
 At the start the script says on standard error where the programs run (the
@@ -1459,9 +1622,14 @@ C<format_version> 2. C<sweep>: the sweep's configuration (service, transport, ho
 port, C<client_cpu> and C<server_cpu> (the CPU lists given, null where not given),
 powers, iterations, C<mode> (C<ping-pong>, C<rate> or C<throughput>), C<rate_per_s>,
 C<duration_s> and C<flows> (null where not given), config-file and client options,
-client program, C<started_at> and C<finished_at>, and C<interrupted_by>: the signal
-that ended the sweep early, such as C<SIGINT>, or null); C<columns> and C<rows>: the
-CSV's content, with null for an empty field; C<runs>: for every successful size, its
+client program, C<started_at> and C<finished_at>, C<interrupted_by>: the signal
+that ended the sweep early, such as C<SIGINT>, or null, and C<interrupted_size>: null,
+or the size that was running then, which is not among the rows (see L</SIGNALS>):
+C<payload_power_of_2>, C<payload_bytes>, C<command>, C<signal_passed_on> (the signal
+the script passed on to its client, null if the client had ended),
+C<client_ended> (such as C<exited with status 130>) and C<client_report_interrupted_by>
+(the signal named by the client's own report, null if it wrote none marked
+interrupted)); C<columns> and C<rows>: the CSV's content, with null for an empty field; C<runs>: for every successful size, its
 client command line and the client's full JSON report; C<failed>: for every failed
 size, its command line and the reason.
 
@@ -1541,6 +1709,50 @@ the client itself rejected.
 
 When interrupted by SIGINT, SIGTERM or SIGHUP, the script stops the client and any
 server it started, writes F<spectrum.json> with the runs finished, then ends by the
-same signal.
+same signal (see L</SIGNALS>).
+
+=head1 SIGNALS
+
+On SIGINT (Ctrl-C), SIGTERM or SIGHUP the script stops the sweep:
+
+=over 4
+
+=item 1.
+
+It passes the signal on to the client of the size that is running, once (SIGHUP as
+SIGTERM: the client stops cleanly on SIGINT and SIGTERM only). The client stops
+measuring, writes its report marked interrupted and exits with status 130 (SIGINT)
+or 143 (SIGTERM). The script waits for it at most 5 s, then kills it with SIGKILL.
+That size is partial: it is not a row of the CSV, nor a run of F<spectrum.json>,
+and the script names it on standard error and in C<sweep.interrupted_size>.
+
+=item 2.
+
+Then it stops the server it started (SIGTERM, SIGKILL after 5 s), only now, since a
+client under load reads the server's account of the run as it stops.
+
+=item 3.
+
+It writes F<spectrum.json> with every size finished (F<spectrum.csv> and the
+F<.spectrum> file hold them already), says what it did, and ends by the signal it
+got, so that a shell or a calling script sees the interrupt.
+
+=back
+
+A second Ctrl-C while it does so is ignored: the clean-up is short and bounded, and
+cutting it short would lose the report of the runs done.
+
+The client and the server run in process groups of their own, so a terminal's
+Ctrl-C, which goes to the whole foreground process group, reaches the script alone.
+Were the client to get the Ctrl-C too, the script's signal would be a second one, and
+a second signal ends the client at once, without its report; and a server hit by the
+same Ctrl-C would no longer answer the client that stops. A signal sent to the
+script's process group (C<kill -INT -PGID>) is therefore handled as one sent to the
+script. Signals the script cannot catch do not leave its programs running: each asks
+the kernel (Linux's C<PR_SET_PDEATHSIG>) to kill it with SIGKILL when the script
+dies, so after a C<kill -9> of the script, or a Ctrl-\, the client and server end
+too (the files then hold the sizes finished, but F<spectrum.json> is not written).
+Ctrl-Z stops the script alone; the running client completes its size meanwhile, and
+the next size starts when the script is continued.
 
 =cut

@@ -1,8 +1,9 @@
 # Whole sweeps with stand-in client and server programs (see SctpPerf::TestSweep):
 # the command lines the script builds, the files it leaves, failures, --keep-going,
 # a missing gnuplot, the placement of both ends, that the work between two sizes
-# does not grow with the sizes done, and that every server it starts is gone when
-# it ends.
+# does not grow with the sizes done, interrupts (which signal each program gets,
+# how often, and in what order), a server that dies mid-sweep, and that every
+# program it starts is gone when it ends.
 use strict;
 use warnings;
 use feature qw(signatures);
@@ -15,7 +16,8 @@ use File::Temp ();
 use JSON::PP ();
 use Test::More;
 use Time::HiRes ();
-use SctpPerf::TestSweep qw(fixture_dir make_fake_bin read_file run_script process_alive wait_until);
+use SctpPerf::TestSweep qw(fixture_dir make_fake_bin read_file run_script process_alive wait_until
+                           child_processes process_running kill_leftovers);
 
 my $bin = make_fake_bin();
 my $have_gnuplot = grep { -x "$_/gnuplot" } split /:/, $ENV{PATH} // '';
@@ -351,7 +353,7 @@ subtest 'an interrupt keeps the sizes done in every file' => sub {
     my $r = run_script(
         [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --max-power 5) ],
         env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30, FAKE_CLIENT_SLEEP_AT => 2 }, timeout_s => 20,
-        on_start => sub ($pid) {
+        on_start => sub ($pid, $) {
             $sent = wait_until(10, sub { -s "$log/client-2.pid" }) && kill 'INT', $pid;
         });
     ok $sent, 'sent SIGINT while the third size ran';
@@ -457,7 +459,7 @@ subtest 'an interrupt stops the client and the server' => sub {
     my $r = run_script(
         [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --max-power 3) ],
         env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30 }, timeout_s => 20,
-        on_start => sub ($pid) {
+        on_start => sub ($pid, $) {
             $sent = wait_until(10, sub { -s "$log/client-0.pid" }) && kill 'TERM', $pid;
         });
     ok $sent, 'sent SIGTERM while the first client ran';
@@ -468,19 +470,21 @@ subtest 'an interrupt stops the client and the server' => sub {
     is_deeply [ $doc->{runs}, $doc->{sweep}{interrupted_by} ], [ [], 'SIGTERM' ], 'spectrum.json: no run, and why';
     ok !process_alive(pid_of("$log", 'client-0')), 'client stopped';
     ok !process_alive(pid_of("$log", 'server')), 'server stopped';
+    is read_file("$log/client-0.signals"), "TERM\n", 'the client got the SIGTERM passed on, once';
+    is $doc->{sweep}{interrupted_size}{client_ended}, 'exited with status 143', 'and ended as it does when stopped';
 };
 
 subtest 'Ctrl-C with --keep-going ends the sweep too' => sub {
-    # Ctrl-C reaches the whole process group: the client dies of SIGINT as
-    # the script gets it. The sweep must not take that for a failed size and
-    # go on to the next.
+    # SIGINT to the client and the script at once (as a kill naming both sends
+    # it): the client ends as the script gets it. The sweep must not take that
+    # for a failed size and go on to the next.
     my $log = File::Temp->newdir;
     my $out = File::Temp->newdir;
     my $sent = 0;
     my $r = run_script(
         [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--keep-going --max-power 3) ],
         env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30 }, timeout_s => 20,
-        on_start => sub ($pid) {
+        on_start => sub ($pid, $) {
             $sent = wait_until(10, sub { -s "$log/client-0.pid" })
                 && kill('INT', pid_of("$log", 'client-0'), $pid);
         });
@@ -489,6 +493,149 @@ subtest 'Ctrl-C with --keep-going ends the sweep too' => sub {
     is $r->{signal}, 2, 'and died of SIGINT';
     ok !-e "$log/client-1.pid", 'no later size was started';
     is_deeply [ grep { /\.[A-Za-z0-9]{6}\z/ } glob("$out/.*") ], [], 'no temporary file left';
+};
+
+# An interrupt while a size runs, sent by $send->($script_pid, $log) once the client
+# of 2^2 runs. Returns the result, the script's pid and the log and output dirs.
+sub interrupt_sweep($send, $args, %env) {
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my ($script, $sent) = (0, 0);
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", @$args ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30, FAKE_CLIENT_SLEEP_AT => 2, %env }, timeout_s => 30,
+        on_start => sub ($pid, $) {
+            $script = $pid;
+            $sent = wait_until(10, sub { -s "$log/client-2.pid" }) && $send->($pid, "$log");
+        });
+    ok $sent, 'sent the signal while the third size ran';
+    ok !$r->{timed_out}, 'the script ended by itself';
+    return ($r, $script, $log, $out);
+}
+
+subtest 'Ctrl-C: the client gets SIGINT once, passed on by the script, and ends with its report' => sub {
+    # A terminal sends Ctrl-C to its foreground process group. The programs run in
+    # groups of their own, so only the script gets it, and passes it on to the client.
+    # Were the client in the script's group, it would get SIGINT from the terminal
+    # and a second signal from the script, which ends it at once, without its report.
+    my ($r, $script, $log, $out) = interrupt_sweep(sub ($pid, $) { kill 'INT', -$pid }, [qw(--start-server --max-power 3)]);
+    is $r->{signal}, 2, 'the script died of SIGINT';
+    is read_file("$log/client-2.signals"), "INT\n", 'the client got SIGINT exactly once';
+    is read_file("$log/server.signals"), "TERM\n", 'the server got no SIGINT, only the SIGTERM that stopped it';
+    isnt read_file("$log/client-2.pgid"), $script, 'the client ran outside the script\'s process group';
+    isnt read_file("$log/server.pgid"), $script, 'so did the server';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    my $size = $doc->{sweep}{interrupted_size} // {};
+    is_deeply [ @{$size}{qw(payload_power_of_2 payload_bytes signal_passed_on client_ended client_report_interrupted_by)} ],
+              [ 2, 4, 'SIGINT', 'exited with status 130', 'SIGINT' ],
+        'spectrum.json: the size interrupted, the signal passed on, the client\'s clean end and its report';
+    is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{runs} } ], [ 0, 1 ], 'spectrum.json: the two sizes done';
+    is scalar(csv_lines($out)), 3, 'CSV: the header and the two sizes done, not the partial one';
+    like $r->{stderr}, qr/^run_spectrum\.pl: interrupted by SIGINT during payload 2\^2 \(4 bytes\): SOCK_STREAM_clt was given SIGINT once and exited with status 130, its report marked interrupted; that size is partial and not in the table$/m,
+        'the summary names the size interrupted';
+    like $r->{stderr}, qr/interrupted by SIGINT; stopped the programs it had started/, 'and says the programs are stopped';
+    ok !process_alive(pid_of("$log", $_)), "$_ is gone" for qw(client-2 server);
+};
+
+subtest 'SIGINT to the script alone: passed on to the client once' => sub {
+    my ($r, $script, $log, $out) = interrupt_sweep(sub ($pid, $) { kill 'INT', $pid }, [qw(--max-power 3)]);
+    is $r->{signal}, 2, 'the script died of SIGINT';
+    is read_file("$log/client-2.signals"), "INT\n", 'the client got SIGINT, not SIGTERM, exactly once';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is $doc->{sweep}{interrupted_size}{client_ended}, 'exited with status 130', 'and ended cleanly';
+    ok !process_alive(pid_of("$log", 'client-2')), 'the client is gone';
+};
+
+subtest 'SIGHUP: passed on as SIGTERM, which the client ends on cleanly' => sub {
+    my ($r, $script, $log, $out) = interrupt_sweep(sub ($pid, $) { kill 'HUP', $pid }, [qw(--max-power 3)]);
+    is $r->{signal}, 1, 'the script died of SIGHUP';
+    is read_file("$log/client-2.signals"), "TERM\n", 'the client got SIGTERM once';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ @{ $doc->{sweep} }{qw(interrupted_by)}, @{ $doc->{sweep}{interrupted_size} // {} }{qw(signal_passed_on client_ended)} ],
+              [ 'SIGHUP', 'SIGTERM', 'exited with status 143' ], 'spectrum.json: what came and what was passed on';
+};
+
+subtest 'a client that ignores the signal passed on is killed after the grace; a second Ctrl-C changes nothing' => sub {
+    my $t0 = Time::HiRes::time();
+    my ($r, $script, $log, $out) = interrupt_sweep(
+        sub ($pid, $) { my $sent = kill 'INT', $pid; sleep 1; return $sent && kill 'INT', $pid },
+        [qw(--start-server --max-power 3)], FAKE_CLIENT_IGNORE_SIGNALS => 1);
+    is $r->{signal}, 2, 'the script died of SIGINT';
+    cmp_ok Time::HiRes::time() - $t0, '<', 15, 'within the 5 s grace and a margin';
+    like $r->{stderr}, qr/SOCK_STREAM_clt \(pid \d+\) ignored SIGINT for 5 s; killing it/, 'says so';
+    is read_file("$log/client-2.signals"), "INT\n", 'the signal was passed on once, the second not at all, then SIGKILL';
+    is read_file("$log/server.signals"), "TERM\n", 'the server was stopped after the client, despite the second Ctrl-C';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is $doc->{sweep}{interrupted_size}{client_ended}, 'was killed by signal 9', 'spectrum.json: how it ended';
+    like $r->{stderr}, qr/SOCK_STREAM_clt was given SIGINT once and was killed by signal 9, with no report/, 'the summary';
+    ok !process_alive(pid_of("$log", $_)), "$_ is gone" for qw(client-2 server);
+};
+
+subtest 'a client interrupted from outside the sweep fails its size; --keep-going goes on' => sub {
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $sent = 0;
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--keep-going --max-power 3 --no-plot) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30, FAKE_CLIENT_SLEEP_AT => 1 }, timeout_s => 30,
+        on_start => sub ($pid, $) {
+            $sent = wait_until(10, sub { -s "$log/client-1.pid" }) && kill 'INT', pid_of("$log", 'client-1');
+        });
+    ok $sent, 'sent SIGINT to the client of 2^1 alone';
+    is $r->{exit}, 1, 'exit status 1: a size failed';
+    like $r->{stderr}, qr/payload 2\^1 \(2 bytes\) failed: SOCK_STREAM_clt exited with status 130: SIGINT from outside the sweep cut its run short; its partial report is not a row;/,
+        'says why the size failed';
+    is_deeply [ map { (split /,/)[0] } (csv_lines($out))[ 1 .. 3 ] ], [ 1, 4, 8 ], 'the other sizes ran';
+};
+
+subtest 'kill -9 of the script: nothing it started runs on' => sub {
+    # The programs run outside the script's process group; each asks the kernel
+    # for SIGKILL when the script dies, so the one signal no script can catch
+    # still leaves no server running.
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $tmp = File::Temp->newdir;    # for the work directory a killed script cannot remove
+    my ($sent, $gone) = (0, 0);
+    my @procs;
+    run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --max-power 3) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 30, FAKE_CLIENT_SLEEP_AT => 1, TMPDIR => "$tmp" },
+        timeout_s => 20,
+        on_start => sub ($pid, $) {
+            return unless wait_until(10, sub { -s "$log/client-1.pid" });
+            @procs = child_processes($pid);
+            $sent = kill 'KILL', $pid;    # the script alone, not its process group
+            $gone = wait_until(5, sub { !grep { process_running($_) } @procs });
+        });
+    ok $sent, 'sent SIGKILL to the script while the second size ran';
+    is scalar @procs, 2, 'it had two children: the server and the client';
+    ok $gone, 'both ended when the script died';
+    kill_leftovers(@procs);
+};
+
+subtest 'the server the sweep started dies: the size fails saying so, and --keep-going stops' => sub {
+    # The client of 2^1 fails after 2 s (as a real client does once its server
+    # is gone); the server is killed meanwhile.
+    my $log = File::Temp->newdir;
+    my $out = File::Temp->newdir;
+    my $killed = 0;
+    my $r = run_script(
+        [ '--bin-dir', "$bin", '--output-dir', "$out", qw(--start-server --keep-going --max-power 3 --no-plot) ],
+        env => { FAKE_LOG_DIR => "$log", FAKE_CLIENT_SLEEP => 2, FAKE_CLIENT_SLEEP_AT => 1, FAKE_CLIENT_FAIL => 1,
+                 FAKE_CLIENT_FAIL_MESSAGE => 'the peer closed the connection in the middle of the test' },
+        timeout_s => 30,
+        on_start => sub ($pid, $) {
+            $killed = wait_until(10, sub { -s "$log/client-1.pid" }) && kill 'KILL', pid_of("$log", 'server');
+        });
+    ok $killed, 'killed the server while 2^1 ran';
+    is $r->{exit}, 1, 'exit status 1';
+    like $r->{stderr}, qr/payload 2\^1 \(2 bytes\) failed: SOCK_STREAM_clt exited with status 1: the peer closed .*\nSOCK_STREAM_srv, which the sweep started, was killed by signal 9; its log:\n/s,
+        'the failed size, the client\'s words and what became of the server';
+    like $r->{stderr}, qr/^run_spectrum\.pl: SOCK_STREAM_srv, which the sweep started, was killed by signal 9: no later size can run, so the sweep stops$/m,
+        'why the sweep stops';
+    ok !-e "$log/client-2.args", 'no later size ran';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{failed} } ], [1], 'spectrum.json: the one failed size';
 };
 
 done_testing;

@@ -16,7 +16,7 @@ use POSIX qw(:sys_wait_h);
 use Time::HiRes ();
 
 our @EXPORT_OK = qw(script_path fixture_dir load_script run_script make_fake_bin read_file
-                    process_alive wait_until);
+                    process_alive wait_until child_processes process_running kill_leftovers);
 
 sub script_path() { return File::Spec->catfile($FindBin::Bin, '..', '..', 'run_spectrum.pl') }
 sub fixture_dir() { return File::Spec->catdir($FindBin::Bin, 'fixtures') }
@@ -34,6 +34,48 @@ sub read_file($path) {
 
 sub process_alive($pid) { return kill(0, $pid) ? 1 : 0 }
 
+# /proc/PID/stat as { pid, state, ppid, pgid, start }, or undef for no such process.
+# The command name may hold blanks and parentheses, so the fields are split after
+# its last ')': field n of proc(5) is then $f[n - 3].
+sub proc_stat($pid) {
+    open my $fh, '<', "/proc/$pid/stat" or return;
+    my $stat = <$fh> // return;
+    my ($rest) = $stat =~ /\A\d+ \(.*\) (.*)\z/s or return;
+    my @f = split ' ', $rest;
+    return { pid => 0 + $pid, state => $f[0], ppid => $f[1], pgid => $f[2], start => $f[19] };
+}
+
+# The processes whose parent is $pid, each as proc_stat gives it plus `command`,
+# its argument words.
+sub child_processes($pid) {
+    my @children;
+    for my $dir (glob '/proc/[0-9]*') {
+        my ($child) = $dir =~ m{(\d+)\z};
+        my $stat = proc_stat($child);
+        next unless $stat && $stat->{ppid} == $pid;
+        open my $fh, '<', "$dir/cmdline" or next;
+        local $/;
+        $stat->{command} = [ split /\0/, <$fh> // '' ];
+        push @children, $stat;
+    }
+    return @children;
+}
+
+# Whether a process from child_processes still runs: the same pid started at the
+# same time, and not a zombie. (A child whose parent died is a zombie until pid 1
+# reaps it, which in some containers it never does: kill 0 still finds it.)
+sub process_running($proc) {
+    my $now = proc_stat($proc->{pid});
+    return $now && $now->{start} == $proc->{start} && $now->{state} ne 'Z' ? 1 : 0;
+}
+
+# SIGKILL to those of @procs (from child_processes) that still run; returns their pids.
+sub kill_leftovers(@procs) {
+    my @left = grep { process_running($_) } @procs;
+    kill 'KILL', map { $_->{pid} } @left;
+    return map { $_->{pid} } @left;
+}
+
 # Polls $check every 20 ms until it returns true or $timeout_s passes; returns its last value.
 sub wait_until($timeout_s, $check) {
     my $deadline = Time::HiRes::time() + $timeout_s;
@@ -46,8 +88,12 @@ sub wait_until($timeout_s, $check) {
 
 # Runs run_spectrum.pl with @$args and returns { status => $?, exit => N, signal => N,
 # stdout, stderr, timed_out }. Bounded by `timeout_s` (default 60): past it the script
-# gets SIGTERM, then its whole process group SIGKILL. `env` adds environment
-# variables; `on_start` is called with the pid once it runs (e.g. to signal it).
+# gets SIGTERM, then its whole process group SIGKILL (the script runs as the leader
+# of a process group, as a shell's job does). `env` adds environment variables;
+# `on_start` is called with the pid once it runs (e.g. to signal it) and the path
+# of its stderr, which grows as it runs. The programs the script starts run in
+# process groups of their own, outside the script's; each dies with it (the script
+# asks the kernel for that), so none runs on after the test.
 sub run_script($args, %o) {
     my $timeout_s = $o{timeout_s} // 60;
     my $dir = File::Temp->newdir;
@@ -64,7 +110,7 @@ sub run_script($args, %o) {
         open STDERR, '>', $err;
         exec { $^X } $^X, script_path(), @$args or POSIX::_exit(127);
     }
-    $o{on_start}->($pid) if $o{on_start};
+    $o{on_start}->($pid, $err) if $o{on_start};
     my $timed_out = 0;
     my $status = wait_until($timeout_s, sub { waitpid($pid, WNOHANG) == $pid ? [$?] : undef });
     if (!$status) {
@@ -77,19 +123,24 @@ sub run_script($args, %o) {
             $status = [$?];
         }
     }
-    kill 'KILL', -$pid;    # nothing the script started may outlive the test
+    kill 'KILL', -$pid;    # whatever else runs in the script's group may not outlive the test
     my $s = $status->[0];
     return { status => $s, exit => $s >> 8, signal => $s & 127, timed_out => $timed_out,
              stdout => read_file($out), stderr => read_file($err) };
 }
 
 # Writes SOCK_STREAM_clt/_srv and SOCK_SEQPACK_clt/_srv stand-ins into a new directory
-# and returns it. They log their arguments (JSON) and pid into $ENV{FAKE_LOG_DIR}.
+# and returns it. They log their arguments (JSON), pid and process group into
+# $ENV{FAKE_LOG_DIR}, and every SIGINT, SIGTERM or SIGHUP they get, one name a line.
 #
 # Client: -s P, --json-file F; writes fixtures/client-sP.json (or client-s0.json with
 # the payload fields changed) to F and "fake ACE report for power P" to stdout. With
 # --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
+# Signals as the real client takes them while it measures: the first SIGINT or
+# SIGTERM ends its sleep, it writes its report marked interrupted ("interrupted":
+# true, "interrupted_by": "SIGINT") and exits 128 + the signal (130, 143); a second
+# one, or a SIGHUP, ends it at once by the signal's default action.
 #   FAKE_CLIENT_FAIL=1,3   exit 1 for those powers, with a message on stderr and an
 #                          error report ({"error": ..., "exit_code": 1}) in F
 #   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
@@ -97,12 +148,16 @@ sub run_script($args, %o) {
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
-#   FAKE_CLIENT_SLEEP=S    sleep S seconds first
+#   FAKE_CLIENT_SLEEP=S    sleep S seconds first (a first signal ends the sleep)
 #   FAKE_CLIENT_SLEEP_AT=P only at power P
+#   FAKE_CLIENT_IGNORE_SIGNALS=1  log SIGINT, SIGTERM and SIGHUP, and do nothing else
 #   FAKE_WATCH_DIR=D       when it starts, record in FAKE_LOG_DIR/client-P.seen (JSON)
 #                          what D holds: whether D/spectrum.json exists, the bytes
 #                          and lines of D/spectrum.csv and the bytes of D/*.spectrum
-# Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a signal.
+# Logs: client-P.args, client-P.pid, client-P.pgid, client-P.signals.
+# Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a
+# signal; exits 0 on SIGINT or SIGTERM. Logs: server.args, server.pid, server.pgid,
+# server.signals.
 #   FAKE_SERVER_SILENT=1       never print the port line
 #   FAKE_SERVER_IGNORE_TERM=1  ignore SIGTERM
 #   FAKE_SERVER_EXIT=1         exit 3 at once
@@ -111,7 +166,7 @@ sub make_fake_bin() {
     my $fixtures = fixture_dir();
     my $client = <<"PL";
 #!$^X
-use strict; use warnings; use JSON::PP;
+use strict; use warnings; use JSON::PP; use Time::HiRes ();
 my \$log = \$ENV{FAKE_LOG_DIR};
 my (\$power, \$json_file);
 my \$mode = 'ping-pong';
@@ -120,10 +175,20 @@ for my \$i (0 .. \$#ARGV) {
     \$json_file = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--json-file';
     \$mode = \$1 if \$ARGV[\$i] =~ /\\A--(rate|throughput)\\z/;
 }
-if (\$log) {
-    open my \$fh, '>', "\$log/client-\$power.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
-    open \$fh, '>', "\$log/client-\$power.pid" or die; print {\$fh} \$\$; close \$fh;
+sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
+               open my \$fh, \$mode // '>', "\$log/\$name" or die; print {\$fh} \$text; close \$fh }
+my \$interrupted = '';
+for my \$name (qw(INT TERM HUP)) {
+    \$SIG{\$name} = sub {
+        log_text("client-\$power.signals", "\$name\\n", '>>');
+        return if \$ENV{FAKE_CLIENT_IGNORE_SIGNALS};
+        if (\$name eq 'HUP' || \$interrupted) { \$SIG{\$name} = 'DEFAULT'; kill \$name, \$\$; return }
+        \$interrupted = \$name;
+    };
 }
+log_text("client-\$power.args", encode_json([\$0, \@ARGV]));
+log_text("client-\$power.pgid", getpgrp());
+log_text("client-\$power.pid", \$\$);
 if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
     my \$csv = '';
     if (open my \$in, '<', "\$watch/spectrum.csv") { local \$/; \$csv = <\$in> // '' }
@@ -131,10 +196,12 @@ if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
     \$ace_bytes += -s \$_ for glob "\$watch/*.spectrum";
     my \%seen = (json_exists => (-e "\$watch/spectrum.json" ? 1 : 0), csv_bytes => length \$csv,
                 csv_lines => scalar(() = \$csv =~ /\\n/g), spectrum_bytes => \$ace_bytes);
-    open my \$fh, '>', "\$log/client-\$power.seen" or die; print {\$fh} encode_json(\\%seen); close \$fh;
+    log_text("client-\$power.seen", encode_json(\\%seen));
 }
-sleep \$ENV{FAKE_CLIENT_SLEEP}
-    if \$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} == \$power);
+if (\$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} == \$power)) {
+    my \$until = Time::HiRes::time() + \$ENV{FAKE_CLIENT_SLEEP};
+    Time::HiRes::sleep(0.02) while !\$interrupted && Time::HiRes::time() < \$until;
+}
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
 if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
     my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$power";
@@ -164,22 +231,30 @@ if (-e \$file) {
     \$doc->{config}{payload_bytes} = 2**\$power;
     \$text = encode_json(\$doc);
 }
+if (\$interrupted) {
+    my \$doc = decode_json(\$text);
+    \@{\$doc}{qw(interrupted interrupted_by)} = (JSON::PP::true, "SIG\$interrupted");
+    \$text = encode_json(\$doc);
+}
 open my \$out, '>', \$json_file or die "fake client: cannot write \$json_file: \$!\\n";
 print {\$out} \$text;
 close \$out or die;
+exit(\$interrupted eq 'INT' ? 130 : \$interrupted eq 'TERM' ? 143 : 0);
 PL
     my $server = <<"PL";
 #!$^X
 use strict; use warnings; use JSON::PP;
 \$| = 1;
 my \$log = \$ENV{FAKE_LOG_DIR};
-if (\$log) {
-    open my \$fh, '>', "\$log/server.args" or die; print {\$fh} encode_json([\$0, \@ARGV]); close \$fh;
-    open \$fh, '>', "\$log/server.pid" or die; print {\$fh} \$\$; close \$fh;
-}
+sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
+               open my \$fh, \$mode // '>', "\$log/\$name" or die; print {\$fh} \$text; close \$fh }
+\$SIG{TERM} = sub { log_text('server.signals', "TERM\\n", '>>'); exit 0 unless \$ENV{FAKE_SERVER_IGNORE_TERM} };
+\$SIG{INT} = sub { log_text('server.signals', "INT\\n", '>>'); exit 0 };
+\$SIG{HUP} = sub { log_text('server.signals', "HUP\\n", '>>'); \$SIG{HUP} = 'DEFAULT'; kill 'HUP', \$\$ };
+log_text('server.args', encode_json([\$0, \@ARGV]));
+log_text('server.pgid', getpgrp());
+log_text('server.pid', \$\$);
 exit 3 if \$ENV{FAKE_SERVER_EXIT};
-\$SIG{TERM} = \$ENV{FAKE_SERVER_IGNORE_TERM} ? 'IGNORE' : sub { exit 0 };
-\$SIG{INT} = sub { exit 0 };
 print STDERR "(\$\$|1) fake server\\n";
 print STDERR "(\$\$|1) starting server at port 40123\\n" unless \$ENV{FAKE_SERVER_SILENT};
 sleep 1 while 1;
