@@ -1,5 +1,7 @@
 #include "options/server_options.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/program_options/value_semantic.hpp>
 
@@ -14,7 +16,8 @@ struct raw_server_options {
     raw_common_options common;
     long long port = 45453;
     std::string bind_addresses;
-    long long max_clients = 64;
+    long long max_clients = 0;  // 0: the default, from the descriptor limit
+    long long threads = 0;      // 0: one per online CPU
     double header_timeout_s = 2.0;
     long long idle_report_s = 60;
     bool quiet = false;
@@ -36,8 +39,11 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          multi ? "addresses to bind, comma-separated, all on one port (sctp_bindx)"
                : "address to bind")
         ("max-clients", count_value(raw.max_clients, unreadable, "--max-clients")
-             ->default_value("64")->value_name("N"),
+             ->default_value("10000", "10000, or fewer as ulimit -n allows")->value_name("N"),
          "tests served at once; further clients are told the server is busy")
+        ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
+         "worker threads, each an event loop serving many clients (default: one per "
+         "online CPU)")
         ("header-timeout",
          real_value(raw.header_timeout_s, unreadable, "--header-timeout", real_kind::seconds)
              ->default_value("2")->value_name("S"),
@@ -108,10 +114,20 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         errors.push_back(
             "-a/--server-accept-addr takes one address here; SOCK_SEQPACK_srv takes a list");
     }
-    if (raw.max_clients < 1 || raw.max_clients > 4096) {
-        errors.push_back("--max-clients must be 1..4096");
-    } else {
-        result.max_clients = static_cast<unsigned>(raw.max_clients);
+    if (given.count("max-clients") && !given["max-clients"].defaulted()) {
+        if (raw.max_clients < 1 || raw.max_clients > max_server_clients) {
+            errors.push_back(fmt::format("--max-clients must be 1..{} (and within ulimit -n)",
+                                         max_server_clients));
+        } else {
+            result.max_clients = static_cast<unsigned>(raw.max_clients);
+        }
+    }
+    if (given.count("threads")) {
+        if (raw.threads < 1 || raw.threads > max_server_threads) {
+            errors.push_back(fmt::format("--threads must be 1..{}", max_server_threads));
+        } else {
+            result.threads = static_cast<unsigned>(raw.threads);
+        }
     }
     if (!(raw.header_timeout_s > 0.0 && raw.header_timeout_s <= 3600.0)) {
         errors.push_back("--header-timeout must be more than 0 and at most 3600 seconds");

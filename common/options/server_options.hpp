@@ -16,13 +16,22 @@ struct server_options {
     common_options common;
     std::uint16_t port = 45453;               // 0: the kernel picks a free port
     std::vector<std::string> bind_addresses;  // empty: any; SOCK_SEQPACK may list several
-    unsigned max_clients = 64;                // concurrent tests; more are refused as busy
+    // Concurrent tests; more are refused as busy. 0: the default, which
+    // server_main sets from the descriptor limit (default_max_clients).
+    unsigned max_clients = 0;
+    unsigned threads = 0;  // --threads: worker threads; 0: one per online CPU
     // How long a new connection may take to deliver its whole test header,
     // busy or not: a silent or trickling one must not hold a slot for long.
     std::chrono::milliseconds header_timeout{2000};
     std::chrono::seconds idle_report{60};  // --idle-report S: the idle line's period
     bool quiet = false;                    // --quiet: only errors in the log
 };
+
+// --max-clients by default, where the descriptor limit allows it: enough
+// for a load test of thousands of flows.
+inline constexpr unsigned default_max_clients = 10'000;
+inline constexpr long long max_server_clients = 1'000'000;
+inline constexpr long long max_server_threads = 1024;
 
 // Parses and validates a server command line. Returns nullopt when --help or
 // --version was answered on `out`. Throws usage_error naming every broken rule.

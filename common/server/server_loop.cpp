@@ -18,9 +18,9 @@ server_loop::server_loop(const server_options& options, const program_info& prog
       idle_timer_(io_),
       retry_timer_(io_),
       idle_report_(options.idle_report),
-      // After io_.stop() the posted handler never runs: stop_all() joins
-      // the threads instead.
-      sessions_(options.max_clients, read_server_identity(options, program),
+      // After io_.stop() the posted handler never runs: stop_all() ends
+      // the workers instead.
+      sessions_(options.threads, options.max_clients, read_server_identity(options, program),
                 [this] { boost::asio::post(io_, [this] { session_ended(); }); }),
       header_timeout_(options.header_timeout) {}
 
@@ -59,7 +59,6 @@ void server_loop::serve(std::unique_ptr<message_channel> channel, std::string pe
 
 void server_loop::session_ended() {
     --running_sessions_;
-    sessions_.reap();
     if (running_sessions_ == 0) {
         arm_idle_timer();  // a full period from the end of the last test
     }

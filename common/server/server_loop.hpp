@@ -2,13 +2,14 @@
 // What every server shares around its own listening socket: the event loop,
 // SIGINT/SIGTERM, the idle report ("select timed out", every --idle-report
 // seconds while no test runs), the log lines of a new client, and the
-// session pool that serves each client on a thread of its own.
+// session pool whose worker threads serve the clients.
 //
 // The idle report's timer is armed only while no session runs: its wake-up
 // would compete with a test for the CPU, above all with both ends on one
 // CPU. The first session parks it; the end of the last one re-arms it, so
 // during a test the event loop sleeps until a new connection, a signal or a
-// busy refusal's deadline.
+// busy refusal's deadline. The sessions themselves run on the session
+// pool's worker threads.
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -31,8 +32,8 @@ class server_loop {
 
     boost::asio::io_context& io() noexcept { return io_; }
 
-    // Runs until SIGINT or SIGTERM; then calls `stop_listening`, interrupts
-    // every session and joins its thread.
+    // Runs until SIGINT or SIGTERM; then calls `stop_listening`, closes
+    // every session and joins the worker threads.
     void run(const std::function<void()>& stop_listening);
 
     // Logs a new client ("spawning server", "client HOST connected from
@@ -40,7 +41,7 @@ class server_loop {
     // `peer` is "HOST:PORT".
     void client_arrived(const std::string& peer);
 
-    // Serves a test on `channel` in a thread of its own (or refuses it as
+    // Serves a test on `channel` on a worker thread (or refuses it as
     // busy); `peer` names the client in the log. A started session stops
     // the idle report until the last session has ended.
     void serve(std::unique_ptr<message_channel> channel, std::string peer);
@@ -57,7 +58,7 @@ class server_loop {
     void arm_idle_timer();
     // Stops the idle report until arm_idle_timer(), without a wake-up.
     void park_idle_timer();
-    // On the event loop, after a session thread has ended.
+    // On the event loop, after a session has ended.
     void session_ended();
 
     boost::asio::io_context io_;

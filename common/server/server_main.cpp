@@ -1,7 +1,10 @@
 #include "server/server_main.hpp"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
@@ -13,20 +16,50 @@
 namespace sctp_perf {
 namespace {
 
+// Descriptors kept free of sessions: the listener, the workers' epoll and
+// eventfd descriptors, the log, /proc reads, and a few busy refusals.
+constexpr rlim_t reserved_descriptors = 64;
+
 // Every connection holds a descriptor, even one refused as busy or waiting
 // out its header timeout. The soft limit (often 1024) is raised to the hard
 // one, so that a flood of connections meets --max-clients and
-// --header-timeout before it meets EMFILE.
-void raise_descriptor_limit() {
+// --header-timeout before it meets EMFILE. Returns the limit in force.
+rlim_t raise_descriptor_limit() {
     rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) {
-        return;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        return RLIM_INFINITY;
+    }
+    if (limit.rlim_cur >= limit.rlim_max) {
+        return limit.rlim_cur;
     }
     const auto soft = limit.rlim_cur;
     limit.rlim_cur = limit.rlim_max;
     if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) {
         log_error("cannot raise the descriptor limit from {}: {}", soft, std::strerror(errno));
+        return soft;
     }
+    return limit.rlim_cur;
+}
+
+// --max-clients as asked, or its default within the descriptor limit; a
+// number asked beyond the limit is a usage error that says what to do.
+unsigned max_clients_within(unsigned asked, rlim_t descriptors) {
+    const rlim_t room = descriptors > reserved_descriptors ? descriptors - reserved_descriptors : 1;
+    if (asked == 0) {
+        return static_cast<unsigned>(std::min<rlim_t>(default_max_clients, room));
+    }
+    if (asked > room) {
+        throw usage_error(fmt::format(
+            "--max-clients {} needs {} descriptors, and the limit is {}: raise it with "
+            "'ulimit -n {}' (as root, or within the hard limit) or ask for fewer clients",
+            asked, asked + reserved_descriptors, descriptors, asked + reserved_descriptors));
+    }
+    return asked;
+}
+
+unsigned online_cpu_count() {
+    const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? static_cast<unsigned>(online) : 1;
 }
 
 }  // namespace
@@ -48,8 +81,12 @@ int server_main(int argc, const char* const* argv, const program_info& program,
             log_line(log_level::info,
                      "sessions poll their sockets while they wait for data (--spin)");
         }
-        raise_descriptor_limit();
-        return serve(*options, program);
+        auto resolved = *options;
+        resolved.max_clients = max_clients_within(options->max_clients, raise_descriptor_limit());
+        resolved.threads = options->threads != 0 ? options->threads : online_cpu_count();
+        log_info("{} worker thread{}, at most {} clients at once", resolved.threads,
+                 resolved.threads == 1 ? "" : "s", resolved.max_clients);
+        return serve(resolved, program);
     } catch (const usage_error& e) {
         std::cerr << program.name << ": " << e.what() << "\nTry '" << program.name
                   << " --help' for the options.\n";

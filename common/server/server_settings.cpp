@@ -26,6 +26,9 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.sctp = options.common.sctp;
     identity.header_timeout = options.header_timeout;
     identity.io_timeout = options.common.io_timeout;
+    identity.threads = options.threads;
+    identity.data_path =
+        program.service == "seqpack" ? "one-to-many, each association peeled off" : "one-to-one";
     return identity;
 }
 
@@ -41,6 +44,8 @@ std::string server_settings_json(const server_identity& identity, int fd) {
         {"cpu_count", identity.cpu_count},
         {"cpu_affinity", identity.cpu_affinity},
         {"spin", identity.spin},
+        {"threads", identity.threads},
+        {"data_path", identity.data_path},
         {"transport", std::string(name_of(identity.transport))},
         {"nagle", identity.nagle},
         {"sndbuf_bytes", buffers.send_bytes},

@@ -17,7 +17,11 @@ struct server_identity {
     std::string kernel;
     std::string cpu_affinity;  // CPUs the server may run on, e.g. "0-1", after --cpu
     unsigned cpu_count = 0;
-    bool spin = false;  // sessions poll their sockets (--spin)
+    bool spin = false;     // sessions poll their sockets (--spin)
+    unsigned threads = 1;  // worker threads, each an event loop over many sessions
+    // How requests reach the sessions: "one-to-one" sockets, or associations
+    // peeled off a one-to-many socket.
+    std::string data_path;
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
     sctp_feature_request sctp;                       // also how its replies travel (PR-SCTP)
@@ -32,7 +36,8 @@ server_identity read_server_identity(const server_options& options, const progra
 // The settings blob for a session on `fd` (JSON text): the identity plus what
 // the session's socket really uses, read back from it. Its keys: "version"
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
-// "cpu_count", "cpu_affinity", "spin", "transport", "nagle", "sndbuf_bytes",
+// "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
+// "nagle", "sndbuf_bytes",
 // "rcvbuf_bytes", and "sctp_rto" and "sctp" (null over TCP).
 std::string server_settings_json(const server_identity& identity, int fd);
 

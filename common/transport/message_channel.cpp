@@ -100,6 +100,14 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
     }
 }
 
+message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
+                                                            bool with_delivery) {
+    received_part part;
+    part.bytes =
+        receive_once(socket_.get(), buffer, MSG_DONTWAIT, with_delivery ? &part.delivery : nullptr);
+    return part;
+}
+
 std::chrono::steady_clock::time_point message_deadline(
     std::optional<std::chrono::milliseconds> timeout,
     std::chrono::steady_clock::time_point started) {

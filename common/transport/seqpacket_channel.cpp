@@ -156,6 +156,61 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
     return filled;
 }
 
+message_channel::received_part seqpacket_channel::receive_part(std::span<std::byte> buffer,
+                                                               bool with_delivery) {
+    received_part part;
+    if (pending_) {
+        // Read off the one-to-many socket before the association was peeled
+        // off (the test header, on stream 0 in order): handed over as read.
+        const pending_message first = std::move(*pending_);
+        pending_.reset();
+        if (first.bytes.size() > buffer.size()) {
+            throw peer_error(
+                fmt::format("a message longer than the {} bytes expected", buffer.size()));
+        }
+        std::copy(first.bytes.begin(), first.bytes.end(), buffer.begin());
+        part.bytes = first.bytes.size();
+        part.message_end = first.complete;
+        return part;
+    }
+    for (;;) {
+        int msg_flags = 0;
+        ssize_t n = 0;
+        if (with_delivery) {
+            n = receive_with_delivery(socket_.get(), buffer, MSG_DONTWAIT, msg_flags,
+                                      part.delivery);
+        } else {
+            iovec io{buffer.data(), buffer.size()};
+            msghdr header{};
+            header.msg_iov = &io;
+            header.msg_iovlen = 1;
+            n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
+            msg_flags = header.msg_flags;
+        }
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return part;
+            }
+            throw_receive_failure(errno, 0, buffer.size());
+        }
+        if (n == 0) {
+            throw_closed(0, buffer.size());
+        }
+        const auto length = static_cast<std::size_t>(n);
+        if ((msg_flags & MSG_NOTIFICATION) != 0) {
+            // Returns only for one that says nothing about the association's end.
+            take_notification(buffer.first(length), (msg_flags & MSG_EOR) != 0, 0, buffer.size());
+            continue;
+        }
+        part.bytes = length;
+        part.message_end = (msg_flags & MSG_EOR) != 0;
+        return part;
+    }
+}
+
 void seqpacket_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
     if (pending_) {
         // Read off the one-to-many socket before the association was peeled

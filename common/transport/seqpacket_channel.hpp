@@ -53,6 +53,9 @@ class seqpacket_channel final : public message_channel {
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
+    // Notifications are taken here and never returned: one saying the
+    // association ended throws as receive_message does.
+    received_part receive_part(std::span<std::byte> buffer, bool with_delivery) override;
 
   private:
     // Completes a message of which `received` bytes are in `message` already.

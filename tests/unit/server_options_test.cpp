@@ -41,15 +41,17 @@ TEST_CASE("server options: defaults and every flag") {
     CHECK(d.bind_addresses.empty());
     CHECK_FALSE(d.common.nagle);
     CHECK(d.common.transport == transport_protocol::sctp);
-    CHECK(d.max_clients == 64);
+    CHECK(d.max_clients == 0);  // the default: decided at start, within the descriptor limit
+    CHECK(d.threads == 0);      // one worker per online CPU, decided at start
 
     const auto o = parse({"-n", "-p", "0", "-a", "127.0.0.1", "-t", "tcp", "--max-clients", "3",
-                          "--io-timeout", "1"});
+                          "--io-timeout", "1", "--threads", "4"});
     CHECK(o.common.nagle);
     CHECK(o.port == 0);
     CHECK(o.bind_addresses == std::vector<std::string>{"127.0.0.1"});
     CHECK(o.common.transport == transport_protocol::tcp);
     CHECK(o.max_clients == 3);
+    CHECK(o.threads == 4);
     CHECK(o.common.io_timeout == std::chrono::seconds(1));
 
     const auto u = parse({"--server_port=7", "--server_accept_addr=::1", "--test_enable_nagle"});
@@ -65,6 +67,9 @@ TEST_CASE("server options: validation") {
     CHECK_THAT(usage_message({"-a", "1.2.3.4,5.6.7.8"}), Contains("takes one address here"));
     CHECK_THAT(usage_message({"-t", "quic"}), Contains("must be sctp or tcp"));
     CHECK_THAT(usage_message({"--max-clients", "0"}), Contains("--max-clients must be"));
+    CHECK_THAT(usage_message({"--max-clients", "2M"}),
+               Contains("--max-clients must be 1..1000000 (and within ulimit -n)"));
+    CHECK_THAT(usage_message({"--threads", "0"}), Contains("--threads must be 1..1024"));
     CHECK_THAT(usage_message({"-s", "3"}), Contains("unrecognised"));
 }
 

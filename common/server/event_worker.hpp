@@ -1,0 +1,85 @@
+#pragma once
+// One of the server's worker threads: an epoll loop over many sessions.
+//
+// Why epoll directly rather than an Asio io_context per thread: a session
+// (server/session.hpp) already does its own non-blocking I/O through the
+// same message channels the client's load engine drives with epoll, and
+// each wake-up must cost as little as possible, since it lies inside the
+// round trip being measured: one epoll_wait, one clock read, the receive
+// and the send, with no handler allocation or queue in between.
+//
+// Sessions come in from the listener's thread through an inbox and an
+// eventfd. Each session's deadline is kept without a timer per session:
+// the loop sleeps until the earliest deadline it knows of, and only then
+// looks at every session (a deadline only moves later as a session makes
+// progress, so the look is rare: about once per I/O timeout). With spin
+// (--spin) the loop never sleeps: it polls epoll without a timeout, a whole
+// CPU per worker, and yields the CPU now and then for an end that shares it.
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "server/session.hpp"
+#include "transport/unique_fd.hpp"
+
+namespace sctp_perf {
+
+class event_worker {
+  public:
+    // `ended` is called on this worker's thread for each session that has
+    // ended, after its log line, with its socket closed; it must not block.
+    event_worker(const server_identity& identity, std::function<void()> ended);
+    ~event_worker();
+    event_worker(const event_worker&) = delete;
+    event_worker& operator=(const event_worker&) = delete;
+
+    // Starts the thread. Throws std::system_error.
+    void start();
+    // Hands a session to this worker; from any thread.
+    void add(std::unique_ptr<session> s);
+    // Sessions it serves or has been handed, for the choice of a worker.
+    std::size_t load() const noexcept { return load_; }
+    // Ends the loop and joins the thread; the sessions still open are
+    // closed without their log line. Safe to call more than once.
+    void stop() noexcept;
+
+  private:
+    using clock = std::chrono::steady_clock;
+    struct entry {
+        std::unique_ptr<session> s;
+        bool reading = false;  // as registered with epoll
+        bool writing = false;
+    };
+
+    void run();
+    void take_inbox(clock::time_point now);
+    void drive(entry& e, clock::time_point now);
+    void check_deadlines(clock::time_point now);
+    void update_interest(entry& e);
+    void end(entry& e);
+
+    const server_identity& identity_;
+    std::function<void()> ended_;
+    unique_fd epoll_;
+    unique_fd wake_;  // eventfd: the inbox has sessions, or stop
+    std::thread thread_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<std::size_t> load_{0};
+
+    std::mutex inbox_mutex_;
+    std::vector<std::unique_ptr<session>> inbox_;
+
+    // Owned here, by the worker's thread only; epoll carries a pointer to
+    // each entry, so entries never move (a list of unique_ptrs).
+    std::vector<std::unique_ptr<entry>> entries_;
+    clock::time_point next_check_ = clock::time_point::max();
+    std::vector<std::byte> scratch_;  // lent to every session's advance()
+};
+
+}  // namespace sctp_perf

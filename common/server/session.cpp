@@ -1,0 +1,474 @@
+#include "server/session.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "errors.hpp"
+#include "report/transport_json.hpp"
+#include "server/server_log.hpp"
+#include "transport/sctp_features.hpp"
+#include "transport/seqpacket_channel.hpp"
+#include "transport/transport_counters.hpp"
+
+namespace sctp_perf {
+namespace {
+
+// Over SCTP the end-of-test message can overtake requests sent before it (on
+// another stream, unordered, or retransmitted). Its sequence number says how
+// many came before it, so the session waits for the missing ones to count
+// them, until none has come for this long; it does not answer them, since
+// the client has stopped waiting for replies. Requests that PR-SCTP gave up
+// never come.
+constexpr auto overtaken_quiet = std::chrono::milliseconds(200);
+
+// Replies queued and not yet taken by the client beyond which the session
+// stops reading requests until they drain: a client that sends without
+// reading its replies is held back as a blocking server would hold it,
+// instead of growing the server's memory.
+constexpr std::size_t reply_backlog_bytes = 64 * 1024;
+
+double seconds_of(std::chrono::milliseconds timeout) {
+    return std::chrono::duration<double>(timeout).count();
+}
+
+std::string account_json(std::uint64_t messages_received, std::uint64_t bytes_received,
+                         std::uint64_t replies_sent, std::chrono::duration<double> elapsed,
+                         const process_usage& before, const process_usage& after, int fd,
+                         const server_identity& identity) {
+    nlohmann::ordered_json doc = {
+        {"messages_received", messages_received},
+        {"bytes_received", bytes_received},
+        {"replies_sent", replies_sent},
+        {"duration_s", elapsed.count()},
+        {"cpu_percent", cpu_percent_between(before, after)},
+        {"rss_kib", after.rss_kib},
+    };
+    if (identity.sctp.pr.any()) {
+        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd).total();
+    }
+    doc["transport"] = transport_counters_json(read_transport_counters(fd, identity.transport));
+    return doc.dump();
+}
+
+}  // namespace
+
+session::session(std::unique_ptr<message_channel> channel, std::string client,
+                 const server_identity& identity, clock::time_point now)
+    : channel_(std::move(channel)),
+      client_(std::move(client)),
+      identity_(identity),
+      sctp_(identity.transport == transport_protocol::sctp),
+      seqpacket_(dynamic_cast<seqpacket_channel*>(channel_.get()) != nullptr),
+      started_(now),
+      header_deadline_(now + identity.header_timeout),
+      message_(protocol::header_size),
+      input_since_(now),
+      out_(!seqpacket_),
+      output_since_(now) {}
+
+bool session::wants_to_read() const noexcept {
+    if (phase_ == phase::done || phase_ == phase::refusing) {
+        return false;
+    }
+    // After the account, the client's close is awaited only once all is sent.
+    if (phase_ == phase::closing && !out_.empty()) {
+        return false;
+    }
+    return out_.pending_bytes() <= reply_backlog_bytes;
+}
+
+session::clock::time_point session::deadline() const noexcept {
+    switch (phase_) {
+        case phase::done:
+            return clock::time_point::max();
+        case phase::header:
+            return header_deadline_;
+        default:
+            break;
+    }
+    if (!out_.empty()) {
+        return output_since_ + identity_.io_timeout;
+    }
+    if (phase_ == phase::overtaken) {
+        return input_since_ + overtaken_quiet;
+    }
+    return input_since_ + identity_.io_timeout;
+}
+
+void session::advance(clock::time_point now, std::span<std::byte> scratch) {
+    try {
+        step(now, scratch);
+        if (!done() && now >= deadline()) {
+            on_deadline(now);
+        }
+    } catch (const peer_closed& e) {
+        on_closed(e);
+    } catch (const peer_error& e) {
+        if (phase_ == phase::header) {
+            finish(fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
+                               seconds_of(identity_.header_timeout), e.what()));
+        } else if (phase_ == phase::closing && out_.empty()) {
+            complete();  // gone another way: the test itself was complete
+        } else {
+            finish(e.what());
+        }
+    } catch (const std::system_error& e) {
+        finish(e.what());
+    }
+}
+
+void session::step(clock::time_point now, std::span<std::byte> scratch) {
+    flush(now);
+    while (wants_to_read()) {
+        switch (phase_) {
+            case phase::header:
+                if (!read_message()) {
+                    return;
+                }
+                take_header(now);
+                break;
+            case phase::ping_pong:
+                if (!read_message()) {
+                    return;
+                }
+                take_ping_pong_request(now);
+                flush(now);
+                // One request at a time is all a ping-pong client sends: back
+                // to the event loop at once, rather than a read that finds
+                // nothing, which with both ends on one CPU would delay the
+                // client's turn.
+                return;
+            case phase::load:
+            case phase::overtaken:
+                if (!read_requests(now, scratch)) {
+                    return;
+                }
+                break;
+            case phase::closing:
+                // Anything but the client's close is more than its test.
+                if (channel_->receive_part(scratch.first(1), false).bytes > 0) {
+                    finish("the client sent data after the end of its test");
+                }
+                return;
+            case phase::refusing:
+            case phase::done:
+                return;
+        }
+        flush(now);
+    }
+    if (phase_ == phase::refusing && out_.empty()) {
+        phase_ = phase::done;  // the verdict is out: the reason is logged
+    }
+}
+
+bool session::flush(clock::time_point now) {
+    if (out_.empty()) {
+        return false;
+    }
+    if (!out_.flush(*channel_)) {
+        return false;
+    }
+    output_since_ = now;
+    if (out_.empty()) {
+        // The wait for the client's next message begins once this server
+        // has said all it had to say.
+        input_since_ = std::max(input_since_, now);
+        if (phase_ == phase::refusing) {
+            phase_ = phase::done;
+        }
+    }
+    return true;
+}
+
+void session::on_deadline(clock::time_point now) {
+    if (phase_ == phase::header) {
+        finish(fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
+                           seconds_of(identity_.header_timeout),
+                           message_filled_ == 0
+                               ? std::string("receive timed out: the peer went silent")
+                               : incomplete_message(message_filled_, message_.size())));
+        return;
+    }
+    if (!out_.empty()) {
+        if (phase_ == phase::refusing) {
+            phase_ = phase::done;
+            return;
+        }
+        finish("send timed out: the peer stopped reading");
+        return;
+    }
+    switch (phase_) {
+        case phase::overtaken:
+            send_account(now);  // none came for a while: count what came
+            return;
+        case phase::closing:
+            complete();  // silent after its test: the test itself was complete
+            return;
+        case phase::load:
+            if (!seqpacket_ && !partial_.empty()) {
+                finish(fmt::format(
+                    "the client sent {} bytes but no whole request in {:.1f} s (--io-timeout)",
+                    partial_.size(), seconds_of(identity_.io_timeout)));
+                return;
+            }
+            break;
+        default:
+            break;
+    }
+    finish(message_filled_ == 0 ? std::string("receive timed out: the peer went silent")
+                                : incomplete_message(message_filled_, message_.size()));
+}
+
+void session::on_closed(const peer_closed& closed) {
+    switch (phase_) {
+        case phase::closing:
+            if (out_.empty()) {
+                complete();  // the expected end
+                return;
+            }
+            break;
+        case phase::ping_pong:
+            if (header_.iterations == 0 && message_filled_ == 0) {
+                complete();  // the client ends a test of unknown length by closing
+                return;
+            }
+            break;
+        case phase::load:
+        case phase::overtaken:
+            if (!seqpacket_ && !partial_.empty()) {
+                finish(fmt::format("{} after {} of {} bytes", closed.what(), partial_.size(),
+                                   header_.payload_bytes));
+                return;
+            }
+            break;
+        default:
+            break;
+    }
+    if (message_filled_ == 0) {
+        finish(closed.what());
+        return;
+    }
+    const auto what =
+        fmt::format("{} after {} of {} bytes", closed.what(), message_filled_, message_.size());
+    finish(phase_ == phase::header
+               ? fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
+                             seconds_of(identity_.header_timeout), what)
+               : what);
+}
+
+void session::finish(std::string reason) {
+    outcome_.reason = std::move(reason);
+    phase_ = phase::done;
+}
+
+void session::complete() {
+    outcome_.completed = true;
+    phase_ = phase::done;
+}
+
+std::string session::incomplete_message(std::size_t received, std::size_t expected) const {
+    const auto timeout = phase_ == phase::header ? identity_.header_timeout : identity_.io_timeout;
+    return fmt::format(
+        "the peer sent {} of the {} bytes of a message in {:.1f} s (a message must come whole "
+        "within the I/O timeout)",
+        received, expected, seconds_of(timeout));
+}
+
+bool session::read_message() {
+    const auto size = message_.size();
+    const auto part = channel_->receive_part(std::span(message_).subspan(message_filled_), sctp_);
+    if (part.bytes == 0) {
+        return false;
+    }
+    message_filled_ += part.bytes;
+    if (sctp_) {
+        route_ = part.delivery;
+    }
+    if (seqpacket_) {
+        if (part.message_end && message_filled_ != size) {
+            throw peer_error(
+                fmt::format("a message of {} bytes where {} were expected", message_filled_, size));
+        }
+        if (!part.message_end && message_filled_ == size) {
+            throw peer_error(fmt::format("a message longer than the {} bytes expected", size));
+        }
+    }
+    return message_filled_ == size;
+}
+
+void session::take_header(clock::time_point now) {
+    protocol::header_bytes bytes{};
+    std::copy(message_.begin(), message_.end(), bytes.begin());
+    message_filled_ = 0;
+    input_since_ = now;
+    const auto decoded = protocol::decode_header(bytes);
+    out_.push(protocol::encode_verdict(decoded.verdict), {});
+    output_since_ = now;
+    if (decoded.verdict == protocol::status::unsupported_version) {
+        outcome_.reason =
+            fmt::format("refused: the client speaks protocol version {}, this server version {}",
+                        decoded.peer_version, protocol::version);
+        phase_ = phase::refusing;
+        return;
+    }
+    if (decoded.verdict != protocol::status::accepted) {
+        outcome_.reason = fmt::format("refused: {}", protocol::describe(decoded.verdict));
+        phase_ = phase::refusing;
+        return;
+    }
+    const auto settings = server_settings_json(identity_, channel_->native_handle());
+    out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(settings.size())), {});
+    out_.push(std::as_bytes(std::span(settings.data(), settings.size())), {});
+
+    header_ = decoded.header;
+    const auto mode = header_.mode;
+    if (mode == protocol::test_mode::ping_pong) {
+        if (header_.iterations == 0) {
+            log_line(log_level::info, "Test for as many iterations as the client sends");
+        } else {
+            log_info("Test for {} iterations", header_.iterations);
+        }
+        message_.resize(header_.payload_bytes);  // validated: 1..max_payload_bytes
+        phase_ = phase::ping_pong;
+        return;
+    }
+    log_info("Test in {} mode, {}-byte requests", protocol::name_of(mode), header_.payload_bytes);
+    if (mode == protocol::test_mode::rate || mode == protocol::test_mode::throughput) {
+        outcome_.unit = "messages";
+    }
+    // A byte stream keeps only a request a read cut short; SOCK_SEQPACKET
+    // reads one request, one message, at a time.
+    message_.resize(seqpacket_ ? header_.payload_bytes : 0);
+    partial_.reserve(header_.payload_bytes);
+    load_started_ = now;
+    usage_before_ = read_process_usage();
+    phase_ = phase::load;
+}
+
+void session::take_ping_pong_request(clock::time_point now) {
+    message_filled_ = 0;
+    input_since_ = now;
+    // Ping-pong replies stay fully reliable: one given up would stop the
+    // client's loop.
+    const auto reply = protocol::pingpong_reply(message_);
+    out_.push(reply, {route_.stream, route_.unordered, {}});
+    output_since_ = now;
+    ++outcome_.messages_done;
+    if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
+        phase_ = phase::closing;
+    }
+}
+
+bool session::read_requests(clock::time_point now, std::span<std::byte> scratch) {
+    if (seqpacket_) {
+        if (!read_message()) {
+            return false;
+        }
+        message_filled_ = 0;
+        take_requests(message_, now);
+        return true;
+    }
+    // A byte stream: the part of a request the last read cut short, then
+    // as much as one read brings, framed here.
+    std::copy(partial_.begin(), partial_.end(), scratch.begin());
+    const auto part = channel_->receive_part(scratch.subspan(partial_.size()), sctp_);
+    if (part.bytes == 0) {
+        return false;
+    }
+    if (sctp_) {
+        route_ = part.delivery;  // over SCTP a read never spans two messages
+    }
+    const auto filled = partial_.size() + part.bytes;
+    const auto taken = take_requests(scratch.first(filled), now);
+    if (phase_ == phase::load || phase_ == phase::overtaken) {
+        partial_.assign(scratch.begin() + static_cast<std::ptrdiff_t>(taken),
+                        scratch.begin() + static_cast<std::ptrdiff_t>(filled));
+    }
+    return true;
+}
+
+std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time_point now) {
+    const std::size_t size = header_.payload_bytes;
+    std::size_t at = 0;
+    bool reliable = false;  // the replies to the primer and the end are never given up
+    bool ended = false;
+    replies_.clear();
+    for (; bytes.size() - at >= size && !ended; at += size) {
+        const auto request = bytes.subspan(at, size);
+        const auto message = protocol::decode_message_header(request);
+        if (phase_ == phase::overtaken) {
+            if (!message || message->end_of_test()) {
+                throw peer_error("the client sent data after the end of its test");
+            }
+            ++messages_received_;
+            bytes_received_ += size;
+            continue;
+        }
+        if (!message) {
+            throw peer_error(
+                fmt::format("request {} has a malformed message header (unknown flags or "
+                            "reserved bits)",
+                            messages_received_ + 1));
+        }
+        ended = message->end_of_test();
+        reliable = reliable || ended || message->sequence < protocol::primer_iterations;
+        if (ended) {
+            end_sequence_ = message->sequence;
+        } else {
+            ++messages_received_;
+            bytes_received_ += size;
+        }
+        if (message->reply_wanted() || ended) {
+            replies_.insert(replies_.end(), request.begin(),
+                            request.begin() + protocol::load_reply_size);
+            replies_sent_ += ended ? 0 : 1;
+        }
+    }
+    if (at > 0) {
+        input_since_ = now;  // a whole request came
+    }
+    const sctp_delivery delivery{route_.stream, route_.unordered,
+                                 reliable ? pr_sctp{} : identity_.sctp.pr};
+    if (!replies_.empty()) {
+        if (seqpacket_) {
+            for (std::size_t r = 0; r < replies_.size(); r += protocol::load_reply_size) {
+                out_.push(std::span(replies_).subspan(r, protocol::load_reply_size), delivery);
+            }
+        } else {
+            out_.push(replies_, delivery);
+        }
+        output_since_ = now;
+    }
+    if (ended) {
+        if (at != bytes.size()) {
+            throw peer_error("the client sent data after the end of its test");
+        }
+        outcome_.messages_done = messages_received_;
+        if (sctp_ && messages_received_ < end_sequence_) {
+            phase_ = phase::overtaken;
+        } else {
+            send_account(now);
+        }
+    } else if (phase_ == phase::overtaken && messages_received_ >= end_sequence_) {
+        send_account(now);
+    }
+    return at;
+}
+
+void session::send_account(clock::time_point now) {
+    outcome_.messages_done = messages_received_;
+    const auto text =
+        account_json(messages_received_, bytes_received_, replies_sent_, now - load_started_,
+                     usage_before_, read_process_usage(), channel_->native_handle(), identity_);
+    out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())), {});
+    out_.push(std::as_bytes(std::span(text.data(), text.size())), {});
+    output_since_ = now;
+    partial_.clear();
+    message_filled_ = 0;
+    phase_ = phase::closing;
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,149 @@
+#pragma once
+// The server's half of one test, as a state machine an event loop drives:
+// read and check the header, answer with a verdict and the server's
+// settings, then serve the test in the mode the header names.
+//
+//  - ping-pong: answer each of `iterations` requests with its 2-byte reply
+//    (or, with iterations 0, every request until the client closes);
+//  - rate, throughput and framed ping-pong: read requests as they come,
+//    reply to those that ask for it, and after the one marked end-of-test
+//    send the server's own account of the test (counts, CPU, RSS) as a blob.
+//
+// The server is a mirror: the client decides the rate and which requests
+// get replies, so one server serves every mode.
+//
+// A session never waits. Its event loop (server/event_worker.hpp) calls
+// advance() when the socket is readable or writable or the deadline() has
+// come; the session does what it can without blocking and says what it
+// waits for next. So a few threads serve thousands of sessions, as the
+// servers this tool stands in for do (an MME's or a SIP proxy's event
+// loops), instead of a thread each.
+//
+// The bounds, per session, each ending the session with its own sentence:
+//  - the whole test header within --header-timeout of the connection;
+//  - every later message whole within --io-timeout of when the wait for it
+//    began (the end of the message before it, or the moment this server
+//    had sent all it had to send);
+//  - in a load mode, the next whole request within --io-timeout of the
+//    last one, whatever arrives in pieces meanwhile;
+//  - a reply the client does not take for --io-timeout;
+//  - no more than a bounded backlog of replies: a session stops reading
+//    while the client does not read its replies, as a blocking server
+//    would, so memory stays bounded by the test's message size.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/wire_protocol.hpp"
+#include "report/process_usage.hpp"
+#include "server/reply_queue.hpp"
+#include "server/server_settings.hpp"
+#include "transport/message_channel.hpp"
+
+namespace sctp_perf {
+
+// How a session ended, for the log.
+struct session_outcome {
+    bool completed = false;
+    std::uint64_t messages_done = 0;       // requests answered or read
+    std::string_view unit = "iterations";  // what messages_done counts: round trips, or
+                                           // "messages" in rate and throughput mode
+    std::string reason;                    // why it ended early
+};
+
+class session {
+  public:
+    using clock = std::chrono::steady_clock;
+
+    // A scratch buffer of at least this many bytes is lent to advance():
+    // a byte stream in a load mode is read in bulk into it, so that a
+    // throughput test takes few system calls, while a session keeps only
+    // the part of a request that a read cut short.
+    static constexpr std::size_t scratch_bytes = 256 * 1024;
+
+    session(std::unique_ptr<message_channel> channel, std::string client,
+            const server_identity& identity, clock::time_point now);
+
+    // Does every step that needs no waiting. Never throws for anything the
+    // peer does: that ends the session, with its reason in outcome().
+    void advance(clock::time_point now, std::span<std::byte> scratch);
+
+    bool done() const noexcept { return phase_ == phase::done; }
+    bool wants_to_read() const noexcept;
+    bool wants_to_write() const noexcept { return !out_.empty(); }
+    // When advance() must run even if the socket stays quiet.
+    clock::time_point deadline() const noexcept;
+
+    int native_handle() const noexcept { return channel_->native_handle(); }
+    const std::string& client() const noexcept { return client_; }
+    clock::time_point started() const noexcept { return started_; }
+    const session_outcome& outcome() const noexcept { return outcome_; }
+
+  private:
+    enum class phase {
+        header,     // reading the test header
+        refusing,   // sending a refusing verdict, then done
+        ping_pong,  // plain ping-pong
+        load,       // a load mode or framed ping-pong
+        overtaken,  // SCTP: counting requests the end of test overtook
+        closing,    // the test is over: waiting for the client to close
+        done,
+    };
+
+    void step(clock::time_point now, std::span<std::byte> scratch);
+    bool flush(clock::time_point now);
+    void on_deadline(clock::time_point now);
+    void on_closed(const peer_closed& closed);
+    void finish(std::string reason);
+    void complete();
+
+    // Fills message_ from message_filled_; true once it holds exactly
+    // message_.size() bytes. Checks SOCK_SEQPACKET's message boundaries.
+    bool read_message();
+    void take_header(clock::time_point now);
+    void take_ping_pong_request(clock::time_point now);
+    // The load modes: one read, its whole requests taken. False when
+    // nothing had arrived.
+    bool read_requests(clock::time_point now, std::span<std::byte> scratch);
+    // Takes each whole request of `bytes`; returns how many bytes they made.
+    std::size_t take_requests(std::span<const std::byte> bytes, clock::time_point now);
+    void send_account(clock::time_point now);
+
+    std::string incomplete_message(std::size_t received, std::size_t expected) const;
+
+    std::unique_ptr<message_channel> channel_;
+    std::string client_;
+    const server_identity& identity_;
+    bool sctp_;       // replies follow their request's stream and ordering
+    bool seqpacket_;  // one SCTP message per request (else a byte stream)
+    phase phase_ = phase::header;
+    session_outcome outcome_;
+    clock::time_point started_;
+    clock::time_point header_deadline_;
+
+    protocol::test_header header_;
+    std::vector<std::byte> message_;  // the message being read (header, request)
+    std::size_t message_filled_ = 0;
+    std::vector<std::byte> partial_;  // load, byte stream: a request a read cut short
+    sctp_delivery route_;             // how the last request travelled
+    clock::time_point input_since_;   // the wait for the next message began here
+
+    reply_queue out_;
+    clock::time_point output_since_;  // the last progress of the queue's front
+    std::vector<std::byte> replies_;  // one read's load replies, reused
+
+    // The load account (sent back at the end; see protocol/wire_protocol.hpp).
+    std::uint64_t messages_received_ = 0;  // the end-of-test message not counted
+    std::uint64_t bytes_received_ = 0;
+    std::uint64_t replies_sent_ = 0;  // the end-of-test reply not counted
+    std::uint64_t end_sequence_ = 0;  // also the count of the requests before it
+    clock::time_point load_started_;
+    process_usage usage_before_;
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A thousand flows against one server: every message accounted for, and the
+# server serving them all from its worker threads (each an event loop), not
+# a thread per connection. Its thread count is read from /proc while the
+# flows run: --threads 2 makes the main thread and 2 workers, 3 in all,
+# whatever the number of flows (a thread per session made 1,001).
+source "$(dirname "$0")/lib.sh"
+
+flows=1000
+start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1 --threads 2 --quiet
+out=$WORK_DIR/flows.json
+timeout 120 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 \
+    --flows "$flows" --total-rate 4000 --duration 4 --interval 0 --format json \
+    >"$out" 2>"$WORK_DIR/flows.err" &
+client=$!
+most_threads=0
+while kill -0 "$client" 2>/dev/null; do
+    threads=$(awk '/^Threads:/ { print $2 }' "/proc/$SERVER_PID/status")
+    [ "${threads:-0}" -gt "$most_threads" ] && most_threads=$threads
+    sleep 0.2
+done
+status=0
+wait "$client" || status=$?
+[ "$status" -eq 0 ] || {
+    cat "$WORK_DIR/flows.err" >&2
+    fail "the client of $flows flows exited $status"
+}
+[ "$most_threads" -eq 3 ] || fail "the server ran $most_threads threads for $flows flows, expected 3"
+sent=$(json_field "$out" load.messages_sent)
+by_server=$(json_field "$out" load.messages_received_by_server)
+replied=$(json_field "$out" load.messages_replied)
+lost=$(json_field "$out" load.messages_lost)
+# 4 s at 4,000 messages/s in all, 4 per second per flow: 16 per flow.
+[ "$sent" -eq $((16 * flows)) ] || fail "sent $sent, expected $((16 * flows))"
+[ "$by_server" = "$sent" ] && [ "$replied" = "$sent" ] && [ "$lost" = 0 ] ||
+    fail "sent $sent, received by the server $by_server, replied $replied, lost $lost"
+[ "$(json_field "$out" server.threads)" = 2 ] || fail "the server's settings do not say 2 threads"
+pass "$flows flows: $sent messages sent, received and answered, none lost; the server ran $most_threads threads"
+
+# More clients than the descriptor limit allows is a usage error that says
+# what to do, before the server listens.
+status=0
+(ulimit -n 256 && exec "$BIN_DIR/SOCK_STREAM_srv" -t tcp -a 127.0.0.1 -p 0 --max-clients 1000) \
+    >"$WORK_DIR/limit.out" 2>"$WORK_DIR/limit.err" || status=$?
+[ "$status" -eq 2 ] || fail "--max-clients beyond ulimit -n: exit $status, expected 2"
+grep -q "ulimit -n 1064" "$WORK_DIR/limit.err" ||
+    fail "the error does not say what to raise ulimit -n to: $(cat "$WORK_DIR/limit.err")"
+pass "--max-clients beyond the descriptor limit: exit 2, naming ulimit -n"
