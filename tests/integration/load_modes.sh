@@ -203,15 +203,32 @@ done
 }
 pass "--flows 8 --rate 1000 -c 500: 8 flows of 500, 8 server sessions"
 
-# Socket buffers on both ends: Linux doubles the request, and the reports
-# carry what the sockets read back.
-start_server SOCK_STREAM_srv -t tcp --sndbuf 65536 --rcvbuf 65536
-load_run buffers -s 7 -c 200 --rate 2000 --sndbuf 65536 --rcvbuf 65536
-json=$WORK_DIR/buffers.json
-expect_field "$json" config.sndbuf_requested_bytes 65536
-expect_field "$json" config.rcvbuf_requested_bytes 65536
-for path in environment.client_sndbuf_bytes environment.client_rcvbuf_bytes \
-    server.sndbuf_bytes server.rcvbuf_bytes; do
-    expect_between "$json" "$path" 65536 1e12
+# Socket buffers on both ends: Linux doubles the request (root's
+# SO_*BUFFORCE passes net.core.[rw]mem_max, which would cap it), and the
+# reports carry what the sockets read back, exactly. 50000 and 60000 read
+# back as 100000 and 120000, which no default is: not net.core.[rw]mem_default
+# (212992 on Debian 12), nor the middle values of net.ipv4.tcp_[wr]mem that a
+# TCP socket starts with (16384, 131072), nor what a server given no sizes
+# read back in the runs above (its send buffer autotuned to a few MB, its
+# receive buffer 131072 - which 65536 doubled would have matched). The two
+# differ, so one option's size applied to the other buffer shows too.
+sndbuf=50000
+rcvbuf=60000
+for default in $(cat /proc/sys/net/core/wmem_default /proc/sys/net/core/rmem_default) \
+    $(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_wmem /proc/sys/net/ipv4/tcp_rmem) \
+    "$(json_field "$WORK_DIR/flows.json" server.sndbuf_bytes)" \
+    "$(json_field "$WORK_DIR/flows.json" server.rcvbuf_bytes)"; do
+    if [ "$default" = $((2 * sndbuf)) ] || [ "$default" = $((2 * rcvbuf)) ]; then
+        fail "a default socket buffer here is $default bytes, what --sndbuf $sndbuf or --rcvbuf $rcvbuf reads back: pick other sizes"
+    fi
 done
-pass "--sndbuf/--rcvbuf 65536: client $(json_field "$json" environment.client_sndbuf_bytes)/$(json_field "$json" environment.client_rcvbuf_bytes), server $(json_field "$json" server.sndbuf_bytes)/$(json_field "$json" server.rcvbuf_bytes) bytes read back"
+start_server SOCK_STREAM_srv -t tcp --sndbuf "$sndbuf" --rcvbuf "$rcvbuf"
+load_run buffers -s 7 -c 200 --rate 2000 --sndbuf "$sndbuf" --rcvbuf "$rcvbuf"
+json=$WORK_DIR/buffers.json
+expect_field "$json" config.sndbuf_requested_bytes "$sndbuf"
+expect_field "$json" config.rcvbuf_requested_bytes "$rcvbuf"
+for end in environment.client_ server.; do
+    expect_field "$json" "${end}sndbuf_bytes" $((2 * sndbuf))
+    expect_field "$json" "${end}rcvbuf_bytes" $((2 * rcvbuf))
+done
+pass "--sndbuf $sndbuf --rcvbuf $rcvbuf: client and server read back $((2 * sndbuf)) and $((2 * rcvbuf)) bytes"

@@ -1,9 +1,46 @@
 #include "report/process_usage.hpp"
 
+#include <time.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdint>
 
 using namespace std::chrono_literals;
 using sctp_perf::process_usage;
+
+namespace {
+
+// CPU time the calling thread has used, from the scheduler's own account
+// (CLOCK_THREAD_CPUTIME_ID, nanoseconds): a clock apart from getrusage, which
+// is what these tests check.
+std::chrono::nanoseconds thread_cpu_time() {
+    timespec now{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return std::chrono::seconds{now.tv_sec} + std::chrono::nanoseconds{now.tv_nsec};
+}
+
+// Keeps the calling thread busy until it has used at least `cpu` of CPU time,
+// however long that takes on a busy machine, and returns what it used. The
+// work between two clock reads (a system call each) is long enough to leave
+// nearly all of that time in user mode.
+std::chrono::nanoseconds burn_cpu(std::chrono::nanoseconds cpu) {
+    const std::chrono::nanoseconds start = thread_cpu_time();
+    std::chrono::nanoseconds used{};
+    volatile std::uint64_t sink = 0;
+    while ((used = thread_cpu_time() - start) < cpu) {
+        for (std::uint64_t i = 0; i < 100'000; ++i) {
+            sink = sink + i;
+        }
+    }
+    return used;
+}
+
+double seconds_of(std::chrono::nanoseconds d) {
+    return std::chrono::duration<double>(d).count();
+}
+
+}  // namespace
 
 TEST_CASE("process usage: cpu percent is CPU time over wall time", "[usage]") {
     process_usage earlier;
@@ -54,11 +91,41 @@ TEST_CASE("process usage: a real reading has a resident set", "[usage]") {
     const process_usage process = sctp_perf::read_process_usage();
     CHECK(process.rss_kib > 0);
     CHECK(thread.rss_kib > 0);
-    CHECK(process.cpu_user_s >= 0.0);
-    CHECK(process.cpu_system_s >= 0.0);
     CHECK(process.at >= thread.at);
     // Read later and over every thread, the process has used at least as
     // much CPU as this one thread (with a tick of slack for the accounting).
     CHECK(process.cpu_user_s + process.cpu_system_s + 0.01 >=
           thread.cpu_user_s + thread.cpu_system_s);
+}
+
+TEST_CASE("process usage: CPU time read back grows by the CPU time burnt", "[usage]") {
+    const process_usage thread_before = sctp_perf::read_thread_usage();
+    const process_usage process_before = sctp_perf::read_process_usage();
+    const double burnt_s = seconds_of(burn_cpu(200ms));
+    const process_usage thread_after = sctp_perf::read_thread_usage();
+    const process_usage process_after = sctp_perf::read_process_usage();
+    INFO("burnt " << burnt_s << " s of this thread's CPU time");
+
+    // getrusage adds the scheduler's nanoseconds up to microseconds, so the
+    // thread's total should grow by the burnt 0.2 s to within a few ticks;
+    // half and one and a half times leave room for any accounting, and still
+    // fail a reading of the wrong thing (another thread, the children, no
+    // one) or in the wrong unit (tv_usec as milliseconds reads 1000 times
+    // too much).
+    const double thread_s = (thread_after.cpu_user_s + thread_after.cpu_system_s) -
+                            (thread_before.cpu_user_s + thread_before.cpu_system_s);
+    CHECK(thread_s >= 0.5 * burnt_s);
+    CHECK(thread_s <= 1.5 * burnt_s + 0.02);
+    // The loop computes in user mode: user time, not kernel time, grows.
+    CHECK(thread_after.cpu_user_s - thread_before.cpu_user_s >= 0.5 * burnt_s);
+
+    // The process counts this thread too (and whatever else runs in it, so
+    // no upper bound).
+    const double process_s = (process_after.cpu_user_s + process_after.cpu_system_s) -
+                             (process_before.cpu_user_s + process_before.cpu_system_s);
+    CHECK(process_s >= 0.5 * burnt_s);
+    CHECK(process_after.cpu_user_s - process_before.cpu_user_s >= 0.5 * burnt_s);
+
+    // So a percentage over the wall time shows the burn, however stretched.
+    CHECK(sctp_perf::cpu_percent_between(thread_before, thread_after) > 0.0);
 }

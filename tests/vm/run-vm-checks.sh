@@ -9,8 +9,9 @@
 # whole guest is an initramfs built here from busybox, iproute2, the kernel's
 # modules, the programs under test and the guest scripts in guest/.
 #
-# Exit status: 0 every check passed or was skipped, 1 a check failed, the
-# guest never printed its summary, or the VM could not be prepared; 2 usage.
+# Exit status: 0 every check passed or was skipped, 1 a check failed, a
+# sanitizer reported, the guest never printed its summary, or the VM could
+# not be prepared; 2 usage.
 #
 # Timing inside the VM is emulated: the checks prove behaviour (failover
 # happens, netem delay shows up, a short RTO bounds a stall); their figures
@@ -53,11 +54,19 @@ Options:
   --kernel-package PKG Debian kernel package to boot (default: the one that
                        linux-image-cloud-amd64 depends on)
   --checks LIST        comma-separated check names to run (default: all)
+  --skip-checks LIST   comma-separated check names not to run, of all or of
+                       those --checks names
   --checks-dir DIR     take the guest's check scripts (NN-name.sh) from DIR
                        instead of guest/checks, e.g. to run other workloads
                        with the same kernel, modules and programs
   --extra-tree DIR     copy DIR's contents into the image root as they are laid
                        out there (DIR/usr/bin/x becomes /usr/bin/x); may repeat
+  --guest-env NAME=VALUE
+                       export NAME=VALUE to every check in the guest; may repeat.
+                       For sanitizer builds of the programs: ASAN_OPTIONS and
+                       UBSAN_OPTIONS with log_path=DIR/report, and
+                       SCTPPERF_SANITIZER_DIR=DIR, make every report written
+                       there fail its check and the run (see guest/run-checks.sh)
   --vm-timeout SECONDS bound on the whole VM run (default: 420)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
@@ -76,8 +85,10 @@ bin_dir=""
 cache_dir="${SCTP_PERF_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-${TMPDIR:-/tmp}}/.cache}/sctp-perf/vm}"
 kernel_package=""
 checks=""
+skip_checks=""
 checks_dir="${guest_src}/checks"
 extra_trees=()
+guest_env=()
 # The checks took ~145 s on an idle 2-CPU host; hol_blocking adds 55-75 s
 # (~120 s with every retry), and a busy host stretches all of it.
 vm_timeout_s=420
@@ -90,8 +101,10 @@ while (($#)); do
         --cache-dir) cache_dir="${2:?--cache-dir needs a directory}"; shift 2 ;;
         --kernel-package) kernel_package="${2:?--kernel-package needs a name}"; shift 2 ;;
         --checks) checks="${2:?--checks needs a list}"; shift 2 ;;
+        --skip-checks) skip_checks="${2:?--skip-checks needs a list}"; shift 2 ;;
         --checks-dir) checks_dir="${2:?--checks-dir needs a directory}"; shift 2 ;;
         --extra-tree) extra_trees+=("${2:?--extra-tree needs a directory}"); shift 2 ;;
+        --guest-env) guest_env+=("${2:?--guest-env needs NAME=VALUE}"); shift 2 ;;
         --vm-timeout) vm_timeout_s="${2:?--vm-timeout needs seconds}"; shift 2 ;;
         --work-dir) work_dir="${2:?--work-dir needs a directory}"; shift 2 ;;
         --no-install) allow_install=0; shift ;;
@@ -105,11 +118,40 @@ done
 [[ "${vm_timeout_s}" =~ ^[0-9]+$ ]] || { echo "run-vm-checks: --vm-timeout takes whole seconds" >&2; exit 2; }
 [[ -z "${checks}" || "${checks}" =~ ^[a-z0-9_,]+$ ]] ||
     { echo "run-vm-checks: --checks takes names like stream_sctp_all_sizes,sctp_available" >&2; exit 2; }
+[[ -z "${skip_checks}" || "${skip_checks}" =~ ^[a-z0-9_,]+$ ]] ||
+    { echo "run-vm-checks: --skip-checks takes names like hol_blocking,native_runner" >&2; exit 2; }
 bin_dir="$(cd "${bin_dir}" && pwd)"
 compgen -G "${checks_dir}/*.sh" >/dev/null ||
     { echo "run-vm-checks: --checks-dir ${checks_dir} holds no .sh check scripts" >&2; exit 2; }
+# --skip-checks becomes the list of the checks that remain, named on the
+# guest's command line as --checks would be; a name that is no check's is
+# an error, so a renamed check cannot slip back in unnoticed.
+if [[ -n "${skip_checks}" ]]; then
+    all_checks=()
+    for script in "${checks_dir}"/*.sh; do
+        name="$(basename "${script}" .sh)"
+        all_checks+=("${name#*-}")
+    done
+    for name in ${skip_checks//,/ }; do
+        [[ " ${all_checks[*]} " == *" ${name} "* ]] ||
+            { echo "run-vm-checks: --skip-checks: no check is named ${name}" >&2; exit 2; }
+    done
+    candidates=("${all_checks[@]}")
+    [[ -z "${checks}" ]] || IFS=, read -r -a candidates <<<"${checks}"
+    kept=()
+    for name in "${candidates[@]}"; do
+        [[ ",${skip_checks}," == *",${name},"* ]] || kept+=("${name}")
+    done
+    ((${#kept[@]})) || { echo "run-vm-checks: --skip-checks leaves no check to run" >&2; exit 2; }
+    checks="$(IFS=,; echo "${kept[*]}")"
+    echo "run-vm-checks: not running ${skip_checks//,/, } (--skip-checks)" >&2
+fi
 for tree in "${extra_trees[@]}"; do
     [[ -d "${tree}" ]] || { echo "run-vm-checks: --extra-tree ${tree} is not a directory" >&2; exit 2; }
+done
+for setting in "${guest_env[@]}"; do
+    [[ "${setting}" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+        { echo "run-vm-checks: --guest-env takes NAME=VALUE, not ${setting}" >&2; exit 2; }
 done
 
 # --- host tools ----------------------------------------------------------
@@ -339,6 +381,16 @@ build_initramfs() {
         cp -a "${tree}/." "${image_root}/"
     done
 
+    # The --guest-env settings, for init to source before the checks; each
+    # value in single quotes, a quote in it written as '\''.
+    local setting value
+    : >"${image_root}/sctp-perf/guest-env"
+    for setting in "${guest_env[@]}"; do
+        value="${setting#*=}"
+        printf "export %s='%s'\n" "${setting%%=*}" "${value//\'/\'\\\'\'}" \
+            >>"${image_root}/sctp-perf/guest-env"
+    done
+
     # glibc resolves "localhost" from /etc/hosts with no nsswitch.conf.
     printf '127.0.0.1 localhost\n::1 localhost\n' >"${image_root}/etc/hosts"
     echo "sctp-perf-vm" >"${image_root}/etc/hostname"
@@ -398,6 +450,26 @@ run_vm() {
     fi
 }
 
+# The guest has no symbolizer, so a sanitizer's stack frames there read
+# "(/sctp-perf/bin/PROGRAM+0xOFFSET)"; the same programs are in the bin dir
+# here, and addr2line (binutils), where there is one, names each frame's
+# function and line.
+symbolize_reports() {
+    local clean="$1" line program offset
+    local addr2line
+    addr2line="$(find_tool addr2line)" || return 0
+    grep -qE "^${tag}-SANITIZER .*\(/sctp-perf/bin/" "${clean}" || return 0
+    echo "run-vm-checks: the sanitizer reports, the programs' frames symbolized:" >&2
+    while IFS= read -r line; do
+        if [[ "${line}" =~ \(/sctp-perf/bin/([A-Za-z0-9_]+)\+(0x[0-9a-f]+)\) ]]; then
+            program="${BASH_REMATCH[1]}"
+            offset="${BASH_REMATCH[2]}"
+            line+=" in $("${addr2line}" -f -C -p -e "${bin_dir}/${program}" "${offset}" 2>/dev/null)"
+        fi
+        echo "${line}" >&2
+    done < <(grep -E "^${tag}-SANITIZER " "${clean}")
+}
+
 # Serial lines end in CR LF and the firmware sprinkles terminal escapes
 # (ESC c, ESC [ ... letter) in front of the first guest line; both go before
 # the results are judged from the tagged lines only.
@@ -412,9 +484,12 @@ report() {
     local summary failed
     summary="$(grep -E "^${tag}-SUMMARY " "${clean}" | tail -n 1 || true)"
     failed="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ FAIL" "${clean}" || true)"
-    local passed skipped
+    local passed skipped sanitizer_lines
     passed="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ PASS" "${clean}" || true)"
     skipped="$(grep -cE "^${tag}-CHECK [a-z0-9_]+ SKIP" "${clean}" || true)"
+    # The guest fails a check after which a sanitizer report appeared; a
+    # report line counts here too, so that none can pass unseen.
+    sanitizer_lines="$(grep -cE "^${tag}-SANITIZER " "${clean}" || true)"
 
     local ok=1
     if [[ -z "${summary}" ]]; then
@@ -424,6 +499,11 @@ report() {
         echo "run-vm-checks: no check ran (is --checks naming real checks?)" >&2
         ok=0
     elif [[ "${summary}" != *" failed=0 "* ]] || ((failed > 0)); then
+        ok=0
+    fi
+    if ((sanitizer_lines > 0)); then
+        echo "run-vm-checks: a sanitizer reported (${sanitizer_lines} lines tagged ${tag}-SANITIZER)" >&2
+        symbolize_reports "${clean}"
         ok=0
     fi
     echo "run-vm-checks: VM run took ${vm_elapsed_s} s (kernel ${kernel_version}, TCG)"

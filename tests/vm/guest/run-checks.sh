@@ -3,6 +3,7 @@
 # of its own). Runs every check script in name order, each under its own time
 # limit, and prints one tagged line per check and a summary:
 #   SCTPPERF-BEGIN <check> (limit <seconds> s)
+#   SCTPPERF-SANITIZER <check> <line of a sanitizer's report>
 #   SCTPPERF-CHECK <check> PASS|FAIL|SKIP <reason> [<seconds> s]
 #   SCTPPERF-SUMMARY passed=N failed=N skipped=N total=N
 # A check script exits 0 for PASS, 77 for SKIP and anything else for FAIL,
@@ -16,6 +17,15 @@
 #                        leaves the summary to be printed in time
 #   SCTPPERF_WORK_ROOT   where each check gets a scratch directory
 #   SCTPPERF_IP          iproute2's ip, to remove a killed check's namespaces
+#   SCTPPERF_SANITIZER_DIR  optional: where the programs' sanitizers write
+#                        their reports (log_path=DIR/report in ASAN_OPTIONS
+#                        and UBSAN_OPTIONS). A report that appears there
+#                        during a check is printed line by line after it and
+#                        fails it, whatever the check itself said: a test
+#                        that expects a program to fail must not pass on a
+#                        crash the sanitizer caught (exitcode=66 keeps the
+#                        two apart for the check; this keeps them apart for
+#                        the run).
 # shellcheck shell=sh
 
 # A check may say how long it may take with a "# vm-check-timeout: SECONDS"
@@ -24,6 +34,7 @@ default_timeout_s=60
 
 wanted=""
 [ -z "${SCTPPERF_WANTED:-}" ] || wanted=",${SCTPPERF_WANTED},"
+[ -z "${SCTPPERF_SANITIZER_DIR:-}" ] || mkdir -p "${SCTPPERF_SANITIZER_DIR}"
 passed=0
 failed=0
 skipped=0
@@ -74,6 +85,21 @@ for script in "${SCTPPERF_CHECKS_DIR}"/*.sh; do
     done <"${NETNS_FILE}"
 
     reason="$(head -n 1 "${RESULT_FILE}")"
+    # The sanitizers' reports from the programs this check ran, the servers
+    # it stopped at its end included: printed, removed, and a failure.
+    reports=0
+    if [ -n "${SCTPPERF_SANITIZER_DIR:-}" ]; then
+        for report in "${SCTPPERF_SANITIZER_DIR}"/*; do
+            [ -f "${report}" ] || continue
+            awk -v tag="SCTPPERF-SANITIZER ${name} " '{ print tag $0 }' "${report}"
+            rm -f "${report}"
+            reports=$((reports + 1))
+        done
+    fi
+    if [ "${reports}" -gt 0 ]; then
+        reason="${reports} sanitizer report(s), above; the check said: ${reason}"
+        status=1
+    fi
     if [ "${status}" -eq 0 ]; then
         verdict=PASS
         passed=$((passed + 1))
