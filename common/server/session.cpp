@@ -279,24 +279,29 @@ std::string session::incomplete_message(std::size_t received, std::size_t expect
 
 bool session::read_message() {
     const auto size = message_.size();
-    const auto part = channel_->receive_part(std::span(message_).subspan(message_filled_), sctp_);
-    if (part.bytes == 0) {
-        return false;
-    }
-    message_filled_ += part.bytes;
-    if (sctp_) {
-        route_ = part.delivery;
-    }
-    if (seqpacket_) {
-        if (part.message_end && message_filled_ != size) {
-            throw peer_error(
-                fmt::format("a message of {} bytes where {} were expected", message_filled_, size));
+    // Part after part while they come, so that a large message takes one
+    // wake-up, not one per part.
+    while (message_filled_ < size) {
+        const auto part =
+            channel_->receive_part(std::span(message_).subspan(message_filled_), sctp_);
+        if (part.bytes == 0) {
+            return false;
         }
-        if (!part.message_end && message_filled_ == size) {
-            throw peer_error(fmt::format("a message longer than the {} bytes expected", size));
+        message_filled_ += part.bytes;
+        if (sctp_) {
+            route_ = part.delivery;
+        }
+        if (seqpacket_) {
+            if (part.message_end && message_filled_ != size) {
+                throw peer_error(fmt::format("a message of {} bytes where {} were expected",
+                                             message_filled_, size));
+            }
+            if (!part.message_end && message_filled_ == size) {
+                throw peer_error(fmt::format("a message longer than the {} bytes expected", size));
+            }
         }
     }
-    return message_filled_ == size;
+    return true;
 }
 
 void session::take_header(clock::time_point now) {
