@@ -157,17 +157,19 @@ void write_server_block(std::ostream& out, const run_report& r) {
     fmt::print(out, "\tprogram: {} (sctp-perf {}) on {}, {}\n", s.value("program", "?"),
                s.value("version", "?"), s.value("host", "?"), s.value("kernel", "?"));
     const auto placement = server_placement(r);
-    fmt::print(out, "\tNagle {}, spin {}, {}\n", s.value("nagle", false) ? "on" : "off",
-               s.value("spin", false) ? "on" : "off",
-               placement ? describe_placement(*placement) : "CPU affinity unknown");
+    // Its worker threads and data path, where a server says (older ones do not).
+    std::string sessions;
     if (const auto threads = s.find("threads");
         threads != s.end() && threads->is_number_unsigned()) {
-        fmt::print(out, "\tsessions: on {} worker thread{}, each an event loop; data path {}\n",
-                   threads->get<std::uint64_t>(), threads->get<std::uint64_t>() == 1 ? "" : "s",
-                   s.contains("data_path") && s["data_path"].is_string()
-                       ? s["data_path"].get<std::string>()
-                       : std::string("?"));
+        const auto path = s.find("data_path");
+        sessions = fmt::format(
+            ", sessions on {} worker thread{} ({})", threads->get<std::uint64_t>(),
+            threads->get<std::uint64_t>() == 1 ? "" : "s",
+            path != s.end() && path->is_string() ? path->get<std::string>() : std::string("?"));
     }
+    fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.value("nagle", false) ? "on" : "off",
+               s.value("spin", false) ? "on" : "off",
+               placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);
     fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
                s.value("sndbuf_bytes", 0), s.value("rcvbuf_bytes", 0));
     const auto rto = s.find("sctp_rto");
