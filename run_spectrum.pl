@@ -39,8 +39,8 @@ use constant {
     DATA_FORMAT_VERSION   => 2,     # of spectrum.json
     REPORT_FORMAT_VERSION => 2,     # of the client's JSON report: the only one the script reads
     LOAD_MIN_POWER        => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
-    MAX_FLOWS             => 1024,  # of --flows
-    SERVER_MAX_CLIENTS    => 64,    # the server's own default for --max-clients
+    MAX_FLOWS             => 100000,  # of --flows
+    SERVER_MAX_CLIENTS    => 10000, # the server's own default for --max-clients
 };
 
 # The CSV columns, in order; spectrum.json uses the same names for its rows.
@@ -1430,9 +1430,9 @@ with a C<-c> among the client options.
 
 =item B<--flows> N
 
-Connections (SCTP: associations) the client opens, 1 to 1024; passed to the client
+Connections (SCTP: associations) the client opens, 1 to 100000; passed to the client
 as C<--flows N>. A B<--rate> is per flow. Above 1 it needs B<--rate> or
-B<--throughput>: a ping-pong sweep reads the one-flow ACE histogram report. With B<--start-server> and more than 32
+B<--throughput>: a ping-pong sweep reads the one-flow ACE histogram report. With B<--start-server> and more than 5000
 flows, the server is started with C<--max-clients> twice N, so the flows of one size
 still closing do not make the next size's flows find it busy.
 

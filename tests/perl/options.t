@@ -49,8 +49,8 @@ subtest 'load options' => sub {
     is $s->{mode}, 'throughput', '--throughput: throughput mode';
     is_deeply [ @{$s}{qw(min_power max_power)} ], [ 6, 6 ], 'powers of 4 or more as given';
 
-    $s = parse(qw(--rate +0.5 --duration .25 --flows 1024));
-    is_deeply [ @{$s}{qw(rate duration flows)} ], [ 0.5, 0.25, 1024 ], 'decimal rate and duration, the most flows';
+    $s = parse(qw(--rate +0.5 --duration .25 --flows 100000));
+    is_deeply [ @{$s}{qw(rate duration flows)} ], [ 0.5, 0.25, 100000 ], 'decimal rate and duration, the most flows';
 
     $s = parse(qw(--duration 2 --flows 1));
     is $s->{mode}, 'ping-pong', '--duration and --flows alone leave ping-pong';
@@ -192,9 +192,9 @@ my @usage_errors = (
     [ [qw(--duration 0)],                         qr/--duration must be a number of seconds greater than 0, not '0'/ ],
     [ [qw(--duration 0.0)],                       qr/--duration must be a number of seconds greater than 0, not '0\.0'/ ],
     [ [qw(--duration 3s)],                        qr/--duration must be a number of seconds greater than 0, not '3s'/ ],
-    [ [qw(--flows 0)],                            qr/--flows must be a whole number from 1 to 1024, not '0'/ ],
-    [ [qw(--flows 1025)],                         qr/--flows must be a whole number from 1 to 1024, not '1025'/ ],
-    [ [qw(--flows 2.5)],                          qr/--flows must be a whole number from 1 to 1024, not '2\.5'/ ],
+    [ [qw(--flows 0)],                            qr/--flows must be a whole number from 1 to 100000, not '0'/ ],
+    [ [qw(--flows 100001)],                       qr/--flows must be a whole number from 1 to 100000, not '100001'/ ],
+    [ [qw(--flows 2.5)],                          qr/--flows must be a whole number from 1 to 100000, not '2\.5'/ ],
     [ [qw(--flows 2)],                            qr/--flows above 1 needs --rate or --throughput in a sweep/ ],
     [ [qw(--rate 100 --throughput)],              qr/--rate and --throughput exclude each other: --rate paces every flow, --throughput sends as fast as the transport accepts/ ],
     [ [qw(--duration 1 --iterations 100)],        qr/--duration and --iterations exclude each other: a run lasts either a time or a count/ ],

@@ -139,13 +139,13 @@ subtest 'a throughput sweep' => sub {
 };
 
 subtest 'a load sweep with many flows sizes the server it starts' => sub {
-    my ($r, $log) = sweep([qw(--start-server --rate 10 --flows 33 --max-power 4 --no-plot)]);
+    my ($r, $log) = sweep([qw(--start-server --rate 10 --flows 5001 --max-power 4 --no-plot)]);
     is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
     my (undef, @srv_args) = @{ args_of($log, 'server') };
-    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp --max-clients 66)], '33 flows: room for 66 clients';
-    ($r, $log) = sweep([qw(--start-server --rate 10 --flows 32 --max-power 4 --no-plot)]);
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp --max-clients 10002)], '5001 flows: room for 10002 clients';
+    ($r, $log) = sweep([qw(--start-server --rate 10 --flows 5000 --max-power 4 --no-plot)]);
     (undef, @srv_args) = @{ args_of($log, 'server') };
-    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp)], '32 flows: the server\'s default of 64 is room enough';
+    is_deeply \@srv_args, [qw(-p 0 -a 127.0.0.1 -t sctp)], '5000 flows: the server\'s default of 10000 is room enough';
 };
 
 subtest '--duration and --flows 1 without a load mode: a ping-pong sweep' => sub {
