@@ -13,11 +13,13 @@
 #include <string_view>
 #include <system_error>
 
+#include "client/descriptor_budget.hpp"
 #include "client/load/load_engine.hpp"
 #include "client/ping_pong.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
 #include "report/clock_info.hpp"
+#include "report/load_report.hpp"
 #include "report/output_file.hpp"
 #include "report/run_report.hpp"
 #include "runtime/cpu_affinity.hpp"
@@ -173,21 +175,39 @@ std::uint64_t random_seed() {
 }
 
 int run_load(const client_options& options, run_report& report, const client_connector& connect,
-             std::ofstream& json_file) {
+             std::ofstream& json_file, std::ofstream& flow_csv) {
+    const auto setup_began = std::chrono::steady_clock::now();
     std::vector<std::unique_ptr<message_channel>> channels;
+    channels.reserve(options.flows);
     for (unsigned flow = 0; flow < options.flows; ++flow) {
-        client_connection connection = connect(options);
-        if (flow == 0) {
-            describe_connection(report, options, connection);
+        try {
+            client_connection connection = connect(options);
+            if (flow == 0) {
+                describe_connection(report, options, connection);
+            }
+            // A load test ends with its end-of-test message, whatever the count.
+            auto settings =
+                negotiate_test(*connection.channel, {options.payload_bytes(), 0, options.mode});
+            if (flow == 0) {
+                report.server_settings = std::move(settings);
+                check_stream_counts(options, report);
+            }
+            channels.push_back(std::move(connection.channel));
+        } catch (const connect_error& e) {
+            // Past the first flow the server is there: what failed is this
+            // flow (a server's limit on clients, or no local port left).
+            if (flow == 0) {
+                throw;
+            }
+            throw connect_error(fmt::format("flow {} of {}: {}", flow, options.flows, e.what()),
+                                false);
+        } catch (const test_refused& e) {
+            if (flow == 0) {
+                throw;
+            }
+            throw test_refused(fmt::format("flow {} of {}, after {} were accepted: {}", flow,
+                                           options.flows, flow, e.what()));
         }
-        // A load test ends with its end-of-test message, whatever the count.
-        auto settings =
-            negotiate_test(*connection.channel, {options.payload_bytes(), 0, options.mode});
-        if (flow == 0) {
-            report.server_settings = std::move(settings);
-            check_stream_counts(options, report);
-        }
-        channels.push_back(std::move(connection.channel));
     }
     load_plan plan;
     plan.mode = options.mode;
@@ -202,6 +222,7 @@ int run_load(const client_options& options, run_report& report, const client_con
     plan.threads = options.threads;
     plan.interval = options.interval;
     plan.io_timeout = options.common.io_timeout;
+    plan.setup_began = setup_began;
     plan.transport = options.common.transport;
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
@@ -219,20 +240,28 @@ int run_load(const client_options& options, run_report& report, const client_con
     report.load = &result;
     report.duration_s = result.duration_s;
     write_reports(options, report, json_file);
+    if (flow_csv.is_open()) {
+        write_flow_csv(flow_csv, result);
+        close_output_file(flow_csv, options.flow_csv, "--flow-csv file");
+    }
     return exit_status_after_report();
 }
 
 int run(const client_options& options, const program_info& program,
         const client_connector& connect) {
-    pin_process(options.common.cpus);  // first: the environment reports the affinity
+    // Before anything else: a limit too low for the flows is the command
+    // line's mistake, and it should not surface at flow 1019 of 5000.
+    check_descriptor_limit(options);
+    pin_process(options.common.cpus);  // before the environment, which reports the affinity
     run_report report;
     report.program = program;
     report.options = options;
     report.environment = read_environment();
     report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
+    std::ofstream flow_csv = open_output_file(options.flow_csv, "--flow-csv file");
     if (options.load_mode()) {
-        return run_load(options, report, connect, json_file);
+        return run_load(options, report, connect, json_file, flow_csv);
     }
     return run_ping_pong_test(options, report, connect, json_file);
 }

@@ -42,6 +42,7 @@ struct raw_client_options {
     std::string interval_csv;
     std::string histogram_log;
     std::string latency_file;
+    std::string flow_csv;
 };
 
 void add_client_options(option_groups& groups, raw_client_options& raw,
@@ -86,8 +87,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "1000 with --throughput)")
         ("flows", count_value(raw.flows, unreadable, "--flows")
              ->default_value("1")->value_name("N"),
-         multi ? "associations at once; --rate and -c are per flow"
-               : "connections at once; --rate and -c are per flow")
+         multi ? "associations at once, 1..100000 (each needs a descriptor: see ulimit -n); "
+                 "--rate and -c are per flow"
+               : "connections at once, 1..100000 (each needs a descriptor: see ulimit -n); "
+                 "--rate and -c are per flow")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
          "client threads driving the flows (default: min(flows, online CPUs))");
     groups.histogram.add_options()
@@ -144,7 +147,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "write every interval's latency histograms to FILE in HdrHistogram's interval-log "
          "format (nanoseconds)")
         ("latency-file", po::value(&raw.latency_file)->value_name("FILE"),
-         "write every timed message to this CSV file (nanoseconds)");
+         "write every timed message to this CSV file (nanoseconds)")
+        ("flow-csv", po::value(&raw.flow_csv)->value_name("FILE"),
+         "write every flow's counts, rate and p50, p99 and max latency to this CSV file "
+         "(microseconds)");
     // clang-format on
     add_common_options(groups, raw.common, program);
 }
@@ -266,10 +272,10 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     // Ping-pong over several flows, or with the per-interval outputs, runs
     // framed on the load engine; plain ping-pong keeps its leanest loop.
     const bool framed =
-        !load &&
-        (raw.flows > 1 || given.count("threads") > 0 ||
-         (given.count("interval") > 0 && raw.interval_s > 0.0) || given.count("interval-csv") > 0 ||
-         given.count("histogram-log") > 0 || given.count("latency-file") > 0);
+        !load && (raw.flows > 1 || given.count("threads") > 0 ||
+                  (given.count("interval") > 0 && raw.interval_s > 0.0) ||
+                  given.count("interval-csv") > 0 || given.count("histogram-log") > 0 ||
+                  given.count("latency-file") > 0 || given.count("flow-csv") > 0);
     if (framed) {
         result.mode = protocol::test_mode::framed_ping_pong;
     }
@@ -299,8 +305,8 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
         }
     }
 
-    if (raw.flows < 1 || raw.flows > 1024) {
-        errors.push_back("--flows must be 1..1024");
+    if (raw.flows < 1 || raw.flows > max_flows) {
+        errors.push_back(fmt::format("--flows must be 1..{}", max_flows));
     } else {
         result.flows = static_cast<unsigned>(raw.flows);
     }
@@ -334,6 +340,7 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     output_file("interval-csv", raw.interval_csv, result.interval_csv);
     output_file("histogram-log", raw.histogram_log, result.histogram_log);
     output_file("latency-file", raw.latency_file, result.latency_file);
+    output_file("flow-csv", raw.flow_csv, result.flow_csv);
     if ((!result.interval_csv.empty() || !result.histogram_log.empty()) && !result.interval) {
         errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
     }

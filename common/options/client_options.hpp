@@ -17,6 +17,12 @@ namespace sctp_perf {
 
 enum class report_format { ace, json };
 
+// The most --flows a client takes. Each flow is a socket, so in practice
+// the descriptor limit (ulimit -n, checked before connecting) and the local
+// ports (about 28,000 per server address and port by default) bound it
+// first; this bound only keeps a typo from asking for billions.
+inline constexpr unsigned max_flows = 100'000;
+
 struct client_options {
     common_options common;
     std::uint32_t iterations = 1'000'000;  // measured iterations, primer not included
@@ -40,12 +46,13 @@ struct client_options {
     std::optional<std::uint64_t> seed;  // --arrivals poisson; unset: drawn when the run starts
     std::uint32_t echo_every = 1;       // load modes: every Nth message asks for a reply
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
-    unsigned flows = 1;    // connections (stream) or associations (seqpack)
+    unsigned flows = 1;    // connections (stream) or associations (seqpack), 1..max_flows
     unsigned threads = 1;  // client threads driving the flows
     std::optional<std::chrono::nanoseconds> interval;  // progress line period; unset: none
     std::string interval_csv;                          // also write the progress lines as CSV here
     std::string histogram_log;                         // HdrHistogram interval log
     std::string latency_file;                          // every timed message as CSV
+    std::string flow_csv;                              // every flow's figures as CSV
 
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.

@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 #include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
@@ -20,6 +24,9 @@ double us(double ns) {
     return ns / 1000.0;
 }
 
+// Beyond flows_listed_in_full flows, the text names this many of the worst.
+constexpr std::size_t worst_flows_listed = 10;
+
 // A flow's p50, p99 and max in microseconds; none when no timed message of
 // the flow was answered.
 struct flow_figures {
@@ -27,7 +34,7 @@ struct flow_figures {
 };
 
 flow_figures figures_of(const flow_result& f) {
-    const auto& h = *f.latency;
+    const auto& h = f.latency;
     if (h.count() == 0) {
         return {};
     }
@@ -49,7 +56,133 @@ void write_latency(std::ostream& out, const char* title, const log_linear_histog
     fmt::print(out, "\t{:<8}{:12.3f}\n\n", "max", us(static_cast<double>(h.max_ns())));
 }
 
+// "p50 12.000 us, p99 80.000 us, max 3360.868 us" of the schedule slip.
+void write_slip_line(std::ostream& out, const compact_histogram& slip) {
+    if (slip.count() == 0) {
+        fmt::print(out, "\tschedule slip: no message was sent\n");
+        return;
+    }
+    fmt::print(out,
+               "\tschedule slip: p50 {:.3f} us, p99 {:.3f} us, max {:.3f} us behind a message's "
+               "due time\n",
+               us(slip.percentile_ns(500'000)), us(slip.percentile_ns(990'000)),
+               us(static_cast<double>(slip.max_ns())));
+}
+
+// "the busiest of 2 worker threads 15.2 % busy".
+std::string describe_worker_busy(const load_result& l) {
+    const auto& busy = l.worker_busy_percent;
+    if (busy.empty()) {
+        return "worker threads not measured";
+    }
+    const double busiest = *std::max_element(busy.begin(), busy.end());
+    if (busy.size() == 1) {
+        return fmt::format("its worker thread {:.1f} % busy", busiest);
+    }
+    return fmt::format("the busiest of {} worker threads {:.1f} % busy", busy.size(), busiest);
+}
+
+std::string text_us(const std::optional<double>& v) {
+    return v ? fmt::format("{:.3f}", *v) : std::string("-");
+}
+
+// One row per flow, under a header row.
+template <typename Flows>
+void write_flow_rows(std::ostream& out, const Flows& flows) {
+    fmt::print(out, "\t{:>5} {:>12} {:>12} {:>14} {:>12} {:>12} {:>12}\n", "flow", "sent",
+               "replied", "rate msg/s", "p50 us", "p99 us", "max us");
+    for (const flow_result& f : flows) {
+        const auto figures = figures_of(f);
+        fmt::print(out, "\t{:>5} {:>12} {:>12} {:>14.3f} {:>12} {:>12} {:>12}\n", f.flow,
+                   f.messages_sent, f.messages_replied, f.rate_per_s, text_us(figures.p50_us),
+                   text_us(figures.p99_us), text_us(figures.max_us));
+    }
+}
+
+// Many flows: how their p50 and p99 spread, then the ten worst by p99.
+void write_flow_spread(std::ostream& out, const load_result& l) {
+    const auto spread = spread_over_flows(l, worst_flows_listed);
+    const auto untimed = l.per_flow.size() - spread.timed_flows;
+    fmt::print(out, "flows: {}, {} latency per flow, microseconds", l.per_flow.size(),
+               l.mode == protocol::test_mode::rate ? "corrected" : "uncorrected");
+    if (spread.timed_flows == 0) {
+        fmt::print(out, ": no flow had a timed reply\n");
+        return;
+    }
+    fmt::print(out, ", spread over the {} flows with a timed reply{}:\n", spread.timed_flows,
+               untimed > 0 ? fmt::format(" ({} had none)", untimed) : "");
+    fmt::print(out, "\t{:<5} {:>12} {:>12} {:>12}\n", "", "min", "median", "max");
+    for (const auto& [label, figure] :
+         {std::pair{"p50", spread.p50}, std::pair{"p99", spread.p99}}) {
+        fmt::print(out, "\t{:<5} {:>12.3f} {:>12.3f} {:>12.3f}\n", label, figure.min_us,
+                   figure.median_us, figure.max_us);
+    }
+    fmt::print(out,
+               "worst flows: the {} with the highest p99 (every flow: --flow-csv FILE, or "
+               "load.per_flow in the JSON)\n",
+               spread.worst.size());
+    std::vector<std::reference_wrapper<const flow_result>> worst;
+    for (const auto i : spread.worst) {
+        worst.push_back(std::cref(l.per_flow[i]));
+    }
+    write_flow_rows(out, worst);
+}
+
+// The value at rank ceil(n / 2), and the ends, of unsorted `values` (n > 0).
+spread_us spread_of(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return {values.front(), values[(values.size() + 1) / 2 - 1], values.back()};
+}
+
 }  // namespace
+
+flow_spread spread_over_flows(const load_result& l, std::size_t worst_count) {
+    flow_spread spread;
+    std::vector<double> p50s;
+    std::vector<double> p99s;
+    std::vector<std::size_t> timed;
+    for (std::size_t i = 0; i < l.per_flow.size(); ++i) {
+        const auto figures = figures_of(l.per_flow[i]);
+        if (figures.p50_us) {
+            p50s.push_back(*figures.p50_us);
+            p99s.push_back(*figures.p99_us);
+            timed.push_back(i);
+        }
+    }
+    spread.timed_flows = timed.size();
+    if (timed.empty()) {
+        return spread;
+    }
+    spread.p50 = spread_of(p50s);
+    spread.p99 = spread_of(p99s);
+    // p99s[k] belongs to per_flow[timed[k]]; sort positions k, worst first.
+    std::vector<std::size_t> order(timed.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const auto shown = std::min(worst_count, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
+                      order.end(), [&](std::size_t a, std::size_t b) {
+                          return p99s[a] != p99s[b] ? p99s[a] > p99s[b] : a < b;
+                      });
+    for (std::size_t k = 0; k < shown; ++k) {
+        spread.worst.push_back(timed[order[k]]);
+    }
+    return spread;
+}
+
+void write_flow_csv(std::ostream& out, const load_result& l) {
+    fmt::print(out,
+               "flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,"
+               "max_us\n");
+    const auto field = [](const std::optional<double>& v) {
+        return v ? fmt::format("{:.3f}", *v) : std::string();
+    };
+    for (const auto& f : l.per_flow) {
+        const auto figures = figures_of(f);
+        fmt::print(out, "{},{},{},{},{:.3f},{},{},{}\n", f.flow, f.messages_sent,
+                   f.messages_replied, f.messages_lost, f.rate_per_s, field(figures.p50_us),
+                   field(figures.p99_us), field(figures.max_us));
+    }
+}
 
 json latency_summary_json(const log_linear_histogram& h) {
     if (h.count() == 0) {
@@ -154,12 +287,12 @@ void write_load_summary(std::ostream& out, const load_result& l) {
         out, "\tpayload: {:.3f} MB/s sent, {:.3f} MB/s received by the server (MB = 10^6 bytes)\n",
         l.payload_mb_per_s_sent(), l.payload_mb_per_s_received_by_server());
     if (rate) {
-        fmt::print(out, "\tschedule slip: at most {:.3f} us behind a message's due time\n",
-                   l.schedule_slip_max_us);
+        write_slip_line(out, l.schedule_slip);
     }
-    fmt::print(out, "\tclient: cpu {:.1f} % of one CPU, rss {} KiB (min {} avg {:.0f} max {})\n",
-               l.client_cpu_percent, l.client_rss.max_kib(), l.client_rss.min_kib(),
-               l.client_rss.avg_kib(), l.client_rss.max_kib());
+    fmt::print(out,
+               "\tclient: cpu {:.1f} % of one CPU, {}, rss {} KiB (min {} avg {:.0f} max {})\n",
+               l.client_cpu_percent, describe_worker_busy(l), l.client_rss.max_kib(),
+               l.client_rss.min_kib(), l.client_rss.avg_kib(), l.client_rss.max_kib());
     fmt::print(out,
                "\tserver: received {} messages ({} bytes, primer included), sent {} replies, "
                "cpu {:.1f} % of one CPU, rss {} KiB\n\n",
@@ -174,16 +307,11 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     }
     write_latency(out, "latency uncorrected (from each message's send to its reply), microseconds:",
                   *l.uncorrected);
-    fmt::print(out, "flows:\n\t{:>5} {:>12} {:>12} {:>14} {:>12} {:>12} {:>12}\n", "flow", "sent",
-               "replied", "rate msg/s", "p50 us", "p99 us", "max us");
-    const auto text = [](const std::optional<double>& v) {
-        return v ? fmt::format("{:.3f}", *v) : std::string("-");
-    };
-    for (const auto& f : l.per_flow) {
-        const auto figures = figures_of(f);
-        fmt::print(out, "\t{:>5} {:>12} {:>12} {:>14.3f} {:>12} {:>12} {:>12}\n", f.flow,
-                   f.messages_sent, f.messages_replied, f.rate_per_s, text(figures.p50_us),
-                   text(figures.p99_us), text(figures.max_us));
+    if (l.per_flow.size() <= flows_listed_in_full) {
+        fmt::print(out, "flows:\n");
+        write_flow_rows(out, l.per_flow);
+    } else {
+        write_flow_spread(out, l);
     }
     fmt::print(out, "\n");
     write_stream_table(out, l);
@@ -191,6 +319,9 @@ void write_load_summary(std::ostream& out, const load_result& l) {
 
 json load_json(const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
+    const auto slip_percentile = [](const compact_histogram& slip, std::uint32_t ppm) {
+        return slip.count() > 0 ? json(us(slip.percentile_ns(ppm))) : json(nullptr);
+    };
     json flows = json::array();
     const auto value = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
     for (const auto& f : l.per_flow) {
@@ -228,10 +359,14 @@ json load_json(const load_result& l) {
         {"messages_duplicated", l.messages_duplicated},
         {"payload_mb_per_s_sent", l.payload_mb_per_s_sent()},
         {"payload_mb_per_s_received_by_server", l.payload_mb_per_s_received_by_server()},
-        {"schedule_slip_max_us", rate ? json(l.schedule_slip_max_us) : json(nullptr)},
+        {"schedule_slip_p50_us", rate ? slip_percentile(l.schedule_slip, 500'000) : json(nullptr)},
+        {"schedule_slip_p99_us", rate ? slip_percentile(l.schedule_slip, 990'000) : json(nullptr)},
+        {"schedule_slip_max_us",
+         rate ? json(us(static_cast<double>(l.schedule_slip.max_ns()))) : json(nullptr)},
         {"latency_corrected", rate ? latency_json(*l.corrected) : json(nullptr)},
         {"latency_uncorrected", latency_json(*l.uncorrected)},
         {"client_cpu_percent", l.client_cpu_percent},
+        {"client_worker_busy_percent", l.worker_busy_percent},
         {"client_rss_kib",
          {{"min", l.client_rss.min_kib()},
           {"avg", l.client_rss.avg_kib()},

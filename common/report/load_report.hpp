@@ -1,9 +1,12 @@
 #pragma once
-// The load-mode parts of the reports: the summary in the ace text, and the
-// `load` object of the JSON (README.SCTP_PERF_TEST section 9 lists its fields).
+// The load-mode parts of the reports: the summary in the ace text, the
+// `load` object of the JSON (README.SCTP_PERF_TEST section 9 lists its
+// fields) and the per-flow CSV.
 
+#include <cstddef>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "report/load_result.hpp"
 
@@ -11,6 +14,36 @@ namespace sctp_perf {
 
 void write_load_summary(std::ostream& out, const load_result& load);
 nlohmann::ordered_json load_json(const load_result& load);
+
+// The text report lists every flow up to this many; beyond, it gives the
+// spread over the flows and the worst of them (flow_spread).
+inline constexpr std::size_t flows_listed_in_full = 10;
+
+// How one per-flow figure spreads over the flows: the smallest, the median
+// (the flow of rank ceil(n / 2) in increasing order) and the largest.
+struct spread_us {
+    double min_us = 0.0;
+    double median_us = 0.0;
+    double max_us = 0.0;
+};
+
+// The spread of the flows' headline latencies, over the flows that had a
+// timed reply (a flow with none has no percentile to spread).
+struct flow_spread {
+    std::size_t timed_flows = 0;  // flows with at least one timed reply
+    spread_us p50;                // of the per-flow p50s
+    spread_us p99;                // of the per-flow p99s
+    // Indices into load_result::per_flow of the `worst_count` timed flows
+    // with the highest p99, highest first; equal p99s in flow order.
+    std::vector<std::size_t> worst;
+};
+flow_spread spread_over_flows(const load_result& load, std::size_t worst_count);
+
+// --flow-csv: one row per flow after a header row,
+// flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,max_us
+// with the flow's headline latency in microseconds, empty when it had no
+// timed reply (README.SCTP_PERF_TEST section 8.12).
+void write_flow_csv(std::ostream& out, const load_result& load);
 
 // A latency in microseconds, keyed as the JSON's `summary` (num_points,
 // min_us, mean_us, stddev_us, max_us) and `percentiles` (p50_us ...

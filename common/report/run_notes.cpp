@@ -68,6 +68,68 @@ std::optional<std::string> interruption_note(const run_report& r) {
         signal_name(r.interrupted_by), done);
 }
 
+// The bounds, and why (run_notes.hpp declares them):
+//  - slip p99 above 100 us. A punctual worker sends within a few
+//    microseconds of each due time: it sleeps until 50 us before it and
+//    spins the rest, and a timer's wake-up is late by tens of microseconds.
+//    The maximum alone says little (one preemption makes milliseconds of
+//    it), but a p99 above 100 us, more than a loopback round trip, means 1 %
+//    of the messages left later than any punctual wake-up explains, and each
+//    of them carries that lateness into its corrected latency. The bound has
+//    no term in the period: the slip adds to a latency whatever the rate, so
+//    10,000 flows at 1 message per second need the same bound as one flow at
+//    10,000.
+//  - a worker busy above 90 % of its time (sending and reading, see
+//    sample_sink::busy): it has no slack left, so a burst of due times or a
+//    preemption queues messages behind each other.
+//  - above 90 % of the CPUs the workers can run on, and late: the threads
+//    take the CPUs from each other. CPU time alone says nothing, as a
+//    worker spins up to 50 us before each due time (a whole CPU at 20,000
+//    messages per second) and --spin spins always, so it only says which
+//    of the two sentences a late client gets.
+std::optional<std::string> client_saturation_warning(const load_result& l, unsigned client_cpus) {
+    if (l.mode != protocol::test_mode::rate) {
+        return std::nullopt;  // only rate mode has a schedule to keep
+    }
+    const auto& slip = l.schedule_slip;
+    const double slip_p99_us = slip.count() > 0 ? slip.percentile_ns(990'000) / 1000.0 : 0.0;
+    const double busiest_percent =
+        l.worker_busy_percent.empty()
+            ? 0.0
+            : *std::max_element(l.worker_busy_percent.begin(), l.worker_busy_percent.end());
+    const bool late = slip_p99_us > slip_p99_bound_us;
+    if (!late && busiest_percent <= worker_busy_bound_percent) {
+        return std::nullopt;
+    }
+    const unsigned usable_cpus = std::max(1u, std::min(l.threads, client_cpus));
+    const double cpu_share_percent = l.client_cpu_percent / usable_cpus;
+    const double total_rate = l.rate_asked_per_s * static_cast<double>(l.flows);
+    // The sentence names one bound for the two shares.
+    static_assert(worker_busy_bound_percent == client_cpu_bound_percent);
+    const std::string evidence = fmt::format(
+        "its schedule slip p99 was {:.1f} us (bound {:g} us), its busiest worker thread was busy "
+        "{:.1f} % of the time and it used {:.1f} % of the {} CPU{} its threads can run on (bound "
+        "{:g} % each)",
+        slip_p99_us, slip_p99_bound_us, busiest_percent, cpu_share_percent, usable_cpus,
+        usable_cpus == 1 ? "" : "s", worker_busy_bound_percent);
+    if (busiest_percent > worker_busy_bound_percent ||
+        cpu_share_percent > client_cpu_bound_percent) {
+        return fmt::format(
+            "the client could not keep up: {}, so the latencies include the client's own "
+            "queueing and {:.10g} messages per second in all are beyond this client: give it "
+            "more --threads (now {}) and the CPUs to run them, or ask for a lower rate",
+            evidence, total_rate, l.threads);
+    }
+    // Late with time and CPU to spare: the workers were not running when
+    // messages fell due (other work on their CPUs, the server's too).
+    return fmt::format(
+        "the client could not keep its schedule: {}, so it was often not running when messages "
+        "fell due, the latencies include the client's own lateness, and {:.10g} messages per "
+        "second in all are beyond this client as it ran: give it CPUs of its own (--cpu, and "
+        "others to the server) and more --threads (now {}), or ask for a lower rate",
+        evidence, total_rate, l.threads);
+}
+
 std::vector<std::string> run_warnings(const run_report& r) {
     std::vector<std::string> warnings;
     const auto client = client_placement(r);
@@ -87,6 +149,14 @@ std::vector<std::string> run_warnings(const run_report& r) {
             "Nagle differs between the ends: client {}, server {}; small replies may wait for "
             "the delayed ACK at one end only (give -n to both programs or to neither)",
             r.options.common.nagle ? "on" : "off", nagle->get<bool>() ? "on" : "off"));
+    }
+    if (r.load != nullptr) {
+        const auto allowed = count_cpus(r.environment.client_cpu_affinity);
+        const auto client_cpus =
+            allowed > 0 ? static_cast<unsigned>(allowed) : r.environment.cpu_count;
+        if (auto saturated = client_saturation_warning(*r.load, client_cpus)) {
+            warnings.push_back(std::move(*saturated));
+        }
     }
     return warnings;
 }

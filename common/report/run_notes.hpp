@@ -39,8 +39,22 @@ std::string percentile_json_key(const percentile_point& point);
 // nullopt for a run that ran to its end.
 std::optional<std::string> interruption_note(const run_report& report);
 
+// Rate mode only: when the client itself could not keep the schedule, the
+// sentence that says so, nullopt otherwise. It could not when the p99 of
+// its schedule slip exceeds slip_p99_bound_us, or when a worker thread was
+// busy more than worker_busy_bound_percent of its time. The sentence calls
+// it saturated when a worker was that busy or, late, the client used more
+// than client_cpu_bound_percent of the CPUs its threads can run on (the
+// fewer of its threads and `client_cpus`, the CPUs its affinity allows);
+// late but neither, it was not running when messages fell due.
+inline constexpr double slip_p99_bound_us = 100.0;
+inline constexpr double worker_busy_bound_percent = 90.0;
+inline constexpr double client_cpu_bound_percent = 90.0;
+std::optional<std::string> client_saturation_warning(const load_result& load, unsigned client_cpus);
+
 // One sentence per thing the reader must know before trusting the figures:
-// neither end pinned on a multi-CPU machine, Nagle on at one end only.
+// neither end pinned on a multi-CPU machine, Nagle on at one end only, a
+// client that could not keep up with the rate asked.
 std::vector<std::string> run_warnings(const run_report& report);
 
 }  // namespace sctp_perf

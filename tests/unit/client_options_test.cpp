@@ -294,3 +294,22 @@ TEST_CASE("client options: arrivals, --total-rate and --seed") {
     CHECK_THAT(usage_message({"-s", "7", "--total-rate", "0"}),
                Contains("--total-rate must be more than 0"));
 }
+
+TEST_CASE("client options: up to 100000 flows, and --flow-csv") {
+    using Catch::Matchers::Contains;
+    const auto many = parse({"-s", "7", "--rate", "1", "--flows", "100k", "--threads", "2"});
+    CHECK(many.flows == 100'000);
+    CHECK(many.threads == 2);
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "1", "--flows", "100001"}),
+               Contains("--flows must be 1..100000"));
+    // --threads stays 1..--flows.
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "1", "--flows", "2000", "--threads", "2001"}),
+               Contains("--threads must be 1..--flows"));
+
+    CHECK(parse({"-s", "7", "--rate", "10", "--flow-csv", "flows.csv"}).flow_csv == "flows.csv");
+    // Like the other per-flow files, it takes ping-pong onto the load engine.
+    CHECK(parse({"-s", "4", "--flow-csv", "flows.csv"}).mode ==
+          protocol::test_mode::framed_ping_pong);
+    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--flow-csv", ""}),
+               Contains("--flow-csv needs a file name"));
+}

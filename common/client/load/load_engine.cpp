@@ -6,14 +6,17 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <ctime>
 #include <exception>
 #include <fstream>
 #include <mutex>
 #include <ostream>
+#include <queue>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "client/load/interval_collector.hpp"
 #include "errors.hpp"
@@ -32,6 +35,10 @@ using clock = std::chrono::steady_clock;
 constexpr auto spin_before_due = std::chrono::microseconds(50);
 // The longest single wait, so that I/O timeouts and an abort are noticed.
 constexpr auto longest_wait = std::chrono::milliseconds(100);
+// What a worker spends starting one flow's schedule, generously: a copy of
+// its send_schedule (with the poisson generator's state, 2.5 KB) and a place
+// in the due queue.
+constexpr auto per_flow_start = std::chrono::microseconds(2);
 
 // What the workers share with the main thread.
 struct shared_run {
@@ -41,6 +48,34 @@ struct shared_run {
     bool spin = false;  // the channels spin (--spin): the workers never sleep in epoll
     interval_collector* collector = nullptr;
     std::atomic<bool> abort{false};
+
+    // The start: each worker registers its flows with epoll and says it is
+    // ready; only then does the main thread set t0 and let them go, so that
+    // no worker's set-up (5,000 flows take milliseconds) eats into the head
+    // start and makes the first messages late.
+    std::mutex start_mutex;
+    std::condition_variable start_changed;
+    unsigned workers_ready = 0;
+    bool started = false;  // t0 is set: go (or abort is set: stop)
+
+    void worker_ready() {
+        const std::lock_guard lock(start_mutex);
+        ++workers_ready;
+        start_changed.notify_all();
+    }
+    void wait_for_workers(unsigned count) {
+        std::unique_lock lock(start_mutex);
+        start_changed.wait(lock, [&] { return workers_ready >= count; });
+    }
+    void start() {
+        const std::lock_guard lock(start_mutex);
+        started = true;
+        start_changed.notify_all();
+    }
+    void wait_for_start() {
+        std::unique_lock lock(start_mutex);
+        start_changed.wait(lock, [&] { return started; });
+    }
     std::mutex error_mutex;
     std::exception_ptr error;
 };
@@ -68,16 +103,21 @@ class worker {
         : flows_(std::move(flows)), sink_(sink), plan_(plan), shared_(shared) {}
 
     void run() noexcept {
+        bool prepared = false;
         try {
-            loop();
+            prepare();
+            prepared = true;
         } catch (...) {
-            {
-                const std::lock_guard lock(shared_.error_mutex);
-                if (!shared_.error) {
-                    shared_.error = std::current_exception();
-                }
+            fail();
+        }
+        shared_.worker_ready();  // also after a failure, or the start never comes
+        shared_.wait_for_start();
+        if (prepared) {
+            try {
+                loop();
+            } catch (...) {
+                fail();
             }
-            shared_.abort = true;
         }
         // Also after a failure: the interval this worker was in is where its
         // last part goes, so that the main thread's account drains.
@@ -87,32 +127,53 @@ class worker {
     }
 
   private:
-    void loop() {
+    // Keeps the first failure of any worker, and stops them all.
+    void fail() noexcept {
+        {
+            const std::lock_guard lock(shared_.error_mutex);
+            if (!shared_.error) {
+                shared_.error = std::current_exception();
+            }
+        }
+        shared_.abort = true;
+    }
+
+    // What needs no t0: the epoll set of this worker's flows.
+    void prepare() {
         // The timer slack would otherwise add up to 50 us to every sleep.
         ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-        unique_fd epoll_fd(::epoll_create1(EPOLL_CLOEXEC));
-        if (!epoll_fd) {
+        epoll_fd_ = unique_fd(::epoll_create1(EPOLL_CLOEXEC));
+        if (!epoll_fd_) {
             throw std::system_error(errno, std::generic_category(), "epoll_create1 failed");
         }
-        std::vector<bool> wants_out(flows_.size(), false);
+        wants_out_.assign(flows_.size(), false);
+        scheduled_.assign(flows_.size(), clock::time_point::max());
         for (std::size_t i = 0; i < flows_.size(); ++i) {
             epoll_event event{};
             event.events = EPOLLIN;
             event.data.u64 = i;
-            if (::epoll_ctl(epoll_fd.get(), EPOLL_CTL_ADD, flows_[i]->native_handle(), &event) !=
+            if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, flows_[i]->native_handle(), &event) !=
                 0) {
                 throw std::system_error(errno, std::generic_category(), "epoll_ctl failed");
             }
         }
-        for (auto* flow : flows_) {
-            flow->begin(send_schedule(shared_.t0, plan_.rate_per_s, plan_.arrivals, flow->index(),
-                                      plan_.flow_count, plan_.seed),
-                        shared_.stop_at);
+    }
+
+    void loop() {
+        for (std::size_t i = 0; i < flows_.size(); ++i) {
+            auto& flow = *flows_[i];
+            flow.begin(send_schedule(shared_.t0, plan_.rate_per_s, plan_.arrivals, flow.index(),
+                                     plan_.flow_count, plan_.seed),
+                       shared_.stop_at);
+            schedule(i, flow.next_due());
         }
         const auto interval = shared_.interval.value_or(clock::duration::max());
         auto interval_end = shared_.interval ? shared_.t0 + interval : clock::time_point::max();
+        auto next_sweep = shared_.t0 + longest_wait;
         std::size_t unfinished = flows_.size();
         std::vector<epoll_event> events(flows_.size());
+        std::vector<std::byte> receive_buffer(worker_receive_bytes);
+        std::vector<std::size_t> due_now;
 
         bool stopping = false;
         while (unfinished > 0 && !shared_.abort) {
@@ -120,57 +181,125 @@ class worker {
             if (!stopping && plan_.stop != nullptr &&
                 plan_.stop->load(std::memory_order_relaxed) != 0) {
                 stopping = true;
-                for (auto* flow : flows_) {
-                    flow->stop_sending();
+                for (std::size_t i = 0; i < flows_.size(); ++i) {
+                    flows_[i]->stop_sending();
+                    schedule(i, now);
                 }
             }
             if (now >= interval_end) {
                 shared_.collector->hand_in(interval_index_++, interval_end, sink_);
                 interval_end += interval;
             }
-            auto wake = std::min(interval_end, now + longest_wait);
-            for (std::size_t i = 0; i < flows_.size(); ++i) {
-                auto& flow = *flows_[i];
-                if (flow.finished()) {
-                    continue;
-                }
-                const bool blocked = on_flow(flow, [&] { return flow.send_due(now, sink_); });
-                if (blocked != wants_out[i]) {
-                    wants_out[i] = blocked;
-                    epoll_event event{};
-                    event.events = blocked ? EPOLLIN | EPOLLOUT : EPOLLIN;
-                    event.data.u64 = i;
-                    ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, flow.native_handle(), &event);
-                }
-                if (!blocked) {
-                    wake = std::min(wake, flow.next_due());
-                }
-                if (flow.waiting_on_peer() && now - flow.peer_owes_since() > plan_.io_timeout) {
-                    throw peer_error(fmt::format(
-                        "{}: no whole reply and no room to send for {:.1f} s (--io-timeout): "
-                        "the server stopped reading or answering",
-                        where(flow), std::chrono::duration<double>(plan_.io_timeout).count()));
-                }
+            if (now >= next_sweep) {
+                check_timeouts(now);
+                next_sweep = now + longest_wait;
+            }
+            const auto pass_start = now;
+            const auto sent_before = sink_.interval_sent;
+            take_due(now, due_now);
+            for (const auto i : due_now) {
+                send_step(i, now);
             }
             now = clock::now();
+            if (sink_.interval_sent != sent_before) {
+                sink_.busy += now - pass_start;
+            }
+            const auto wake = std::min({interval_end, next_sweep, next_scheduled()});
             const auto timeout = shared_.spin || wake <= now + spin_before_due
                                      ? clock::duration::zero()
                                      : wake - spin_before_due - now;
-            const int n = wait_events(epoll_fd.get(), events.data(),
+            const int n = wait_events(epoll_fd_.get(), events.data(),
                                       static_cast<int>(events.size()), timeout);
+            if (n == 0) {
+                continue;
+            }
+            const auto receive_start = clock::now();
             for (int e = 0; e < n; ++e) {
-                const auto i = events[static_cast<std::size_t>(e)].data.u64;
+                const auto& event = events[static_cast<std::size_t>(e)];
+                const auto i = static_cast<std::size_t>(event.data.u64);
                 auto& flow = *flows_[i];
-                if ((events[static_cast<std::size_t>(e)].events & ~EPOLLOUT) == 0 ||
-                    flow.finished()) {
+                if (flow.finished()) {
                     continue;
                 }
-                on_flow(flow, [&] { flow.receive(sink_); });
-                if (flow.finished()) {
-                    sink_.finished_at = clock::now();
-                    --unfinished;
-                    ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_DEL, flow.native_handle(), nullptr);
+                if ((event.events & ~EPOLLOUT) != 0) {
+                    on_flow(flow, [&] { flow.receive(sink_, receive_buffer); });
+                    if (flow.finished()) {
+                        sink_.finished_at = clock::now();
+                        --unfinished;
+                        ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_DEL, flow.native_handle(), nullptr);
+                        continue;
+                    }
                 }
+                // A reply may let it send (the next round trip of a closed
+                // loop, the end of test once drained), room certainly does.
+                schedule(i, receive_start);
+            }
+            sink_.busy += clock::now() - receive_start;
+        }
+    }
+
+    // Flow i's next step is due at `at` (time_point::max(): it waits on its
+    // socket instead); an earlier time than the one it has wins.
+    void schedule(std::size_t i, clock::time_point at) {
+        if (at < scheduled_[i]) {
+            scheduled_[i] = at;
+            due_.emplace(at, i);
+        }
+    }
+
+    // Takes every flow due by `now` off the queue into `due_now`, earliest
+    // first. Entries that are no longer their flow's time are dropped.
+    void take_due(clock::time_point now, std::vector<std::size_t>& due_now) {
+        due_now.clear();
+        while (!due_.empty() && due_.top().first <= now) {
+            const auto [at, i] = due_.top();
+            due_.pop();
+            if (at == scheduled_[i]) {
+                scheduled_[i] = clock::time_point::max();
+                due_now.push_back(i);
+            }
+        }
+    }
+
+    // The earliest time a flow is due; time_point::max() when none is.
+    clock::time_point next_scheduled() {
+        while (!due_.empty() && due_.top().first != scheduled_[due_.top().second]) {
+            due_.pop();
+        }
+        return due_.empty() ? clock::time_point::max() : due_.top().first;
+    }
+
+    // Sends what flow i has due, and schedules its next step: at its next
+    // due time, or, with its socket full, when epoll says there is room.
+    void send_step(std::size_t i, clock::time_point now) {
+        auto& flow = *flows_[i];
+        if (flow.finished()) {
+            return;
+        }
+        const bool blocked = on_flow(flow, [&] { return flow.send_due(now, sink_); });
+        if (blocked != wants_out_[i]) {
+            wants_out_[i] = blocked;
+            epoll_event event{};
+            event.events = blocked ? EPOLLIN | EPOLLOUT : EPOLLIN;
+            event.data.u64 = i;
+            ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_MOD, flow.native_handle(), &event);
+        }
+        if (!blocked) {
+            schedule(i, flow.next_due());
+        }
+    }
+
+    // Every longest_wait, not on every pass: a pass touches only the flows
+    // that are due or had an event, so that thousands of flows cost a worker
+    // what their messages cost, not a look at each one per message.
+    void check_timeouts(clock::time_point now) const {
+        for (const auto* flow : flows_) {
+            if (!flow->finished() && flow->waiting_on_peer() &&
+                now - flow->peer_owes_since() > plan_.io_timeout) {
+                throw peer_error(fmt::format(
+                    "{}: no whole reply and no room to send for {:.1f} s (--io-timeout): "
+                    "the server stopped reading or answering",
+                    where(*flow), std::chrono::duration<double>(plan_.io_timeout).count()));
             }
         }
     }
@@ -204,6 +333,14 @@ class worker {
     const load_plan& plan_;
     shared_run& shared_;
     std::uint64_t interval_index_ = 0;  // the interval the loop is in
+    unique_fd epoll_fd_;
+    std::vector<bool> wants_out_;  // per flow: waits for room to send (EPOLLOUT)
+    // The flows' next steps, earliest first, equal times in flow order. An
+    // entry counts while its time is its flow's scheduled_ time; one left
+    // behind by a flow scheduled earlier is dropped when it comes up.
+    using due_entry = std::pair<clock::time_point, std::size_t>;
+    std::priority_queue<due_entry, std::vector<due_entry>, std::greater<>> due_;
+    std::vector<clock::time_point> scheduled_;  // per flow; max(): not queued
 };
 
 // The worker threads of one run, joined on every way out of it: a thread
@@ -216,6 +353,7 @@ class worker_threads {
     worker_threads& operator=(const worker_threads&) = delete;
     ~worker_threads() {
         shared_.abort = true;  // a no-op after a normal join()
+        shared_.start();       // workers still waiting to start see the abort
         join();
     }
 
@@ -351,6 +489,35 @@ std::vector<stream_result> merge_streams(const std::vector<std::unique_ptr<sampl
     return merged;
 }
 
+// The primer of every flow, the flows in step: round trip k of each, then
+// k + 1. Each flow still has one request in flight at a time, but the round
+// trips of different flows overlap, so the primer takes 100 round trips
+// plus the time to send and read 100 messages per flow, not 100 round trips
+// per flow one after another: over a path of 1 ms that would be 1,000 s for
+// 10,000 flows, and the first flows would wait far longer than a server's
+// --io-timeout for their first measured message.
+void run_primers(std::vector<std::unique_ptr<load_flow>>& flows, const load_plan& plan) {
+    try {
+        for (std::uint32_t round = 0; round < protocol::primer_iterations; ++round) {
+            for (auto& flow : flows) {
+                flow->send_primer(round);
+            }
+            for (auto& flow : flows) {
+                flow->check_primer(round);
+            }
+        }
+    } catch (const peer_error& e) {
+        const auto waited = plan.setup_began ? clock::now() - *plan.setup_began : clock::duration{};
+        if (flows.size() == 1 || waited < std::chrono::seconds(1)) {
+            throw;
+        }
+        throw peer_error(fmt::format(
+            "{} (the {} flows have been set up for {:.1f} s; a server ends a flow that waits "
+            "longer than its --io-timeout, so for this many flows give it a longer one)",
+            e.what(), flows.size(), std::chrono::duration<double>(waited).count()));
+    }
+}
+
 }  // namespace
 
 load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels,
@@ -366,9 +533,7 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
         flows.push_back(
             std::make_unique<load_flow>(static_cast<unsigned>(i), std::move(channels[i]), plan));
     }
-    for (auto& flow : flows) {
-        flow->run_primer();
-    }
+    run_primers(flows, plan);
 
     const auto thread_count =
         static_cast<unsigned>(std::clamp<std::size_t>(plan.threads, 1, flows.size()));
@@ -396,17 +561,6 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     shared.interval = plan.interval;
     shared.spin = spin;
     shared.collector = &collector;
-    // A moment's head start, so that every worker is up before the first
-    // message is due; one that is late only catches up.
-    shared.t0 = clock::now() + std::chrono::milliseconds(2);
-    const auto wall_t0 = std::chrono::system_clock::now() + std::chrono::milliseconds(2);
-    if (plan.duration) {
-        shared.stop_at = shared.t0 + *plan.duration;
-    }
-    for (auto& sink : sinks) {
-        sink->t0 = shared.t0;
-    }
-    interval_writer intervals(plan, outputs, shared.t0, wall_t0);
     load_result result;
     const auto usage_start = read_process_usage();
 
@@ -414,6 +568,23 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     for (unsigned t = 0; t < thread_count; ++t) {
         threads.start([&, t] { worker(groups[t], *sinks[t], plan, shared).run(); });
     }
+    shared.wait_for_workers(thread_count);
+    // A moment's head start, so that every worker is running before the
+    // first message is due, and the time a worker takes to start its flows'
+    // schedules (about 2 us each); one that is late only catches up.
+    const std::chrono::nanoseconds head_start =
+        std::chrono::milliseconds(2) +
+        per_flow_start * static_cast<std::int64_t>(groups.front().size());
+    shared.t0 = clock::now() + head_start;
+    const auto wall_t0 = std::chrono::system_clock::now() + head_start;
+    if (plan.duration) {
+        shared.stop_at = shared.t0 + *plan.duration;
+    }
+    for (auto& sink : sinks) {
+        sink->t0 = shared.t0;
+    }
+    interval_writer intervals(plan, outputs, shared.t0, wall_t0);
+    shared.start();
     // The main thread reports intervals while the workers run.
     while (!collector.drained()) {
         if (auto slot = collector.next(longest_wait)) {
@@ -449,13 +620,14 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     result.client_rss.add(usage_end.rss_kib);
     result.corrected = std::make_unique<log_linear_histogram>();
     result.uncorrected = std::make_unique<log_linear_histogram>();
-    std::chrono::nanoseconds max_slip{0};
     for (const auto& sink : sinks) {
         result.corrected->merge(sink->corrected_run);
         result.uncorrected->merge(sink->uncorrected_run);
-        max_slip = std::max(max_slip, sink->max_slip);
+        result.schedule_slip.merge(sink->slip);
+        const auto active = sink->finished_at - shared.t0;
+        result.worker_busy_percent.push_back(
+            active.count() > 0 ? 100.0 * std::chrono::duration<double>(sink->busy) / active : 0.0);
     }
-    result.schedule_slip_max_us = static_cast<double>(max_slip.count()) / 1000.0;
     double rate_sum = 0.0;
     for (auto& flow : flows) {
         auto flow_result = flow->finish();

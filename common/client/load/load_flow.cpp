@@ -18,9 +18,6 @@ namespace {
 // flows and at the replies, so that echoed replies are timed promptly.
 constexpr int throughput_batch = 64;
 
-// Replies read per receive on a byte stream.
-constexpr std::size_t stream_receive_bytes = 64 * 1024;
-
 // A count must be a whole number >= 0: converting a floating-point number
 // out of the count's range (a server that sends 1e300) is undefined.
 template <typename T>
@@ -62,37 +59,41 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
       channel_(std::move(channel)),
       plan_(plan),
       closed_loop_(plan.mode == protocol::test_mode::framed_ping_pong),
-      out_(plan.payload_bytes) {
+      out_(plan.payload_bytes),
+      // A byte stream is read in bulk; SOCK_SEQPACKET one message per read,
+      // so that the blob after the end-of-test reply is never read as a reply.
+      bulk_(dynamic_cast<stream_channel*>(channel_.get()) != nullptr) {
     protocol::fill_payload(out_);
-    // A byte stream is read in bulk; SOCK_SEQPACKET one message per read, so
-    // that the blob after the end-of-test reply is never read as a reply.
-    const bool bulk = dynamic_cast<stream_channel*>(channel_.get()) != nullptr;
-    in_.resize(bulk ? stream_receive_bytes : protocol::load_reply_size);
     result_.flow = index;
-    result_.latency = std::make_unique<log_linear_histogram>();
 }
 
-void load_flow::run_primer() {
-    protocol::message_header header;
-    header.flags = protocol::flag_reply_wanted;
+void load_flow::send_primer(std::uint32_t round) {
+    primer_sent_ = {};
+    primer_sent_.flags = protocol::flag_reply_wanted;
+    primer_sent_.sequence = next_sequence_++;
+    primer_sent_.token = static_cast<std::uint32_t>(tokens_.next());
+    protocol::encode_message_header(primer_sent_, out_);
+    try {
+        channel_->send_message(out_);
+    } catch (const peer_error& e) {
+        throw peer_error(
+            fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
+    }
+}
+
+void load_flow::check_primer(std::uint32_t round) {
     protocol::message_header_bytes reply{};
-    for (std::uint32_t i = 0; i < protocol::primer_iterations; ++i) {
-        header.sequence = next_sequence_++;
-        header.token = static_cast<std::uint32_t>(tokens_.next());
-        protocol::encode_message_header(header, out_);
-        try {
-            channel_->send_message(out_);
-            channel_->receive_message(reply);
-        } catch (const peer_error& e) {
-            throw peer_error(
-                fmt::format("flow {}, primer round trip {}: {}", index_, i + 1, e.what()));
-        }
-        if (protocol::decode_message_header(reply) != header) {
-            throw peer_error(fmt::format(
-                "flow {}, primer round trip {}: the reply does not carry its request's sequence "
-                "and token (the peer answered without reading the request)",
-                index_, i + 1));
-        }
+    try {
+        channel_->receive_message(reply);
+    } catch (const peer_error& e) {
+        throw peer_error(
+            fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
+    }
+    if (protocol::decode_message_header(reply) != primer_sent_) {
+        throw peer_error(fmt::format(
+            "flow {}, primer round trip {}: the reply does not carry its request's sequence "
+            "and token (the peer answered without reading the request)",
+            index_, round + 1));
     }
 }
 
@@ -231,7 +232,8 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
             }
             last_send_ = last_sent_at_;
             if (schedule_->paced()) {
-                sink.max_slip = std::max(sink.max_slip, last_sent_at_ - out_due_);
+                const auto slip = std::max<std::int64_t>(0, (last_sent_at_ - out_due_).count());
+                sink.slip.record(static_cast<std::uint64_t>(slip));
             }
         }
         if (schedule_->paced()) {
@@ -252,29 +254,37 @@ bool load_flow::drained(clock::time_point now) {
     return plan_.partially_reliable() && now >= drain_until_;
 }
 
-void load_flow::receive(sample_sink& sink) {
+void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
+    const std::size_t read_limit = bulk_ ? buffer.size() : protocol::load_reply_size;
     while (!end_reply_received_) {
-        const auto n =
-            channel_->receive_ready(std::span(in_).subspan(in_filled_), protocol::load_reply_size);
+        // The part of a reply left from the last read goes first.
+        std::memcpy(buffer.data(), partial_.data(), partial_bytes_);
+        const auto n = channel_->receive_ready(
+            buffer.subspan(partial_bytes_, read_limit - partial_bytes_), protocol::load_reply_size);
         if (n == 0) {
             return;
         }
         const auto arrived = clock::now();
-        in_filled_ += n;
+        const std::size_t filled = partial_bytes_ + n;
         std::size_t at = 0;
-        for (; in_filled_ - at >= protocol::load_reply_size && !end_reply_received_;
+        for (; filled - at >= protocol::load_reply_size && !end_reply_received_;
              at += protocol::load_reply_size) {
-            take_reply(std::span(in_).subspan(at, protocol::load_reply_size), arrived, sink);
+            take_reply(buffer.subspan(at, protocol::load_reply_size), arrived, sink);
         }
         // Only whole replies count: bytes trickled one at a time do not keep
         // a flow waiting forever.
         if (at > 0) {
             owed_since_ = arrived;
         }
-        std::memmove(in_.data(), in_.data() + at, in_filled_ - at);
-        in_filled_ -= at;
+        const auto rest = buffer.subspan(at, filled - at);
+        if (end_reply_received_) {
+            blob_prefix_.assign(rest.begin(), rest.end());
+            partial_bytes_ = 0;
+        } else {
+            std::memcpy(partial_.data(), rest.data(), rest.size());  // less than a reply
+            partial_bytes_ = rest.size();
+        }
     }
-    blob_prefix_ = in_filled_;
 }
 
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
@@ -304,7 +314,7 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
             sink.corrected_interval.record(corrected_ns);
             sink.uncorrected_interval.record(uncorrected_ns);
             const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
-            result_.latency->record(headline_ns);
+            result_.latency.record(headline_ns);
             if (plan_.streams > 1) {
                 const auto measured = match.request.sequence - protocol::primer_iterations;
                 sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams),
@@ -338,7 +348,7 @@ flow_result load_flow::finish() {
     // On a byte stream the blob's first bytes may have come with the end reply.
     std::string text;
     try {
-        text = receive_blob(*channel_, std::span(in_).first(blob_prefix_));
+        text = receive_blob(*channel_, blob_prefix_);
     } catch (const peer_error& e) {
         throw peer_error(
             fmt::format("flow {}: reading the server's account: {}", index_, e.what()));

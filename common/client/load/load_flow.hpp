@@ -8,11 +8,13 @@
 // drive many flows. Only the primer and the final account use blocking,
 // timeout-bounded calls.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "client/load/reply_matcher.hpp"
@@ -41,6 +43,9 @@ struct load_plan {
     unsigned threads = 1;
     std::optional<std::chrono::nanoseconds> interval;
     std::chrono::milliseconds io_timeout{10'000};
+    // When the first flow began to connect, to say how long the flows have
+    // waited when the server ends one during the primer; unset: not said.
+    std::optional<std::chrono::steady_clock::time_point> setup_began;
     // Read by the workers as they run; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends every flow early and cleanly: no more
     // measured messages, then the end of test and the server's account.
@@ -79,7 +84,8 @@ struct stream_samples {
     void record(std::uint16_t stream, std::uint64_t ns);
 };
 
-// Where a worker's samples and counts go; one per worker thread.
+// Where a worker's samples and counts go; one per worker thread. Only here
+// (and for the whole run) are latencies kept at full resolution.
 struct sample_sink {
     log_linear_histogram corrected_run;
     log_linear_histogram uncorrected_run;
@@ -89,10 +95,23 @@ struct sample_sink {
     std::uint64_t interval_replies = 0;
     latency_file::writer* file = nullptr;
     std::chrono::steady_clock::time_point t0;
-    std::chrono::nanoseconds max_slip{0};
+    // Schedule slip (send time - due time) of every paced message: its p99,
+    // not only its maximum, since one preemption alone makes a maximum of
+    // several milliseconds.
+    compact_histogram slip;
+    // Time spent in passes over the flows that sent or read something, as
+    // opposed to sleeping, or spinning towards a due time: the worker's CPU
+    // time would count that spin (up to a whole CPU at 20,000 messages per
+    // second) and so could not tell a saturated worker from a punctual one.
+    std::chrono::nanoseconds busy{0};
     std::chrono::steady_clock::time_point finished_at{};  // the last of its flows' end
     stream_samples per_stream;                            // empty with one stream
 };
+
+// The bytes one read of a byte stream may bring: a worker's receive buffer,
+// shared by its flows, so that a flow keeps only a partial reply between
+// reads.
+inline constexpr std::size_t worker_receive_bytes = 64 * 1024;
 
 class load_flow {
   public:
@@ -101,8 +120,11 @@ class load_flow {
     load_flow(unsigned index, std::unique_ptr<message_channel> channel, const load_plan& plan);
 
     // The unrecorded primer: round trips one at a time, each a request that
-    // asks for a reply. Blocking, bounded by the I/O timeout.
-    void run_primer();
+    // asks for a reply. Blocking, bounded by the I/O timeout. Round trip
+    // `round` (from 0) is send_primer(round), then check_primer(round), so
+    // that many flows can take their round trips in step.
+    void send_primer(std::uint32_t round);
+    void check_primer(std::uint32_t round);
 
     // Starts the measured messages on `schedule`; with a duration, none is
     // due at or after `stop_at`.
@@ -112,8 +134,9 @@ class load_flow {
     // in framed ping-pong, one once the previous reply is in).
     // Returns true when the socket is full and messages are still due.
     bool send_due(clock::time_point now, sample_sink& sink);
-    // Reads and matches every reply that has arrived.
-    void receive(sample_sink& sink);
+    // Reads and matches every reply that has arrived, reading into
+    // `buffer` (the worker's, of worker_receive_bytes; see there).
+    void receive(sample_sink& sink, std::span<std::byte> buffer);
 
     // Sends no more measured messages: the next step is the end of test.
     void stop_sending() noexcept { stopping_ = true; }
@@ -161,16 +184,19 @@ class load_flow {
     std::optional<send_schedule> schedule_;
     clock::time_point stop_at_ = clock::time_point::max();
 
-    std::vector<std::byte> out_;  // the message being sent
-    std::size_t out_sent_ = 0;    // bytes of out_ the kernel has taken
+    protocol::message_header primer_sent_;  // the primer request awaiting its reply
+    std::vector<std::byte> out_;            // the message being sent
+    std::size_t out_sent_ = 0;              // bytes of out_ the kernel has taken
     bool out_pending_ = false;
     clock::time_point out_due_{};
     std::optional<timed_request> out_timed_;  // set when out_ asks for a reply
     sctp_delivery out_delivery_;              // how out_ travels
 
-    std::vector<std::byte> in_;  // replies read, not yet taken
-    std::size_t in_filled_ = 0;
-    std::size_t blob_prefix_ = 0;  // bytes of in_ after the end reply (the blob's start)
+    bool bulk_;  // a byte stream, read many replies at a time
+    // A reply read in part, kept until its rest comes (a byte stream only).
+    std::array<std::byte, protocol::load_reply_size> partial_{};
+    std::size_t partial_bytes_ = 0;
+    std::vector<std::byte> blob_prefix_;  // what came after the end reply: the blob's start
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;

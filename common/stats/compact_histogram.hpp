@@ -1,0 +1,118 @@
+#pragma once
+// Percentiles of one flow's latencies in about 5 KiB.
+//
+// The layout of log_linear_histogram (integer nanoseconds; every power of
+// two split into equal buckets) with 16 buckets per power of two instead of
+// 1024: values below 32 ns get one exact bucket each; above that, every
+// range [2^k, 2^(k+1)) is split into 16 equal buckets, so a bucket is never
+// wider than 1/16 (6.25 %) of its lower edge. 656 counters of 8 bytes, 5248
+// bytes, against 280 KiB for the full histogram: a client can keep one for
+// each of 100,000 flows, and the full resolution only where there are few
+// (per worker thread and for the whole run).
+//
+// Concepts, as in log_linear_histogram.hpp:
+//  - highest equivalent value: the largest value that lands in the same
+//    bucket, bucket_low(i) + bucket_width(i) - 1.
+//  - percentile: nearest rank, reported as the highest equivalent value of
+//    the bucket that holds it, within [min_ns(), max_ns()].
+//  - beyond range: a value above highest_trackable_ns() (2^44 - 1 ns); it is
+//    saturated into the last bucket and counted in beyond_range_count().
+// Count, minimum and maximum are exact.
+//
+// Every bucket edge here is also a bucket edge of log_linear_histogram, so
+// each of its buckets lies inside one of these: for the same samples a
+// percentile here is never below the full histogram's.
+//
+// A pure value: no I/O, no clock. `record` is on the hot path of the load
+// modes (once per timed reply and once per paced send), so it is inline.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sctp_perf {
+
+class compact_histogram {
+  public:
+    compact_histogram();
+
+    // Counts one sample of `value_ns` nanoseconds. Every value is legal and
+    // counted in count(), min_ns() and max_ns(). Returns true when it was
+    // within highest_trackable_ns(), false when it was saturated into the
+    // last bucket (and counted in beyond_range_count()).
+    bool record(std::uint64_t value_ns) noexcept {
+        ++buckets_[bucket_index(value_ns)];
+        ++count_;
+        min_ns_ = std::min(min_ns_, value_ns);
+        max_ns_ = std::max(max_ns_, value_ns);
+        const bool beyond = value_ns > highest_bucketed_ns;
+        beyond_range_ += beyond;
+        return !beyond;
+    }
+
+    // Adds every sample of `other`, as if each had been recorded here.
+    void merge(const compact_histogram& other) noexcept;
+
+    std::uint64_t count() const noexcept { return count_; }
+    std::uint64_t beyond_range_count() const noexcept { return beyond_range_; }
+    std::uint64_t min_ns() const noexcept { return min_ns_; }  // UINT64_MAX when empty
+    std::uint64_t max_ns() const noexcept { return max_ns_; }  // 0 when empty
+    // 2^44 - 1 ns (about 4.9 hours), as for log_linear_histogram.
+    static constexpr std::uint64_t highest_trackable_ns() noexcept { return highest_bucketed_ns; }
+
+    // The most a reported percentile exceeds the true one, relative to the
+    // true one: a bucket's width over its lower edge, 1/16.
+    static constexpr double relative_error_bound = 1.0 / 16.0;
+
+    // The percentile `parts_per_million` / 10^6, in nanoseconds. Its true
+    // value T is the sample of rank r = ceil(count() * ppm / 10^6) (at least
+    // 1) in sorted order; what is returned, R, is the highest equivalent
+    // value of the bucket that holds rank r, within [min_ns(), max_ns()];
+    // rank count() (p100) gives max_ns() exactly. So
+    //  - T <= R <= max_ns(): an upper bound, never above the largest sample;
+    //  - R - T < T / 16 (6.25 %), and R == T below 32 ns;
+    //  - one sample, or samples all equal, give that value everywhere.
+    // When rank r falls in the last bucket and beyond_range_count() > 0, the
+    // answer is max_ns(). Requires count() > 0 and ppm in 1..10^6.
+    double percentile_ns(std::uint32_t parts_per_million) const noexcept;
+
+    // One count per bucket: index i holds [bucket_low(i), bucket_low(i) +
+    // bucket_width(i)).
+    std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
+
+    // Bucket geometry, public for tests of the accuracy bound.
+    static std::size_t bucket_index(std::uint64_t value_ns) noexcept {
+        // As log_linear_histogram::bucket_index, with 4 sub-bucket bits:
+        // octave 0 holds 0..31 one per bucket, octave k >= 1 holds
+        // [2^(k+4), 2^(k+5)) in buckets of 2^k.
+        const std::uint64_t bucketed_ns = std::min(value_ns, highest_bucketed_ns);
+        const unsigned octave =
+            static_cast<unsigned>(std::bit_width(bucketed_ns | (exact_limit - 1))) -
+            (sub_bucket_bits + 1);
+        return (std::size_t{octave} << sub_bucket_bits) +
+               static_cast<std::size_t>(bucketed_ns >> octave);
+    }
+    static std::uint64_t bucket_low(std::size_t index) noexcept;
+    static std::uint64_t bucket_width(std::size_t index) noexcept;
+    static constexpr std::size_t bucket_count() noexcept { return bucket_total; }
+
+  private:
+    static constexpr unsigned sub_bucket_bits = 4;  // 16 buckets per octave
+    static constexpr std::uint64_t sub_bucket_count = std::uint64_t{1} << sub_bucket_bits;
+    static constexpr std::uint64_t exact_limit = 2 * sub_bucket_count;  // one bucket per ns below
+    static constexpr unsigned highest_bit = 44;  // values >= 2^44 ns share the top bucket
+    static constexpr std::uint64_t highest_bucketed_ns = (std::uint64_t{1} << highest_bit) - 1;
+    static constexpr std::size_t bucket_total =
+        exact_limit + (highest_bit - (sub_bucket_bits + 1)) * sub_bucket_count;
+
+    std::vector<std::uint64_t> buckets_;
+    std::uint64_t count_ = 0;
+    std::uint64_t min_ns_ = UINT64_MAX;
+    std::uint64_t max_ns_ = 0;
+    std::uint64_t beyond_range_ = 0;
+};
+
+}  // namespace sctp_perf
