@@ -1,6 +1,8 @@
 #include "server/event_worker.hpp"
 
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -8,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <system_error>
+#include <thread>
 
 #include "server/server_log.hpp"
 
@@ -30,6 +33,34 @@ constexpr auto longest_sleep = std::chrono::seconds(60);
 
 std::system_error system_error_of(const char* what) {
     return {errno, std::generic_category(), what};
+}
+
+// Ends a worker's wait in a session's receive; its handler does nothing.
+constexpr int wake_signal = SIGUSR1;
+
+// How far a wait in a session's receive may run past the session's
+// deadline: the receive timeout is the I/O timeout, counted from the
+// wait's start rather than from the session's last progress.
+constexpr auto direct_wait_slack = std::chrono::milliseconds(100);
+
+// Each retry of the signal after this long: one sent just before the
+// worker enters its receive is lost, and the next one ends the wait.
+constexpr auto wake_retry = std::chrono::microseconds(50);
+constexpr int wake_attempts = 4000;  // 0.2 s in all
+
+extern "C" void on_wake_signal(int) {}
+
+void install_wake_signal() {
+    static const bool installed = [] {
+        struct sigaction action {};
+        action.sa_handler = on_wake_signal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESTART;  // other calls go on; a timed receive does not
+        return ::sigaction(wake_signal, &action, nullptr) == 0;
+    }();
+    if (!installed) {
+        throw system_error_of("sigaction failed");
+    }
 }
 
 }  // namespace
@@ -59,7 +90,15 @@ event_worker::~event_worker() {
 }
 
 void event_worker::start() {
+    install_wake_signal();
     thread_ = std::thread([this] { run(); });
+}
+
+void event_worker::interrupt_direct_wait() noexcept {
+    for (int attempt = 0; attempt < wake_attempts && in_direct_wait_; ++attempt) {
+        ::pthread_kill(thread_.native_handle(), wake_signal);
+        std::this_thread::sleep_for(wake_retry);
+    }
 }
 
 void event_worker::add(std::unique_ptr<session> s) {
@@ -68,10 +107,12 @@ void event_worker::add(std::unique_ptr<session> s) {
         const std::lock_guard lock(inbox_mutex_);
         inbox_.push_back(std::move(s));
     }
+    ++inbox_count_;
     const std::uint64_t one = 1;
     // A full counter (never, at 2^64 - 2) or a closed eventfd (stopping)
     // leaves the session to be closed with the others.
     [[maybe_unused]] const auto written = ::write(wake_.get(), &one, sizeof one);
+    interrupt_direct_wait();
 }
 
 void event_worker::stop() noexcept {
@@ -79,6 +120,7 @@ void event_worker::stop() noexcept {
     const std::uint64_t one = 1;
     [[maybe_unused]] const auto written = ::write(wake_.get(), &one, sizeof one);
     if (thread_.joinable()) {
+        interrupt_direct_wait();
         thread_.join();
     }
 }
@@ -87,7 +129,14 @@ void event_worker::run() {
     std::vector<epoll_event> events(events_per_wait);
     unsigned empty_polls = 0;
     try {
+        // The time last read: a lone session's wait reads it when it ends,
+        // so a round trip reads the clock once.
+        auto seen = clock::now();
         while (!stopping_) {
+            if (auto* lone = lone_reader(seen)) {
+                seen = wait_in(*lone, seen);
+                continue;
+            }
             auto timeout_ms = 0;
             if (!identity_.spin) {
                 const auto now = clock::now();
@@ -109,6 +158,7 @@ void event_worker::run() {
                 ::sched_yield();
             }
             const auto now = clock::now();
+            seen = now;
             for (int i = 0; i < n; ++i) {
                 auto* e = static_cast<entry*>(events[static_cast<std::size_t>(i)].data.ptr);
                 if (e == nullptr) {
@@ -136,9 +186,45 @@ void event_worker::run() {
     entries_.clear();
 }
 
+event_worker::entry* event_worker::lone_reader(clock::time_point now) {
+    if (identity_.spin || entries_.size() != 1 || inbox_count_ != 0) {
+        return nullptr;
+    }
+    auto& e = *entries_.front();
+    if (!e.s || !e.s->wants_to_read() || e.s->wants_to_write() ||
+        e.s->deadline() < now + identity_.io_timeout - direct_wait_slack) {
+        return nullptr;
+    }
+    return &e;
+}
+
+event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_point now) {
+    in_direct_wait_ = true;
+    // After the flag is up, so that a session handed in meanwhile is seen
+    // here or interrupts the wait (both sides read the other's flag after
+    // setting their own).
+    if (inbox_count_ == 0 && !stopping_) {
+        now = e.s->advance(now, scratch_, /*wait=*/true);
+    }
+    in_direct_wait_ = false;
+    if (e.s->done()) {
+        end(e);
+        std::erase_if(entries_, [](const auto& x) { return !x->s; });
+    } else {
+        update_interest(e);
+        next_check_ = std::min(next_check_, e.s->deadline());
+    }
+    if (inbox_count_ != 0) {
+        now = clock::now();
+        take_inbox(now);
+    }
+    return now;
+}
+
 void event_worker::take_inbox(clock::time_point now) {
     std::uint64_t count = 0;
     [[maybe_unused]] const auto read = ::read(wake_.get(), &count, sizeof count);
+    inbox_count_ = 0;
     std::vector<std::unique_ptr<session>> arrived;
     {
         const std::lock_guard lock(inbox_mutex_);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <utility>
 
 #include "errors.hpp"
 #include "report/transport_json.hpp"
@@ -98,7 +99,16 @@ session::clock::time_point session::deadline() const noexcept {
     return input_since_ + identity_.io_timeout;
 }
 
-void session::advance(clock::time_point now, std::span<std::byte> scratch) {
+message_channel::received_part session::receive(std::span<std::byte> buffer, bool with_delivery) {
+    const bool wait = std::exchange(wait_once_, false);
+    waited_ = waited_ || wait;
+    return channel_->receive_part(buffer, with_delivery, wait);
+}
+
+session::clock::time_point session::advance(clock::time_point now, std::span<std::byte> scratch,
+                                            bool wait) {
+    wait_once_ = wait;
+    waited_ = false;
     try {
         step(now, scratch);
         if (!done() && now >= deadline()) {
@@ -118,20 +128,28 @@ void session::advance(clock::time_point now, std::span<std::byte> scratch) {
     } catch (const std::system_error& e) {
         finish(e.what());
     }
+    return now;
 }
 
-void session::step(clock::time_point now, std::span<std::byte> scratch) {
+void session::step(clock::time_point& now, std::span<std::byte> scratch) {
     flush(now);
+    // After a read that waited, the time is read again: what came, came now.
+    const auto after_read = [&](bool got) {
+        if (std::exchange(waited_, false)) {
+            now = clock::now();
+        }
+        return got;
+    };
     while (wants_to_read()) {
         switch (phase_) {
             case phase::header:
-                if (!read_message()) {
+                if (!after_read(read_message())) {
                     return;
                 }
                 take_header(now);
                 break;
             case phase::ping_pong:
-                if (!read_message()) {
+                if (!after_read(read_message())) {
                     return;
                 }
                 take_ping_pong_request(now);
@@ -143,13 +161,13 @@ void session::step(clock::time_point now, std::span<std::byte> scratch) {
                 return;
             case phase::load:
             case phase::overtaken:
-                if (!read_requests(now, scratch)) {
+                if (!after_read(read_requests(now, scratch))) {
                     return;
                 }
                 break;
             case phase::closing:
                 // Anything but the client's close is more than its test.
-                if (channel_->receive_part(scratch.first(1), false).bytes > 0) {
+                if (after_read(receive(scratch.first(1), false).bytes > 0)) {
                     finish("the client sent data after the end of its test");
                 }
                 return;
@@ -282,8 +300,7 @@ bool session::read_message() {
     // Part after part while they come, so that a large message takes one
     // wake-up, not one per part.
     while (message_filled_ < size) {
-        const auto part =
-            channel_->receive_part(std::span(message_).subspan(message_filled_), sctp_);
+        const auto part = receive(std::span(message_).subspan(message_filled_), sctp_);
         if (part.bytes == 0) {
             return false;
         }
@@ -379,7 +396,7 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
     // A byte stream: the part of a request the last read cut short, then
     // as much as one read brings, framed here.
     std::copy(partial_.begin(), partial_.end(), scratch.begin());
-    const auto part = channel_->receive_part(scratch.subspan(partial_.size()), sctp_);
+    const auto part = receive(scratch.subspan(partial_.size()), sctp_);
     if (part.bytes == 0) {
         return false;
     }

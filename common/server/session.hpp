@@ -71,7 +71,11 @@ class session {
 
     // Does every step that needs no waiting. Never throws for anything the
     // peer does: that ends the session, with its reason in outcome().
-    void advance(clock::time_point now, std::span<std::byte> scratch);
+    // With `wait`, its first read waits (see message_channel::receive_part),
+    // for an event loop whose only session this is.
+    // Returns the time it last read: `now`, or later after a read that waited.
+    clock::time_point advance(clock::time_point now, std::span<std::byte> scratch,
+                              bool wait = false);
 
     bool done() const noexcept { return phase_ == phase::done; }
     bool wants_to_read() const noexcept;
@@ -95,7 +99,10 @@ class session {
         done,
     };
 
-    void step(clock::time_point now, std::span<std::byte> scratch);
+    void step(clock::time_point& now, std::span<std::byte> scratch);
+    // One read of the channel; the first of an advance(..., wait = true)
+    // waits.
+    message_channel::received_part receive(std::span<std::byte> buffer, bool with_delivery);
     bool flush(clock::time_point now);
     void on_deadline(clock::time_point now);
     void on_closed(const peer_closed& closed);
@@ -131,6 +138,8 @@ class session {
     std::size_t message_filled_ = 0;
     std::vector<std::byte> partial_;  // load, byte stream: a request a read cut short
     sctp_delivery route_;             // how the last request travelled
+    bool wait_once_ = false;          // the next read waits
+    bool waited_ = false;             // a read waited since the time was last read
     clock::time_point input_since_;   // the wait for the next message began here
 
     reply_queue out_;

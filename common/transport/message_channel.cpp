@@ -101,11 +101,33 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
 }
 
 message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
-                                                            bool with_delivery) {
+                                                            bool with_delivery, bool wait) {
     received_part part;
-    part.bytes =
-        receive_once(socket_.get(), buffer, MSG_DONTWAIT, with_delivery ? &part.delivery : nullptr);
-    return part;
+    const int flags = wait ? 0 : MSG_DONTWAIT;
+    for (;;) {
+        int msg_flags = 0;
+        const ssize_t n =
+            with_delivery
+                ? receive_with_delivery(socket_.get(), buffer, flags, msg_flags, part.delivery)
+                : ::recv(socket_.get(), buffer.data(), buffer.size(), flags);
+        if (n > 0) {
+            part.bytes = static_cast<std::size_t>(n);
+            return part;
+        }
+        if (n == 0) {
+            throw peer_closed("the peer closed the connection");
+        }
+        if (errno == EINTR && !wait) {
+            continue;
+        }
+        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+            return part;  // nothing yet
+        }
+        if (errno == ECONNRESET) {
+            throw peer_error("the peer reset the connection");
+        }
+        throw std::system_error(errno, std::generic_category(), "receive failed");
+    }
 }
 
 std::chrono::steady_clock::time_point message_deadline(

@@ -62,9 +62,13 @@ class message_channel {
     std::size_t send_ready(std::span<const std::byte> bytes) { return send_ready(bytes, {}); }
     virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
 
-    // What one non-blocking read brought, for an event loop that frames the
-    // messages itself (the server's sessions): 0 bytes when nothing has
-    // arrived. Throws peer_closed when the peer closed (the caller knows
+    // What one read brought, for an event loop that frames the messages
+    // itself (the server's sessions): 0 bytes when nothing has arrived. It
+    // does not wait, unless `wait`: then it blocks until something arrives,
+    // the socket's receive timeout passes or a signal comes (0 bytes for
+    // the last two), so that an event loop serving one socket can wait in
+    // the read itself, one system call where epoll_wait and a read take
+    // two. Throws peer_closed when the peer closed (the caller knows
     // whether that fell between two messages), peer_error for a reset or an
     // association that ended, std::system_error for the rest. With
     // `with_delivery` (SCTP with enable_receive_info() set) the part also
@@ -75,7 +79,8 @@ class message_channel {
         bool message_end = false;  // SOCK_SEQPACKET: these bytes end a message (MSG_EOR)
         sctp_delivery delivery;    // with `with_delivery` only
     };
-    virtual received_part receive_part(std::span<std::byte> buffer, bool with_delivery) = 0;
+    virtual received_part receive_part(std::span<std::byte> buffer, bool with_delivery,
+                                       bool wait) = 0;
 
     // Bounds each whole message that receive_message reads, not only each
     // system call (set_io_timeout): once a message has begun, its rest must
@@ -174,7 +179,7 @@ class stream_channel final : public message_channel {
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
-    received_part receive_part(std::span<std::byte> buffer, bool with_delivery) override;
+    received_part receive_part(std::span<std::byte> buffer, bool with_delivery, bool wait) override;
 
     // What one read brings: 1..buffer.size() bytes, for a reader that frames
     // many messages at once. Same bounds and errors as receive_message. Over

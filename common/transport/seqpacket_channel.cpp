@@ -157,7 +157,7 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
 }
 
 message_channel::received_part seqpacket_channel::receive_part(std::span<std::byte> buffer,
-                                                               bool with_delivery) {
+                                                               bool with_delivery, bool wait) {
     received_part part;
     if (pending_) {
         // Read off the one-to-many socket before the association was peeled
@@ -173,26 +173,26 @@ message_channel::received_part seqpacket_channel::receive_part(std::span<std::by
         part.message_end = first.complete;
         return part;
     }
+    const int flags = wait ? 0 : MSG_DONTWAIT;
     for (;;) {
         int msg_flags = 0;
         ssize_t n = 0;
         if (with_delivery) {
-            n = receive_with_delivery(socket_.get(), buffer, MSG_DONTWAIT, msg_flags,
-                                      part.delivery);
+            n = receive_with_delivery(socket_.get(), buffer, flags, msg_flags, part.delivery);
         } else {
             iovec io{buffer.data(), buffer.size()};
             msghdr header{};
             header.msg_iov = &io;
             header.msg_iovlen = 1;
-            n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
+            n = ::recvmsg(socket_.get(), &header, flags);
             msg_flags = header.msg_flags;
         }
         if (n < 0) {
-            if (errno == EINTR) {
+            if (errno == EINTR && !wait) {
                 continue;
             }
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
-                return part;
+            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+                return part;  // nothing yet
             }
             throw_receive_failure(errno, 0, buffer.size());
         }

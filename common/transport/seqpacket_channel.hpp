@@ -55,7 +55,7 @@ class seqpacket_channel final : public message_channel {
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
     // Notifications are taken here and never returned: one saying the
     // association ended throws as receive_message does.
-    received_part receive_part(std::span<std::byte> buffer, bool with_delivery) override;
+    received_part receive_part(std::span<std::byte> buffer, bool with_delivery, bool wait) override;
 
   private:
     // Completes a message of which `received` bytes are in `message` already.

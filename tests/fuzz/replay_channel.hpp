@@ -53,7 +53,7 @@ class replay_channel final : public message_channel {
         take(buffer.first(n));
         return n;
     }
-    received_part receive_part(std::span<std::byte> buffer, bool) override {
+    received_part receive_part(std::span<std::byte> buffer, bool, bool) override {
         return {receive_ready(buffer, 0), false, {}};
     }
 
