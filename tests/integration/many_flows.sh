@@ -3,7 +3,9 @@
 # server serving them all from its worker threads (each an event loop), not
 # a thread per connection. Its thread count is read from /proc while the
 # flows run: --threads 2 makes the main thread and 2 workers, 3 in all,
-# whatever the number of flows (a thread per session made 1,001).
+# whatever the number of flows (a thread per session made 1,001). Up to 2
+# more are allowed, the target's "online CPUs + 3", for a runtime's own
+# (ThreadSanitizer runs one in the background).
 source "$(dirname "$0")/lib.sh"
 
 flows=1000
@@ -25,7 +27,8 @@ wait "$client" || status=$?
     cat "$WORK_DIR/flows.err" >&2
     fail "the client of $flows flows exited $status"
 }
-[ "$most_threads" -eq 3 ] || fail "the server ran $most_threads threads for $flows flows, expected 3"
+[ "$most_threads" -ge 3 ] && [ "$most_threads" -le 5 ] ||
+    fail "the server ran $most_threads threads for $flows flows, expected 3 (at most 5)"
 sent=$(json_field "$out" load.messages_sent)
 by_server=$(json_field "$out" load.messages_received_by_server)
 replied=$(json_field "$out" load.messages_replied)
