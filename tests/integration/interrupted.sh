@@ -91,6 +91,15 @@ timeout --foreground 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERV
 client=$!
 sleep 1.5
 kill -STOP "$SERVER_PID"
+# SIGSTOP stops a process's threads one by one, after kill() returns: until
+# every worker is stopped, one could still answer the end of test that the
+# client sends at once on its first signal.
+for _ in $(seq 100); do
+    running=$(cat /proc/"$SERVER_PID"/task/*/stat 2>/dev/null | awk '$3 != "T" && $3 != "t"' | wc -l)
+    [ "$running" -eq 0 ] && break
+    sleep 0.02
+done
+[ "$running" -eq 0 ] || fail "the server's threads did not all stop within 2 s of SIGSTOP"
 kill -INT "$client"
 sleep 1
 kill -0 "$client" 2>/dev/null || fail "the client ended after one signal with its server stopped"
