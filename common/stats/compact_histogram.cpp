@@ -6,23 +6,6 @@ namespace sctp_perf {
 
 compact_histogram::compact_histogram() : buckets_(bucket_total, 0) {}
 
-std::uint64_t compact_histogram::bucket_low(std::size_t index) noexcept {
-    if (index < exact_limit) {
-        return index;
-    }
-    const std::uint64_t above = index - exact_limit;
-    const unsigned shift = static_cast<unsigned>(above / sub_bucket_count) + 1;
-    const std::uint64_t sub = above % sub_bucket_count + sub_bucket_count;
-    return sub << shift;
-}
-
-std::uint64_t compact_histogram::bucket_width(std::size_t index) noexcept {
-    if (index < exact_limit) {
-        return 1;
-    }
-    return std::uint64_t{1} << ((index - exact_limit) / sub_bucket_count + 1);
-}
-
 void compact_histogram::merge(const compact_histogram& other) noexcept {
     for (std::size_t i = 0; i < buckets_.size(); ++i) {
         buckets_[i] += other.buckets_[i];

@@ -33,6 +33,8 @@
 #include <span>
 #include <vector>
 
+#include "stats/log_linear_layout.hpp"
+
 namespace sctp_perf {
 
 class compact_histogram {
@@ -84,29 +86,22 @@ class compact_histogram {
     std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
 
     // Bucket geometry, public for tests of the accuracy bound.
-    static std::size_t bucket_index(std::uint64_t value_ns) noexcept {
-        // As log_linear_histogram::bucket_index, with 4 sub-bucket bits:
-        // octave 0 holds 0..31 one per bucket, octave k >= 1 holds
-        // [2^(k+4), 2^(k+5)) in buckets of 2^k.
-        const std::uint64_t bucketed_ns = std::min(value_ns, highest_bucketed_ns);
-        const unsigned octave =
-            static_cast<unsigned>(std::bit_width(bucketed_ns | (exact_limit - 1))) -
-            (sub_bucket_bits + 1);
-        return (std::size_t{octave} << sub_bucket_bits) +
-               static_cast<std::size_t>(bucketed_ns >> octave);
+    static constexpr std::size_t bucket_index(std::uint64_t value_ns) noexcept {
+        return layout::bucket_index(value_ns);
     }
-    static std::uint64_t bucket_low(std::size_t index) noexcept;
-    static std::uint64_t bucket_width(std::size_t index) noexcept;
+    static constexpr std::uint64_t bucket_low(std::size_t index) noexcept {
+        return layout::bucket_low(index);
+    }
+    static constexpr std::uint64_t bucket_width(std::size_t index) noexcept {
+        return layout::bucket_width(index);
+    }
     static constexpr std::size_t bucket_count() noexcept { return bucket_total; }
 
   private:
-    static constexpr unsigned sub_bucket_bits = 4;  // 16 buckets per octave
-    static constexpr std::uint64_t sub_bucket_count = std::uint64_t{1} << sub_bucket_bits;
-    static constexpr std::uint64_t exact_limit = 2 * sub_bucket_count;  // one bucket per ns below
-    static constexpr unsigned highest_bit = 44;  // values >= 2^44 ns share the top bucket
-    static constexpr std::uint64_t highest_bucketed_ns = (std::uint64_t{1} << highest_bit) - 1;
-    static constexpr std::size_t bucket_total =
-        exact_limit + (highest_bit - (sub_bucket_bits + 1)) * sub_bucket_count;
+    using layout = log_linear_layout<4>;  // 16 buckets per octave
+    static constexpr std::uint64_t exact_limit = layout::exact_limit;
+    static constexpr std::uint64_t highest_bucketed_ns = layout::highest_bucketed_ns;
+    static constexpr std::size_t bucket_total = layout::bucket_total;
 
     std::vector<std::uint64_t> buckets_;
     std::uint64_t count_ = 0;
