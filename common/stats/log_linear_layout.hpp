@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace sctp_perf {
 
@@ -50,6 +51,42 @@ struct log_linear_layout {
             return 1;
         }
         return std::uint64_t{1} << ((index - exact_limit) / sub_bucket_count + 1);
+    }
+
+    // The nearest-rank percentile of the values counted in `buckets`
+    // (`count` of them, within [min_ns, max_ns]): the sample of rank
+    // r = ceil(count * ppm / 10^6) is reported as its bucket's highest
+    // equivalent value (HdrHistogram's), so never below the true value and
+    // above it by at most the bucket's width, clamped to [min, max]. Rank
+    // count (p100) is max_ns exactly. Requires count > 0, ppm in 1..10^6.
+    static double percentile_ns(std::span<const std::uint64_t> buckets, std::uint64_t count,
+                                std::uint64_t min_ns, std::uint64_t max_ns,
+                                std::uint32_t parts_per_million) noexcept {
+        // In integers, so that p99.9 of 1000 samples is exactly rank 999, not
+        // 1000 through a rounding accident; count = whole * 10^6 + rest so
+        // that no product overflows.
+        constexpr std::uint64_t million = 1'000'000;
+        const std::uint64_t whole = count / million;
+        const std::uint64_t rest = count % million;
+        const std::uint64_t rank = std::max<std::uint64_t>(
+            1, whole * parts_per_million + (rest * parts_per_million + million - 1) / million);
+        if (rank >= count) {
+            return static_cast<double>(max_ns);  // the largest sample is known exactly
+        }
+        std::uint64_t seen = 0;
+        for (std::size_t i = 0; i < buckets.size(); ++i) {
+            seen += buckets[i];
+            if (seen >= rank) {
+                if (i == buckets.size() - 1) {
+                    // Saturated values share the last bucket, so it has no
+                    // highest equivalent value; the maximum is the tightest bound.
+                    return static_cast<double>(max_ns);
+                }
+                const std::uint64_t highest_equivalent_ns = bucket_low(i) + bucket_width(i) - 1;
+                return static_cast<double>(std::clamp(highest_equivalent_ns, min_ns, max_ns));
+            }
+        }
+        return static_cast<double>(max_ns);
     }
 };
 
