@@ -21,6 +21,7 @@ struct raw_server_options {
     double header_timeout_s = 2.0;
     long long idle_report_s = 60;
     bool quiet = false;
+    bool peel_off = false;
 };
 
 void add_server_options(option_groups& groups, raw_server_options& raw,
@@ -42,8 +43,10 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
              ->default_value("10000", "10000, or fewer as ulimit -n allows")->value_name("N"),
          "tests served at once; further clients are told the server is busy")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
-         "worker threads, each an event loop serving many clients (default: one per "
-         "online CPU)")
+         multi ? "with --peel-off: worker threads, each an event loop serving many "
+                 "associations (default: one per online CPU)"
+               : "worker threads, each an event loop serving many clients (default: one per "
+                 "online CPU)")
         ("header-timeout",
          real_value(raw.header_timeout_s, unreadable, "--header-timeout", real_kind::seconds)
              ->default_value("2")->value_name("S"),
@@ -55,6 +58,13 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          "seconds between the idle log lines ('select timed out') while no test runs, "
          "1..86400 (5 gives ACE's walk-through)")
         ("quiet", po::bool_switch(&raw.quiet), "log only errors");
+    if (multi) {
+        groups.server.add_options()
+            ("peel-off", po::bool_switch(&raw.peel_off),
+             "move each association onto a socket of its own (sctp_peeloff), served by "
+             "--threads event loops; by default one thread serves every association on the "
+             "one-to-many socket");
+    }
     // clang-format on
     add_common_options(groups, raw.common, program);
 }
@@ -102,6 +112,7 @@ help_layout server_help(const option_groups& groups, const program_info& program
 server_options validate(const raw_server_options& raw, const po::variables_map& given,
                         const program_info& program) {
     std::vector<std::string> errors;
+    const bool multi = program.service == "seqpack";
     server_options result;
     result.common = validate_common_options(raw.common, given, program, errors);
     if (raw.port < 0 || raw.port > 65535) {
@@ -122,7 +133,12 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
             result.max_clients = static_cast<unsigned>(raw.max_clients);
         }
     }
-    if (given.count("threads")) {
+    result.peel_off = raw.peel_off;
+    if (given.count("threads") && multi && !raw.peel_off) {
+        errors.push_back(
+            "--threads needs --peel-off: one thread serves every association on the one-to-many "
+            "socket");
+    } else if (given.count("threads")) {
         if (raw.threads < 1 || raw.threads > max_server_threads) {
             errors.push_back(fmt::format("--threads must be 1..{}", max_server_threads));
         } else {
@@ -146,6 +162,10 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
 }
 
 }  // namespace
+
+bool serves_one_to_many(const server_options& options, const program_info& program) {
+    return program.service == "seqpack" && !options.peel_off;
+}
 
 std::optional<server_options> parse_server_options(int argc, const char* const* argv,
                                                    const program_info& program, std::ostream& out) {

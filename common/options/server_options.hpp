@@ -20,6 +20,10 @@ struct server_options {
     // server_main sets from the descriptor limit (default_max_clients).
     unsigned max_clients = 0;
     unsigned threads = 0;  // --threads: worker threads; 0: one per online CPU
+    // SOCK_SEQPACK_srv --peel-off: each association on a socket of its own,
+    // served by the worker threads, instead of every association on the
+    // one-to-many socket it arrived on, served by one thread.
+    bool peel_off = false;
     // How long a new connection may take to deliver its whole test header,
     // busy or not: a silent or trickling one must not hold a slot for long.
     std::chrono::milliseconds header_timeout{2000};
@@ -32,6 +36,10 @@ struct server_options {
 inline constexpr unsigned default_max_clients = 10'000;
 inline constexpr long long max_server_clients = 1'000'000;
 inline constexpr long long max_server_threads = 1024;
+
+// Whether the server serves every association on its one-to-many socket
+// (SOCK_SEQPACK_srv without --peel-off), with one thread.
+bool serves_one_to_many(const server_options& options, const program_info& program);
 
 // Parses and validates a server command line. Returns nullopt when --help or
 // --version was answered on `out`. Throws usage_error naming every broken rule.

@@ -292,19 +292,7 @@ void event_worker::update_interest(entry& e) {
 }
 
 void event_worker::end(entry& e) {
-    const auto& s = *e.s;
-    const std::chrono::duration<double> took = clock::now() - s.started();
-    const auto& outcome = s.outcome();
-    // After the duration come the words the line had before it was timed
-    // ("finished N iterations", "closed after N iterations: why"): scripts
-    // look for them, some at the end of the line.
-    if (outcome.completed) {
-        log_info("client {} ok in {:.3f} s: finished {} {}", s.client(), took.count(),
-                 outcome.messages_done, outcome.unit);
-    } else {
-        log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client(), took.count(),
-                  outcome.messages_done, outcome.unit, outcome.reason);
-    }
+    log_session_end(*e.s);
     // Closing the socket removes it from the epoll set.
     e.s.reset();
     --load_;

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 
 #include <boost/asio/generic/seq_packet_protocol.hpp>
+#include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -14,11 +15,13 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "server/one_to_many_worker.hpp"
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_notification.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
@@ -95,12 +98,18 @@ class seqpack_server {
   public:
     seqpack_server(const server_options& options, const program_info& program)
         : options_(options),
+          program_(program),
           loop_(options, program),
           listener_(loop_.io()),
           buffer_(listener_buffer_bytes) {}
 
     int run() {
-        open_listener();
+        auto fd = open_listener();
+        if (serves_one_to_many(options_, program_)) {
+            serve_on_one_socket(std::move(fd));
+            return exit_success;
+        }
+        listener_.assign(seq_packet(family_, IPPROTO_SCTP), fd.release());
         wait_for_listener();
         loop_.run([this] {
             boost::system::error_code ignored;
@@ -110,7 +119,24 @@ class seqpack_server {
     }
 
   private:
-    void open_listener() {
+    // The default data path: one thread serves every association on the
+    // listening socket (server/one_to_many_worker.hpp). The event loop
+    // keeps the signals and the idle report; the worker tells it of each
+    // client and session through it.
+    void serve_on_one_socket(unique_fd fd) {
+        auto& io = loop_.io();
+        one_to_many_worker worker(
+            std::move(fd), loop_.identity(), options_.max_clients,
+            {[this, &io](const std::string& peer) {
+                 asio::post(io, [this, peer] { loop_.client_arrived(peer); });
+             },
+             [this, &io] { asio::post(io, [this] { loop_.session_started(); }); },
+             [this, &io] { asio::post(io, [this] { loop_.session_ended(); }); }});
+        worker.start();
+        loop_.run([&worker] { worker.stop(); });
+    }
+
+    unique_fd open_listener() {
         const auto plan = plan_listener(options_);
         // An IPv6 socket here may also bind IPv4 addresses of the same
         // association, so it is always dual-stack.
@@ -145,7 +171,7 @@ class seqpack_server {
             throw std::system_error(errno, std::generic_category(), "cannot listen");
         }
         const auto rto = read_sctp_rto(fd.get());
-        listener_.assign(seq_packet(plan.family, IPPROTO_SCTP), fd.release());
+        family_ = plan.family;
 
         log_info("Accepting connections on port {} on interface {} using IPPROTO_SCTP", port,
                  plan.description);
@@ -153,6 +179,7 @@ class seqpack_server {
                  rto.min_ms, rto.max_ms);
         // Even with --quiet: callers of -p 0 learn the port from this line.
         log_line(log_level::always, fmt::format("starting server at port {}", port));
+        return fd;
     }
 
     void wait_for_listener() {
@@ -234,21 +261,11 @@ class seqpack_server {
 
     void handle(listener_message message) {
         if (message.notification) {
-            constexpr std::size_t state_offset = offsetof(sctp_assoc_change, sac_state);
-            constexpr std::size_t id_offset = offsetof(sctp_assoc_change, sac_assoc_id);
-            std::uint16_t type = 0;
-            std::uint16_t state = 0;
-            sctp_assoc_t id = 0;
-            if (message.bytes.size() < id_offset + sizeof id) {
-                return;
-            }
-            std::memcpy(&type, message.bytes.data(), sizeof type);
-            std::memcpy(&state, message.bytes.data() + state_offset, sizeof state);
-            std::memcpy(&id, message.bytes.data() + id_offset, sizeof id);
             // Only a new association matters here; the others concern
             // associations already peeled off or never established.
-            if (type == SCTP_ASSOC_CHANGE && state == SCTP_COMM_UP) {
-                start_session(id, std::nullopt);
+            const auto notice = decode_sctp_notification(message.bytes);
+            if (notice && notice->event == association_event::up) {
+                start_session(static_cast<sctp_assoc_t>(notice->assoc_id), std::nullopt);
             }
             return;
         }
@@ -312,6 +329,8 @@ class seqpack_server {
     }
 
     const server_options& options_;
+    const program_info& program_;
+    int family_ = AF_INET;
     server_loop loop_;
     seq_packet::socket listener_;
     std::vector<std::byte> buffer_;

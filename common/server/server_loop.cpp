@@ -53,6 +53,10 @@ void server_loop::serve(std::unique_ptr<message_channel> channel, std::string pe
         refuse_as_busy(io_, std::move(refused), std::move(peer), header_timeout_);
         return;
     }
+    session_started();
+}
+
+void server_loop::session_started() {
     ++running_sessions_;
     park_idle_timer();
 }

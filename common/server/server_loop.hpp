@@ -54,12 +54,17 @@ class server_loop {
     // The listener works again: ends the episode with one line.
     void listener_recovered();
 
+    // For a server that runs its sessions itself (the one-to-many data
+    // path), on the event loop: a session began, a session ended. The idle
+    // report is stopped while any runs.
+    void session_started();
+    void session_ended();
+    const server_identity& identity() const noexcept { return sessions_.identity(); }
+
   private:
     void arm_idle_timer();
     // Stops the idle report until arm_idle_timer(), without a wake-up.
     void park_idle_timer();
-    // On the event loop, after a session has ended.
-    void session_ended();
 
     boost::asio::io_context io_;
     boost::asio::signal_set signals_;

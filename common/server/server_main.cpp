@@ -83,9 +83,17 @@ int server_main(int argc, const char* const* argv, const program_info& program,
         }
         auto resolved = *options;
         resolved.max_clients = max_clients_within(options->max_clients, raise_descriptor_limit());
-        resolved.threads = options->threads != 0 ? options->threads : online_cpu_count();
-        log_info("{} worker thread{}, at most {} clients at once", resolved.threads,
-                 resolved.threads == 1 ? "" : "s", resolved.max_clients);
+        if (serves_one_to_many(resolved, program)) {
+            resolved.threads = 1;
+            log_info(
+                "one thread serves every association on the one-to-many socket, at most {} "
+                "clients at once",
+                resolved.max_clients);
+        } else {
+            resolved.threads = options->threads != 0 ? options->threads : online_cpu_count();
+            log_info("{} worker thread{}, at most {} clients at once", resolved.threads,
+                     resolved.threads == 1 ? "" : "s", resolved.max_clients);
+        }
         return serve(resolved, program);
     } catch (const usage_error& e) {
         std::cerr << program.name << ": " << e.what() << "\nTry '" << program.name

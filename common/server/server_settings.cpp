@@ -27,12 +27,13 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.header_timeout = options.header_timeout;
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
-    identity.data_path =
-        program.service == "seqpack" ? "one-to-many, each association peeled off" : "one-to-one";
+    identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
+                         : program.service == "seqpack" ? "one-to-many, each association peeled off"
+                                                        : "one-to-one";
     return identity;
 }
 
-std::string server_settings_json(const server_identity& identity, int fd) {
+std::string server_settings_json(const server_identity& identity, int fd, std::int32_t assoc_id) {
     using json = nlohmann::ordered_json;
     const auto buffers = read_socket_buffers(fd);
     json settings = {
@@ -54,10 +55,10 @@ std::string server_settings_json(const server_identity& identity, int fd) {
         {"sctp", nullptr},
     };
     if (identity.transport == transport_protocol::sctp) {
-        const auto rto = read_sctp_rto(fd);
+        const auto rto = read_sctp_rto(fd, assoc_id);
         settings["sctp_rto"] = {
             {"initial_ms", rto.initial_ms}, {"min_ms", rto.min_ms}, {"max_ms", rto.max_ms}};
-        settings["sctp"] = sctp_features_json(identity.sctp, read_sctp_features(fd));
+        settings["sctp"] = sctp_features_json(identity.sctp, read_sctp_features(fd, assoc_id));
     }
     return settings.dump();
 }

@@ -4,6 +4,7 @@
 // a server started with another -n, RTO, buffer size or CPU shows up there.
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "options/server_options.hpp"
@@ -39,6 +40,8 @@ server_identity read_server_identity(const server_options& options, const progra
 // "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
 // "nagle", "sndbuf_bytes",
 // "rcvbuf_bytes", and "sctp_rto" and "sctp" (null over TCP).
-std::string server_settings_json(const server_identity& identity, int fd);
+// `assoc_id` names the test's association on a shared one-to-many socket.
+std::string server_settings_json(const server_identity& identity, int fd,
+                                 std::int32_t assoc_id = 0);
 
 }  // namespace sctp_perf

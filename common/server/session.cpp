@@ -37,8 +37,9 @@ double seconds_of(std::chrono::milliseconds timeout) {
 
 std::string account_json(std::uint64_t messages_received, std::uint64_t bytes_received,
                          std::uint64_t replies_sent, std::chrono::duration<double> elapsed,
-                         const process_usage& before, const process_usage& after, int fd,
-                         const server_identity& identity) {
+                         const process_usage& before, const process_usage& after,
+                         const message_channel& channel, const server_identity& identity) {
+    const int fd = channel.native_handle();
     nlohmann::ordered_json doc = {
         {"messages_received", messages_received},
         {"bytes_received", bytes_received},
@@ -48,9 +49,10 @@ std::string account_json(std::uint64_t messages_received, std::uint64_t bytes_re
         {"rss_kib", after.rss_kib},
     };
     if (identity.sctp.pr.any()) {
-        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd).total();
+        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd, channel.association_id()).total();
     }
-    doc["transport"] = transport_counters_json(read_transport_counters(fd, identity.transport));
+    doc["transport"] = transport_counters_json(
+        read_transport_counters(fd, identity.transport, channel.association_id()));
     return doc.dump();
 }
 
@@ -62,7 +64,7 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       client_(std::move(client)),
       identity_(identity),
       sctp_(identity.transport == transport_protocol::sctp),
-      seqpacket_(dynamic_cast<seqpacket_channel*>(channel_.get()) != nullptr),
+      seqpacket_(channel_->keeps_message_boundaries()),
       started_(now),
       header_deadline_(now + identity.header_timeout),
       message_(protocol::header_size),
@@ -327,7 +329,8 @@ void session::take_header(clock::time_point now) {
     message_filled_ = 0;
     input_since_ = now;
     const auto decoded = protocol::decode_header(bytes);
-    out_.push(protocol::encode_verdict(decoded.verdict), {});
+    const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
+    out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
     output_since_ = now;
     if (decoded.verdict == protocol::status::unsupported_version) {
         outcome_.reason =
@@ -341,7 +344,13 @@ void session::take_header(clock::time_point now) {
         phase_ = phase::refusing;
         return;
     }
-    const auto settings = server_settings_json(identity_, channel_->native_handle());
+    if (busy) {
+        outcome_.reason = "refused: too many clients at once";
+        phase_ = phase::refusing;
+        return;
+    }
+    const auto settings =
+        server_settings_json(identity_, channel_->native_handle(), channel_->association_id());
     out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(settings.size())), {});
     out_.push(std::as_bytes(std::span(settings.data(), settings.size())), {});
 
@@ -484,13 +493,28 @@ void session::send_account(clock::time_point now) {
     outcome_.messages_done = messages_received_;
     const auto text =
         account_json(messages_received_, bytes_received_, replies_sent_, now - load_started_,
-                     usage_before_, read_process_usage(), channel_->native_handle(), identity_);
+                     usage_before_, read_process_usage(), *channel_, identity_);
     out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())), {});
     out_.push(std::as_bytes(std::span(text.data(), text.size())), {});
     output_since_ = now;
     partial_.clear();
     message_filled_ = 0;
     phase_ = phase::closing;
+}
+
+void log_session_end(const session& s) {
+    const std::chrono::duration<double> took = session::clock::now() - s.started();
+    const auto& outcome = s.outcome();
+    // After the duration come the words the line had before it was timed
+    // ("finished N iterations", "closed after N iterations: why"): scripts
+    // look for them, some at the end of the line.
+    if (outcome.completed) {
+        log_info("client {} ok in {:.3f} s: finished {} {}", s.client(), took.count(),
+                 outcome.messages_done, outcome.unit);
+    } else {
+        log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client(), took.count(),
+                  outcome.messages_done, outcome.unit, outcome.reason);
+    }
 }
 
 }  // namespace sctp_perf

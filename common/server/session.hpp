@@ -77,6 +77,12 @@ class session {
     clock::time_point advance(clock::time_point now, std::span<std::byte> scratch,
                               bool wait = false);
 
+    // Makes this session answer a well-formed header with "server busy"
+    // (status 5) and end: for a server whose own reader must take every
+    // association's messages (one-to-many), so that a client beyond
+    // --max-clients still hears why. Before the first advance().
+    void refuse_as_busy() noexcept { refuse_as_busy_ = true; }
+
     bool done() const noexcept { return phase_ == phase::done; }
     bool wants_to_read() const noexcept;
     bool wants_to_write() const noexcept { return !out_.empty(); }
@@ -128,6 +134,7 @@ class session {
     const server_identity& identity_;
     bool sctp_;       // replies follow their request's stream and ordering
     bool seqpacket_;  // one SCTP message per request (else a byte stream)
+    bool refuse_as_busy_ = false;
     phase phase_ = phase::header;
     session_outcome outcome_;
     clock::time_point started_;
@@ -154,5 +161,9 @@ class session {
     clock::time_point load_started_;
     process_usage usage_before_;
 };
+
+// Writes the one log line that ends every session: the client, how long it
+// took, how many iterations or messages, and why it ended early.
+void log_session_end(const session& s);
 
 }  // namespace sctp_perf

@@ -43,6 +43,7 @@ class session_pool {
     void stop_all() noexcept;
 
     unsigned workers() const noexcept { return static_cast<unsigned>(workers_.size()); }
+    const server_identity& identity() const noexcept { return identity_; }
 
   private:
     unsigned max_sessions_;

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -47,6 +48,13 @@ class message_channel {
     virtual void receive_message(std::span<std::byte> message, sctp_delivery* delivery) = 0;
     void receive_message(std::span<std::byte> message) { receive_message(message, nullptr); }
     virtual int native_handle() const noexcept = 0;
+    // The SCTP association this channel carries where its socket is shared
+    // by many (one-to-many, not peeled off), for the calls that must name
+    // it; 0 where the socket holds one association, or is not SCTP.
+    virtual std::int32_t association_id() const noexcept { return 0; }
+    // Whether each receive ends at a message's boundary (SOCK_SEQPACKET),
+    // rather than reading a byte stream that the reader frames itself.
+    virtual bool keeps_message_boundaries() const noexcept { return false; }
 
     // Without waiting (MSG_DONTWAIT; the socket itself stays blocking), for an
     // event loop that drives many channels:

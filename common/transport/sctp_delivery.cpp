@@ -11,9 +11,10 @@
 namespace sctp_perf {
 
 ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
-                           const sctp_delivery& delivery, int flags) {
+                           const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id) {
     sctp_sendv_spa info{};
     info.sendv_flags = SCTP_SEND_SNDINFO_VALID;
+    info.sendv_sndinfo.snd_assoc_id = assoc_id;
     info.sendv_sndinfo.snd_sid = delivery.stream;
     info.sendv_sndinfo.snd_flags = delivery.unordered ? SCTP_UNORDERED : 0;
     if (delivery.pr.any()) {
@@ -35,7 +36,7 @@ void enable_receive_info(int fd) {
 }
 
 ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                              sctp_delivery& delivery) {
+                              sctp_delivery& delivery, sctp_assoc_t* assoc_id) {
     alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
     iovec part{buffer.data(), buffer.size()};
     msghdr header{};
@@ -55,6 +56,9 @@ ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, in
             std::memcpy(&info, CMSG_DATA(c), sizeof info);
             delivery.stream = info.rcv_sid;
             delivery.unordered = (info.rcv_flags & SCTP_UNORDERED) != 0;
+            if (assoc_id != nullptr) {
+                *assoc_id = info.rcv_assoc_id;
+            }
         }
     }
     return n;

@@ -3,6 +3,8 @@
 // of order, and its PR-SCTP policy. The default (stream 0, ordered, fully
 // reliable) is what a plain send() gives, and takes the plain path.
 
+#include <netinet/in.h>
+#include <netinet/sctp.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -23,9 +25,11 @@ struct sctp_delivery {
 
 // One sendmsg() of `message` as one SCTP message carrying `delivery`
 // (SCTP_SNDINFO and, with a policy, SCTP_PRINFO, as sctp_sendv() builds
-// them). Returns what sendmsg() returned; errno as it left it.
+// them), on association `assoc_id` of a one-to-many socket (0 on a socket
+// that holds one association). Returns what sendmsg() returned; errno as
+// it left it.
 ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
-                           const sctp_delivery& delivery, int flags);
+                           const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id = 0);
 
 // Asks the kernel to say, with every message received on `fd`, which stream
 // it came on and whether it was unordered (SCTP_RECVRCVINFO). Throws
@@ -37,7 +41,9 @@ void enable_receive_info(int fd);
 // `msg_flags` to its flags (MSG_EOR, MSG_NOTIFICATION); `delivery` gets the
 // stream and ordering of the message read (its PR-SCTP policy is the
 // sender's business and is not told).
+// With `assoc_id`, also says which association the message came on (a
+// one-to-many socket's reader needs it).
 ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                              sctp_delivery& delivery);
+                              sctp_delivery& delivery, sctp_assoc_t* assoc_id = nullptr);
 
 }  // namespace sctp_perf

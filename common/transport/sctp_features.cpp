@@ -215,18 +215,20 @@ void apply_sctp_features(int fd, const sctp_feature_request& request) {
     }
 }
 
-sctp_feature_state read_sctp_features(int fd) {
+sctp_feature_state read_sctp_features(int fd, std::int32_t assoc_id) {
     // Association id 0 names the one association of a one-to-one or
     // peeled-off socket; Linux ignores the id on those.
     sctp_feature_state state;
 
     sctp_status status{};
+    status.sstat_assoc_id = assoc_id;
     read_option(fd, SCTP_STATUS, "SCTP_STATUS", status);
     state.outbound_streams = status.sstat_outstrms;
     state.inbound_streams = status.sstat_instrms;
 
     // With delayed SACK off, Linux reports a delay of 0 and a frequency of 1.
     sctp_sack_info sack{};
+    sack.sack_assoc_id = assoc_id;
     read_option(fd, SCTP_DELAYED_SACK, "SCTP_DELAYED_SACK", sack);
     state.sack_delay_ms = sack.sack_delay;
     state.sack_freq = sack.sack_freq;
@@ -234,11 +236,13 @@ sctp_feature_state read_sctp_features(int fd) {
     // On an association these say what the peer agreed to, not what this
     // end offered.
     sctp_assoc_value pr{};
+    pr.assoc_id = assoc_id;
     read_option(fd, SCTP_PR_SUPPORTED, "SCTP_PR_SUPPORTED", pr);
     state.pr_supported = pr.assoc_value != 0;
 
     // A kernel too old to know the option cannot have interleaved.
     sctp_assoc_value interleaving{};
+    interleaving.assoc_id = assoc_id;
     if (const int error = get_option(fd, SCTP_INTERLEAVING_SUPPORTED, interleaving);
         error != 0 && error != ENOPROTOOPT) {
         throw std::system_error(error, std::generic_category(),
@@ -247,16 +251,17 @@ sctp_feature_state read_sctp_features(int fd) {
     state.interleaving = interleaving.assoc_value != 0;
 
     sctp_assoc_value scheduler{};
+    scheduler.assoc_id = assoc_id;
     read_option(fd, SCTP_STREAM_SCHEDULER, "SCTP_STREAM_SCHEDULER", scheduler);
     state.scheduler = scheduler_name(scheduler.assoc_value);
     return state;
 }
 
-pr_sctp_abandoned read_pr_sctp_abandoned(int fd) {
+pr_sctp_abandoned read_pr_sctp_abandoned(int fd, std::int32_t assoc_id) {
     // SCTP_PR_SCTP_ALL sums the counters of every policy; stream 0 is
     // ignored for the association-wide option.
     sctp_prstatus status{};
-    status.sprstat_assoc_id = 0;
+    status.sprstat_assoc_id = assoc_id;
     status.sprstat_sid = 0;
     status.sprstat_policy = SCTP_PR_SCTP_ALL;
     read_option(fd, SCTP_PR_ASSOC_STATUS, "SCTP_PR_ASSOC_STATUS", status);

@@ -89,7 +89,9 @@ struct sctp_feature_state {
     bool interleaving = false;  // SCTP_INTERLEAVING_SUPPORTED: I-DATA in use
     std::string scheduler;      // SCTP_STREAM_SCHEDULER, by name ("fcfs", ...)
 };
-sctp_feature_state read_sctp_features(int fd);
+// `assoc_id` names the association on a shared one-to-many socket; 0 on a
+// socket that holds one.
+sctp_feature_state read_sctp_features(int fd, std::int32_t assoc_id = 0);
 
 // The messages this end's kernel abandoned under PR-SCTP on the association
 // (SCTP_PR_ASSOC_STATUS, every policy): never sent, and sent but given up.
@@ -98,6 +100,8 @@ struct pr_sctp_abandoned {
     std::uint64_t sent = 0;
     std::uint64_t total() const noexcept { return unsent + sent; }
 };
-pr_sctp_abandoned read_pr_sctp_abandoned(int fd);
+// `assoc_id` names the association on a shared one-to-many socket; 0 on a
+// socket that holds one.
+pr_sctp_abandoned read_pr_sctp_abandoned(int fd, std::int32_t assoc_id = 0);
 
 }  // namespace sctp_perf

@@ -26,8 +26,9 @@ void apply_sctp_rto(int fd, const sctp_rto_request& request) {
     }
 }
 
-sctp_rto_values read_sctp_rto(int fd) {
+sctp_rto_values read_sctp_rto(int fd, std::int32_t assoc_id) {
     sctp_rtoinfo info{};
+    info.srto_assoc_id = assoc_id;
     socklen_t length = sizeof info;
     if (::getsockopt(fd, IPPROTO_SCTP, SCTP_RTOINFO, &info, &length) != 0) {
         throw std::system_error(errno, std::generic_category(), "cannot read SCTP_RTOINFO");

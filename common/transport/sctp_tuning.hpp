@@ -27,7 +27,9 @@ struct sctp_rto_values {
 void apply_sctp_rto(int fd, const sctp_rto_request& request);
 
 // Reads SCTP_RTOINFO back, so reports state what the socket really used.
-sctp_rto_values read_sctp_rto(int fd);
+// On a one-to-many socket, `assoc_id` names the association; 0 reads the
+// values new associations get.
+sctp_rto_values read_sctp_rto(int fd, std::int32_t assoc_id = 0);
 
 // The system-wide defaults from /proc/sys/net/sctp/rto_{initial,min,max};
 // nullopt where they cannot be read (no SCTP, or another network namespace view).

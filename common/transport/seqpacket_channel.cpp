@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "transport/sctp_notification.hpp"
 
 namespace sctp_perf {
 
@@ -349,29 +350,21 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
         complete = (header.msg_flags & MSG_EOR) != 0;
     }
 
-    std::uint16_t type = 0;
-    if (head_length < sizeof type) {
+    const auto notice = decode_sctp_notification(std::span(head).first(head_length));
+    if (!notice) {
         return;
     }
-    std::memcpy(&type, head.data(), sizeof type);
-    if (type == SCTP_SHUTDOWN_EVENT) {
-        throw_closed(received, expected);
-    }
-    constexpr std::size_t state_offset = offsetof(sctp_assoc_change, sac_state);
-    std::uint16_t state = 0;
-    if (type == SCTP_ASSOC_CHANGE && head_length >= state_offset + sizeof state) {
-        std::memcpy(&state, head.data() + state_offset, sizeof state);
-        if (state == SCTP_SHUTDOWN_COMP) {
+    switch (notice->event) {
+        case association_event::shutdown:
             throw_closed(received, expected);
-        }
-        if (state == SCTP_COMM_LOST || state == SCTP_CANT_STR_ASSOC) {
+        case association_event::lost:
             throw peer_error("the association was lost: the peer aborted it or stopped answering");
-        }
-        if (state == SCTP_RESTART) {
+        case association_event::restart:
             // Same addresses and ports, but a new peer: whatever it sends
             // next belongs to a test of its own, not to this one.
             throw peer_error("the peer restarted the association");
-        }
+        default:
+            break;
     }
     // Anything else (the association coming up, a peer address changing
     // state, ...) says nothing about the message being waited for.

@@ -50,6 +50,7 @@ class seqpacket_channel final : public message_channel {
     // message.size() bytes long.
     void receive_message(std::span<std::byte> message, sctp_delivery* delivery) override;
     int native_handle() const noexcept override { return socket_.get(); }
+    bool keeps_message_boundaries() const noexcept override { return true; }
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;

@@ -14,11 +14,11 @@ namespace sctp_perf {
 
 namespace {
 
-transport_counters read_sctp_counters(int fd) {
+transport_counters read_sctp_counters(int fd, std::int32_t assoc_id) {
     // Association id 0 names the one association of a one-to-one or
     // peeled-off socket.
     sctp_assoc_stats stats{};
-    stats.sas_assoc_id = 0;
+    stats.sas_assoc_id = assoc_id;
     socklen_t length = sizeof stats;
     if (::getsockopt(fd, IPPROTO_SCTP, SCTP_GET_ASSOC_STATS, &stats, &length) != 0) {
         throw std::system_error(errno, std::generic_category(), "cannot read SCTP_GET_ASSOC_STATS");
@@ -69,8 +69,10 @@ transport_counters read_tcp_counters(int fd) {
 
 }  // namespace
 
-transport_counters read_transport_counters(int fd, transport_protocol transport) {
-    return transport == transport_protocol::sctp ? read_sctp_counters(fd) : read_tcp_counters(fd);
+transport_counters read_transport_counters(int fd, transport_protocol transport,
+                                           std::int32_t assoc_id) {
+    return transport == transport_protocol::sctp ? read_sctp_counters(fd, assoc_id)
+                                                 : read_tcp_counters(fd);
 }
 
 }  // namespace sctp_perf

@@ -38,7 +38,10 @@ struct transport_counters {
 // TCP (TCP_INFO): retransmitted_segments (tcpi_total_retrans), lost_segments,
 // rtt_us, rtt_var_us, rto_us, cwnd_segments, segments_sent,
 // segments_received, reordering.
-transport_counters read_transport_counters(int fd, transport_protocol transport);
+// `assoc_id` names the association on a shared one-to-many socket; 0 on a
+// socket that holds one.
+transport_counters read_transport_counters(int fd, transport_protocol transport,
+                                           std::int32_t assoc_id = 0);
 
 // Adds `more` (another connection's counters, same source) into `total`:
 // events add up; a value that describes a state (a time, a window, a
