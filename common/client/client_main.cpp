@@ -15,6 +15,7 @@
 
 #include "client/descriptor_budget.hpp"
 #include "client/load/load_engine.hpp"
+#include "client/load/send_schedule.hpp"
 #include "client/ping_pong.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
@@ -179,15 +180,21 @@ int run_load(const client_options& options, run_report& report, const client_con
     const auto setup_began = std::chrono::steady_clock::now();
     std::vector<std::unique_ptr<message_channel>> channels;
     channels.reserve(options.flows);
+    // A load test ends with its end-of-test message, whatever the count.
+    protocol::test_header header{options.payload_bytes(), 0, options.mode};
+    // The server waits this much longer for a flow's next request than its
+    // --io-timeout, so that a slow schedule is not cut off between two
+    // messages; the closed loops have no schedule.
+    if (options.mode == protocol::test_mode::rate) {
+        header.max_gap_ms = longest_gap_ms(options.rate_per_s, options.arrivals);
+    }
     for (unsigned flow = 0; flow < options.flows; ++flow) {
         try {
             client_connection connection = connect(options);
             if (flow == 0) {
                 describe_connection(report, options, connection);
             }
-            // A load test ends with its end-of-test message, whatever the count.
-            auto settings =
-                negotiate_test(*connection.channel, {options.payload_bytes(), 0, options.mode});
+            auto settings = negotiate_test(*connection.channel, header);
             if (flow == 0) {
                 report.server_settings = std::move(settings);
                 check_stream_counts(options, report);

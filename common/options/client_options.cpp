@@ -72,8 +72,8 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("arrivals", po::value(&raw.arrivals)->default_value(raw.arrivals)
              ->value_name("uniform|poisson|in-step"),
          "how --rate spreads the flows' messages: constant rates with the flows' phases "
-         "spread evenly, exponential gaps (from --seed), or every flow's message k at the "
-         "same instant (synchronized bursts)")
+         "spread evenly, exponential gaps (from --seed; none above 20 mean gaps), or every "
+         "flow's message k at the same instant (synchronized bursts)")
         ("seed", count_value(raw.seed, unreadable, "--seed", count_kind::integer)
              ->value_name("N"),
          "--arrivals poisson: the seed of the gaps, to repeat a run's schedule (default: "

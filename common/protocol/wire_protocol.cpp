@@ -1,5 +1,7 @@
 #include "protocol/wire_protocol.hpp"
 
+#include <algorithm>
+
 namespace sctp_perf::protocol {
 namespace {
 
@@ -18,6 +20,7 @@ std::uint64_t get_be(std::span<const std::byte> in, std::size_t at, std::size_t 
 }
 
 constexpr std::uint16_t mode_mask = 0x3;
+constexpr std::uint16_t known_header_flags = mode_mask | flag_server_timestamps;
 
 }  // namespace
 
@@ -52,33 +55,62 @@ std::string_view describe(status s) noexcept {
             return "unknown flags or mode in the test header (client is newer than the server)";
         case status::payload_too_small_for_mode:
             return "payload below 16 bytes in a framed mode (its message header needs 16)";
+        case status::bad_reply_size:
+            return "reply size outside the mode's minimum (2 bytes in ping-pong, 16 in a framed "
+                   "mode) to 65536 bytes";
+        case status::unsupported_feature:
+            return "the test asks for a feature this server does not offer (server timestamps "
+                   "or replies of another size); upgrade the server to the client's release";
     }
     return "unknown refusal reason";
 }
 
+std::uint32_t min_reply_bytes(test_mode mode) noexcept {
+    return static_cast<std::uint32_t>(mode == test_mode::ping_pong ? reply_size : load_reply_size);
+}
+
 header_bytes encode_header(const test_header& header) noexcept {
     header_bytes out{};
+    const auto flags = static_cast<std::uint16_t>(
+        static_cast<std::uint16_t>(header.mode) |
+        (header.server_timestamps ? flag_server_timestamps : std::uint16_t{0}));
     put_be(out, 0, magic, 4);
     put_be(out, 4, version, 2);
-    put_be(out, 6, static_cast<std::uint16_t>(header.mode), 2);
+    put_be(out, 6, flags, 2);
     put_be(out, 8, header.payload_bytes, 4);
     put_be(out, 12, header.iterations, 4);
+    put_be(out, 16, header.reply_bytes, 4);
+    put_be(out, 20, header.max_gap_ms, 4);
     return out;
 }
 
-decoded_header decode_header(const header_bytes& bytes) noexcept {
+decoded_header decode_header_start(const header_start_bytes& bytes) noexcept {
     decoded_header result;
     result.peer_version = static_cast<std::uint16_t>(get_be(bytes, 4, 2));
+    if (get_be(bytes, 0, 4) != magic) {
+        result.verdict = status::bad_magic;
+    } else if (result.peer_version != version) {
+        result.verdict = status::unsupported_version;
+    }
+    return result;
+}
+
+decoded_header decode_header(const header_bytes& bytes) noexcept {
+    header_start_bytes start{};
+    std::copy_n(bytes.begin(), start.size(), start.begin());
+    decoded_header result = decode_header_start(start);
     const auto flags = static_cast<std::uint16_t>(get_be(bytes, 6, 2));
     auto& header = result.header;
     header.payload_bytes = static_cast<std::uint32_t>(get_be(bytes, 8, 4));
     header.iterations = static_cast<std::uint32_t>(get_be(bytes, 12, 4));
     header.mode = static_cast<test_mode>(flags & mode_mask);
-    if (get_be(bytes, 0, 4) != magic) {
-        result.verdict = status::bad_magic;
-    } else if (result.peer_version != version) {
-        result.verdict = status::unsupported_version;
-    } else if ((flags & ~mode_mask) != 0) {
+    header.server_timestamps = (flags & flag_server_timestamps) != 0;
+    header.reply_bytes = static_cast<std::uint32_t>(get_be(bytes, 16, 4));
+    header.max_gap_ms = static_cast<std::uint32_t>(get_be(bytes, 20, 4));
+    if (result.verdict != status::accepted) {
+        return result;
+    }
+    if ((flags & ~known_header_flags) != 0) {
         result.verdict = status::bad_flags;
     } else if (header.payload_bytes < 1 || header.payload_bytes > max_payload_bytes) {
         result.verdict = status::bad_payload_size;
@@ -87,6 +119,12 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
         result.verdict = status::payload_too_small_for_mode;
     } else if (header.iterations > max_iterations) {
         result.verdict = status::bad_iteration_count;
+    } else if (header.reply_bytes != 0 && (header.reply_bytes < min_reply_bytes(header.mode) ||
+                                           header.reply_bytes > max_reply_bytes)) {
+        result.verdict = status::bad_reply_size;
+    } else if (header.server_timestamps || header.reply_bytes != 0) {
+        // Valid requests that this server does not serve yet.
+        result.verdict = status::unsupported_feature;
     }
     return result;
 }

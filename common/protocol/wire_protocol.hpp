@@ -1,16 +1,25 @@
 #pragma once
-// The wire protocol between a client and a server, version 2. All integers
+// The wire protocol between a client and a server, version 3. All integers
 // are in network byte order (big-endian). README.SCTP_PERF_TEST section 12
 // draws every message; this header is the one place that builds and checks
 // them.
 //
-//   client -> server  test header, 16 bytes:
-//       magic u32 = 0x53505246 ("SPRF")   version u16 = 2
+//   client -> server  test header, 24 bytes:
+//       magic u32 = 0x53505246 ("SPRF")   version u16 = 3
 //       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput,
-//                  3 framed ping-pong); others 0
+//                  3 framed ping-pong); bit 2 server timestamps (see
+//                  flag_server_timestamps); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
+//       reply_bytes u32: 0, each reply of the mode's own size; else the size
+//                        asked for each reply (see min_reply_bytes)
+//       max_gap_ms u32: the longest gap, in milliseconds rounded up, that the
+//                       client's schedule leaves between two requests of
+//                       this connection; 0 without a schedule (a closed loop)
+//   The first 16 bytes are laid out alike in versions 1 to 3, and a header of
+//   version 1 or 2 has only those: the server reads them first, and answers
+//   a client of another version from them alone (header_start_size).
 //   server -> client  verdict, 8 bytes:
 //       magic u32   status u16 (0 = accepted, else a refusal reason)
 //       version u16: the server's protocol version (a version 1 server sent 0)
@@ -31,7 +40,8 @@
 //
 //   message header, 16 bytes: sequence u64 (per connection, from 0, primer
 //   included), token u32 (drawn at random per message; the reply must carry
-//   it back), flags u16 (bit 0 reply wanted, bit 1 end of test), reserved u16 = 0.
+//   it back), flags u16 (bit 0 reply wanted, bit 1 end of test, bit 2 primer:
+//   its reply is never given up under PR-SCTP), reserved u16 = 0.
 //
 //   blob: a length u32 (1..max_blob_bytes), then that many bytes of a JSON
 //   object. On SOCK_SEQPACK the length and the text are one SCTP message each,
@@ -41,6 +51,11 @@
 // a peer that answers without reading, or replays an old session, cannot know
 // them. The verdict arrives before any timing starts, so a refused client can
 // say why.
+//
+// Version 3 carries fields that this release's server checks but does not
+// serve yet (server timestamps, replies of another size): it refuses them
+// with unsupported_feature, so that a later server can serve them with no
+// change to the bytes on the wire.
 
 #include <array>
 #include <cstddef>
@@ -52,8 +67,12 @@
 namespace sctp_perf::protocol {
 
 inline constexpr std::uint32_t magic = 0x53505246;
-inline constexpr std::uint16_t version = 2;
-inline constexpr std::size_t header_size = 16;
+inline constexpr std::uint16_t version = 3;
+inline constexpr std::size_t header_size = 24;
+// The start of a test header, laid out alike in every version (magic,
+// version, then fields that version 3 still has), and the whole header of
+// versions 1 and 2.
+inline constexpr std::size_t header_start_size = 16;
 inline constexpr std::size_t verdict_size = 8;
 inline constexpr std::size_t reply_size = 2;  // ping-pong
 inline constexpr std::size_t message_header_size = 16;
@@ -65,6 +84,9 @@ inline constexpr std::uint32_t max_measured_iterations = 1'000'000'000;
 inline constexpr std::uint32_t max_iterations = max_measured_iterations + primer_iterations;
 inline constexpr std::uint32_t blob_length_size = 4;
 inline constexpr std::uint32_t max_blob_bytes = 65536;
+// reply_bytes, when not 0: at least the mode's own reply (reply_size in
+// ping-pong, load_reply_size in the framed modes), at most this.
+inline constexpr std::uint32_t max_reply_bytes = 65536;  // 2^16
 
 // Framed ping-pong is a closed loop (one request in flight) carried in the
 // load modes' framing, so that it can run over many flows with the load
@@ -87,18 +109,32 @@ enum class status : std::uint16_t {
     server_busy = 5,
     bad_flags = 6,
     payload_too_small_for_mode = 7,
+    bad_reply_size = 8,
+    unsupported_feature = 9,
 };
 
 // A human sentence for a status, for logs and the client's error message.
 std::string_view describe(status s) noexcept;
 
+// Flag bit 2: the server is to stamp each timed request's arrival and its
+// reply's departure, for one-way latency. Reserved: this release's server
+// refuses it (unsupported_feature).
+inline constexpr std::uint16_t flag_server_timestamps = 1U << 2;
+
 struct test_header {
     std::uint32_t payload_bytes = 0;
     std::uint32_t iterations = 0;  // primer included; 0: until the client ends the test
     test_mode mode = test_mode::ping_pong;
+    bool server_timestamps = false;  // flag_server_timestamps
+    std::uint32_t reply_bytes = 0;   // 0: the mode's own reply size
+    std::uint32_t max_gap_ms = 0;    // 0: no schedule
 };
 
+// The smallest reply a mode can carry: what its replies must return.
+std::uint32_t min_reply_bytes(test_mode mode) noexcept;
+
 using header_bytes = std::array<std::byte, header_size>;
+using header_start_bytes = std::array<std::byte, header_start_size>;
 using verdict_bytes = std::array<std::byte, verdict_size>;
 using reply_bytes = std::array<std::byte, reply_size>;
 using message_header_bytes = std::array<std::byte, message_header_size>;
@@ -111,6 +147,15 @@ struct decoded_header {
     test_header header;                 // meaningful only when accepted
     std::uint16_t peer_version = 0;     // the version the client announced
 };
+// The first header_start_size bytes of a header: whether the rest is worth
+// reading. The verdict is bad_magic, unsupported_version (a client of
+// version 1 or 2 has sent its whole header by then), or accepted: a header
+// of this version, whose whole header_size bytes decode_header() then judges.
+decoded_header decode_header_start(const header_start_bytes& bytes) noexcept;
+// The whole header: the verdict names the first broken rule, in the order
+// magic, version, flags, payload size, iteration count, reply size, and
+// then unsupported_feature for what the header validly asks and this
+// server does not serve.
 decoded_header decode_header(const header_bytes& bytes) noexcept;
 
 verdict_bytes encode_verdict(status s) noexcept;
@@ -133,7 +178,13 @@ reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept;
 // Load modes: the message header that opens every request and makes up every reply.
 inline constexpr std::uint16_t flag_reply_wanted = 1;
 inline constexpr std::uint16_t flag_end_of_test = 2;
-inline constexpr std::uint16_t known_message_flags = flag_reply_wanted | flag_end_of_test;
+// A primer request: the server sends its reply fully reliable whatever
+// PR-SCTP policy the test uses, since the client waits for every primer
+// reply before it starts measuring. Set by the client, so that the number
+// of primers is the client's to choose.
+inline constexpr std::uint16_t flag_primer = 4;
+inline constexpr std::uint16_t known_message_flags =
+    flag_reply_wanted | flag_end_of_test | flag_primer;
 
 struct message_header {
     std::uint64_t sequence = 0;
@@ -141,6 +192,7 @@ struct message_header {
     std::uint16_t flags = 0;
 
     bool reply_wanted() const noexcept { return (flags & flag_reply_wanted) != 0; }
+    bool primer() const noexcept { return (flags & flag_primer) != 0; }
     bool end_of_test() const noexcept { return (flags & flag_end_of_test) != 0; }
     friend bool operator==(const message_header&, const message_header&) = default;
 };

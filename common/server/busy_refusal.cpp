@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <system_error>
@@ -54,11 +55,15 @@ class refusal : public std::enable_shared_from_this<refusal> {
                              });
     }
 
+    // The whole header is read before the answer, since closing with bytes
+    // unread would make TCP reset the connection (SCTP abort the
+    // association), and the client would report that instead of why.
     void take_header_bytes() {
         try {
-            received_ += channel_->receive_ready(std::span(header_).subspan(received_),
-                                                 header_.size() - received_);
-            if (received_ < header_.size()) {
+            const auto part = channel_->receive_part(std::span(header_).subspan(received_),
+                                                     /*with_delivery=*/false, /*wait=*/false);
+            received_ += part.bytes;
+            if (!header_taken(part.message_end)) {
                 wait_for_header();
                 return;
             }
@@ -66,11 +71,28 @@ class refusal : public std::enable_shared_from_this<refusal> {
             // peer is gone and there is no one to tell.
             channel_->send_ready(protocol::encode_verdict(protocol::status::server_busy));
             finish("refused: too many clients at once");
+        } catch (const peer_closed& e) {
+            finish(fmt::format("{} in the middle of the test", e.what()));
         } catch (const peer_error& e) {
             finish(e.what());
         } catch (const std::system_error& e) {
             finish(e.what());
         }
+    }
+
+    // Whether all of the header that will come is in: all its bytes, a whole
+    // SOCK_SEQPACKET message, or the start of a header of another version
+    // (version 1 and 2 headers are that long) or of no test header at all.
+    bool header_taken(bool message_end) const noexcept {
+        if (received_ == header_.size() || message_end) {
+            return true;
+        }
+        if (received_ < protocol::header_start_size) {
+            return false;
+        }
+        protocol::header_start_bytes start{};
+        std::copy_n(header_.begin(), start.size(), start.begin());
+        return protocol::decode_header_start(start).verdict != protocol::status::accepted;
     }
 
     void finish(const std::string& outcome) {

@@ -33,8 +33,8 @@ using seq_packet = asio::generic::seq_packet_protocol;
 namespace {
 
 // Notifications have a small fixed part, and the first message of a client
-// is a 16-byte test header; anything longer is kept in part and refused by
-// the session as too long.
+// is a 24-byte test header (16 bytes from a client of an older version);
+// anything longer is kept in part and refused by the session as too long.
 constexpr std::size_t listener_buffer_bytes = 4096;
 
 // Messages handled per wake-up, so that a flood of new associations cannot

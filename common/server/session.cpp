@@ -67,7 +67,8 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       seqpacket_(channel_->keeps_message_boundaries()),
       started_(now),
       header_deadline_(now + identity.header_timeout),
-      message_(protocol::header_size),
+      // A byte stream reads the header's start first (see read_header()).
+      message_(seqpacket_ ? protocol::header_size : protocol::header_start_size),
       input_since_(now),
       out_(!seqpacket_),
       output_since_(now) {}
@@ -98,7 +99,23 @@ session::clock::time_point session::deadline() const noexcept {
     if (phase_ == phase::overtaken) {
         return input_since_ + overtaken_quiet;
     }
+    if (phase_ == phase::load) {
+        return input_since_ + request_bound();
+    }
     return input_since_ + identity_.io_timeout;
+}
+
+std::chrono::milliseconds session::request_bound() const noexcept {
+    return max_gap_ + identity_.io_timeout;
+}
+
+std::string session::request_bound_text() const {
+    if (max_gap_ == std::chrono::milliseconds::zero()) {
+        return fmt::format("{:.1f} s (--io-timeout)", seconds_of(identity_.io_timeout));
+    }
+    return fmt::format(
+        "{:.1f} s (the client's longest scheduled gap {:.1f} s + --io-timeout {:.1f} s)",
+        seconds_of(request_bound()), seconds_of(max_gap_), seconds_of(identity_.io_timeout));
 }
 
 message_channel::received_part session::receive(std::span<std::byte> buffer, bool with_delivery) {
@@ -145,7 +162,7 @@ void session::step(clock::time_point& now, std::span<std::byte> scratch) {
     while (wants_to_read()) {
         switch (phase_) {
             case phase::header:
-                if (!after_read(read_message())) {
+                if (!after_read(read_header())) {
                     return;
                 }
                 take_header(now);
@@ -227,14 +244,17 @@ void session::on_deadline(clock::time_point now) {
         case phase::closing:
             complete();  // silent after its test: the test itself was complete
             return;
-        case phase::load:
-            if (!seqpacket_ && !partial_.empty()) {
-                finish(fmt::format(
-                    "the client sent {} bytes but no whole request in {:.1f} s (--io-timeout)",
-                    partial_.size(), seconds_of(identity_.io_timeout)));
-                return;
-            }
-            break;
+        case phase::load: {
+            // The bound of the wait for the next whole request, whatever
+            // arrives of it meanwhile: the client's schedule may leave
+            // max_gap_ between two requests.
+            const auto part = seqpacket_ ? message_filled_ : partial_.size();
+            finish(part == 0
+                       ? fmt::format("receive timed out: no request for {}", request_bound_text())
+                       : fmt::format("the client sent {} bytes but no whole request in {}", part,
+                                     request_bound_text()));
+            return;
+        }
         default:
             break;
     }
@@ -297,7 +317,7 @@ std::string session::incomplete_message(std::size_t received, std::size_t expect
         received, expected, seconds_of(timeout));
 }
 
-bool session::read_message() {
+bool session::read_message(std::size_t also_whole) {
     const auto size = message_.size();
     // Part after part while they come, so that a large message takes one
     // wake-up, not one per part.
@@ -311,6 +331,9 @@ bool session::read_message() {
             route_ = part.delivery;
         }
         if (seqpacket_) {
+            if (part.message_end && message_filled_ == also_whole) {
+                return true;
+            }
             if (part.message_end && message_filled_ != size) {
                 throw peer_error(fmt::format("a message of {} bytes where {} were expected",
                                              message_filled_, size));
@@ -323,12 +346,48 @@ bool session::read_message() {
     return true;
 }
 
+protocol::decoded_header session::decode_header_start() const noexcept {
+    protocol::header_start_bytes start{};
+    std::copy_n(message_.begin(), start.size(), start.begin());
+    return protocol::decode_header_start(start);
+}
+
+bool session::read_header() {
+    if (seqpacket_) {
+        // One message: header_size bytes from a client of this version,
+        // header_start_size bytes from one of version 1 or 2, which is to
+        // hear that its version is refused, not that its message has the
+        // wrong size.
+        return read_message(protocol::header_start_size);
+    }
+    // A byte stream: the start, which a client of version 1 or 2 sends
+    // alone and waits for its verdict, then the rest from this version's.
+    if (message_.size() == protocol::header_start_size) {
+        if (!read_message()) {
+            return false;
+        }
+        if (decode_header_start().verdict != protocol::status::accepted) {
+            return true;  // refused from its start
+        }
+        message_.resize(protocol::header_size);
+    }
+    return read_message();
+}
+
 void session::take_header(clock::time_point now) {
-    protocol::header_bytes bytes{};
-    std::copy(message_.begin(), message_.end(), bytes.begin());
-    message_filled_ = 0;
+    const auto filled = std::exchange(message_filled_, 0);
     input_since_ = now;
-    const auto decoded = protocol::decode_header(bytes);
+    auto decoded = decode_header_start();
+    if (decoded.verdict == protocol::status::accepted) {
+        if (filled != protocol::header_size) {
+            // SOCK_SEQPACKET: this version's header in a message of the old size
+            throw peer_error(fmt::format("a message of {} bytes where {} were expected", filled,
+                                         protocol::header_size));
+        }
+        protocol::header_bytes bytes{};
+        std::copy_n(message_.begin(), bytes.size(), bytes.begin());
+        decoded = protocol::decode_header(bytes);
+    }
     const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
     out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
     output_since_ = now;
@@ -355,6 +414,7 @@ void session::take_header(clock::time_point now) {
     out_.push(std::as_bytes(std::span(settings.data(), settings.size())), {});
 
     header_ = decoded.header;
+    max_gap_ = std::chrono::milliseconds(header_.max_gap_ms);
     const auto mode = header_.mode;
     if (mode == protocol::test_mode::ping_pong) {
         if (header_.iterations == 0) {
@@ -445,7 +505,7 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
                             messages_received_ + 1));
         }
         ended = message->end_of_test();
-        reliable = reliable || ended || message->sequence < protocol::primer_iterations;
+        reliable = reliable || ended || message->primer();
         if (ended) {
             end_sequence_ = message->sequence;
         } else {

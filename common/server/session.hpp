@@ -25,7 +25,10 @@
 //    began (the end of the message before it, or the moment this server
 //    had sent all it had to send);
 //  - in a load mode, the next whole request within --io-timeout of the
-//    last one, whatever arrives in pieces meanwhile;
+//    last one, whatever arrives in pieces meanwhile, plus the longest gap
+//    the client's schedule leaves between two requests (max_gap_ms of the
+//    test header): a flow of one message every 5 s is not cut off between
+//    two messages by an I/O timeout of 1 s;
 //  - a reply the client does not take for --io-timeout;
 //  - no more than a bounded backlog of replies: a session stops reading
 //    while the client does not read its replies, as a blocking server
@@ -116,8 +119,14 @@ class session {
     void complete();
 
     // Fills message_ from message_filled_; true once it holds exactly
-    // message_.size() bytes. Checks SOCK_SEQPACKET's message boundaries.
-    bool read_message();
+    // message_.size() bytes, or on SOCK_SEQPACKET a whole message of
+    // `also_whole` bytes (0: none). Checks SOCK_SEQPACKET's message
+    // boundaries.
+    bool read_message(std::size_t also_whole = 0);
+    // The test header: true once message_ holds all that is to be read of
+    // it (the start alone when that is refused already).
+    bool read_header();
+    protocol::decoded_header decode_header_start() const noexcept;
     void take_header(clock::time_point now);
     void take_ping_pong_request(clock::time_point now);
     // The load modes: one read, its whole requests taken. False when
@@ -128,6 +137,11 @@ class session {
     void send_account(clock::time_point now);
 
     std::string incomplete_message(std::size_t received, std::size_t expected) const;
+    // In a load mode, how long the session waits for the next whole request:
+    // the client's longest scheduled gap + --io-timeout; and that bound as
+    // its log sentences state it.
+    std::chrono::milliseconds request_bound() const noexcept;
+    std::string request_bound_text() const;
 
     std::unique_ptr<message_channel> channel_;
     std::string client_;
@@ -141,7 +155,8 @@ class session {
     clock::time_point header_deadline_;
 
     protocol::test_header header_;
-    std::vector<std::byte> message_;  // the message being read (header, request)
+    std::chrono::milliseconds max_gap_{0};  // the header's max_gap_ms
+    std::vector<std::byte> message_;        // the message being read (header, request)
     std::size_t message_filled_ = 0;
     std::vector<std::byte> partial_;  // load, byte stream: a request a read cut short
     sctp_delivery route_;             // how the last request travelled

@@ -20,40 +20,52 @@ sub seed {
     close $f or die "$corpus/$target/$name: $!";
 }
 
-# Test header: magic u32, version u16, flags u16 (mode in bits 0-1),
-# payload_bytes u32, iterations u32.
-sub header { pack 'N n n N N', @_ }
+# Test header, version 3: magic u32, version u16, flags u16 (mode in bits
+# 0-1, bit 2 server timestamps), payload_bytes u32, iterations u32,
+# reply_bytes u32, max_gap_ms u32. Versions 1 and 2 sent the first 16 bytes alone.
+sub header { pack 'N n n N N N N', @_ }
+sub old_header { pack 'N n n N N', @_ }
 remove_tree($corpus);
-seed('test_header', 'ping-pong-128', header($magic, 2, 0, 128, 1100));
-seed('test_header', 'rate-16-until-end', header($magic, 2, 1, 16, 0));
-seed('test_header', 'throughput-65536', header($magic, 2, 2, 65536, 0));
-seed('test_header', 'framed-ping-pong-16', header($magic, 2, 3, 16, 200));
-seed('test_header', 'max-iterations', header($magic, 2, 0, 1, 1_000_000_100));
-seed('test_header', 'bad-magic', header(0x48545450, 2, 0, 128, 1100));
-seed('test_header', 'version-1', header($magic, 1, 0, 128, 1100));
-seed('test_header', 'unknown-flag', header($magic, 2, 4, 128, 1100));
-seed('test_header', 'payload-0', header($magic, 2, 0, 0, 1100));
-seed('test_header', 'payload-65537', header($magic, 2, 0, 65537, 1100));
-seed('test_header', 'rate-payload-8', header($magic, 2, 1, 8, 0));
-seed('test_header', 'iterations-over-max', header($magic, 2, 0, 1, 1_000_000_101));
+seed('test_header', 'ping-pong-128', header($magic, 3, 0, 128, 1100, 0, 0));
+seed('test_header', 'rate-16-until-end', header($magic, 3, 1, 16, 0, 0, 2000));
+seed('test_header', 'rate-longest-gap', header($magic, 3, 1, 16, 0, 0, 0xffffffff));
+seed('test_header', 'throughput-65536', header($magic, 3, 2, 65536, 0, 0, 0));
+seed('test_header', 'framed-ping-pong-16', header($magic, 3, 3, 16, 200, 0, 0));
+seed('test_header', 'max-iterations', header($magic, 3, 0, 1, 1_000_000_100, 0, 0));
+seed('test_header', 'bad-magic', header(0x48545450, 3, 0, 128, 1100, 0, 0));
+seed('test_header', 'version-1', old_header($magic, 1, 0, 128, 1100));
+seed('test_header', 'version-2', old_header($magic, 2, 0, 128, 1100));
+seed('test_header', 'version-2-padded', header($magic, 2, 0, 128, 1100, 0, 0));
+seed('test_header', 'version-3-start', old_header($magic, 3, 0, 128, 1100));
+seed('test_header', 'unknown-flag', header($magic, 3, 8, 128, 1100, 0, 0));
+seed('test_header', 'server-timestamps', header($magic, 3, 4 | 1, 128, 0, 0, 1000));
+seed('test_header', 'reply-bytes-valid', header($magic, 3, 1, 128, 0, 4096, 1000));
+seed('test_header', 'reply-bytes-too-small', header($magic, 3, 1, 128, 0, 15, 1000));
+seed('test_header', 'reply-bytes-too-large', header($magic, 3, 0, 128, 1100, 65537, 0));
+seed('test_header', 'payload-0', header($magic, 3, 0, 0, 1100, 0, 0));
+seed('test_header', 'payload-65537', header($magic, 3, 0, 65537, 1100, 0, 0));
+seed('test_header', 'rate-payload-8', header($magic, 3, 1, 8, 0, 0, 0));
+seed('test_header', 'iterations-over-max', header($magic, 3, 0, 1, 1_000_000_101, 0, 0));
 
 # Verdict: magic u32, status u16, version u16; then a blob: length u32, text.
 sub verdict { pack 'N n n', @_ }
 sub blob { my ($text) = @_; pack('N', length $text) . $text }
-my $settings = '{"protocol_version":2,"version":"1.0.0","program":"SOCK_STREAM_srv",'
+my $settings = '{"protocol_version":3,"version":"1.0.0","program":"SOCK_STREAM_srv",'
     . '"host":"h","kernel":"Linux","cpu_count":2,"cpu_affinity":"0-1","transport":"tcp",'
     . '"nagle":false,"spin":false,"sndbuf_bytes":16384,"rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null}';
-seed('verdict', 'accepted', verdict($magic, 0, 2) . blob($settings));
-seed('verdict', 'accepted-minimal', verdict($magic, 0, 2) . blob('{}'));
-seed('verdict', 'server-busy', verdict($magic, 5, 2));
-seed('verdict', 'unknown-status', verdict($magic, 99, 2));
+seed('verdict', 'accepted', verdict($magic, 0, 3) . blob($settings));
+seed('verdict', 'accepted-minimal', verdict($magic, 0, 3) . blob('{}'));
+seed('verdict', 'server-busy', verdict($magic, 5, 3));
+seed('verdict', 'unsupported-feature', verdict($magic, 9, 3));
+seed('verdict', 'unknown-status', verdict($magic, 99, 3));
 seed('verdict', 'version-1-server', verdict($magic, 2, 0));
+seed('verdict', 'version-2-server', verdict($magic, 2, 2));
 seed('verdict', 'not-sctp-perf', 'HTTP/1.1 400 Bad');
-seed('verdict', 'short', verdict($magic, 0, 2) . 'x');
-seed('verdict', 'blob-length-0', verdict($magic, 0, 2) . pack('N', 0));
-seed('verdict', 'blob-length-over-max', verdict($magic, 0, 2) . pack('N', 65537));
-seed('verdict', 'blob-cut-short', verdict($magic, 0, 2) . pack('N', 100) . '{"a":1}');
-seed('verdict', 'settings-not-object', verdict($magic, 0, 2) . blob('[1,2]'));
+seed('verdict', 'short', verdict($magic, 0, 3) . 'x');
+seed('verdict', 'blob-length-0', verdict($magic, 0, 3) . pack('N', 0));
+seed('verdict', 'blob-length-over-max', verdict($magic, 0, 3) . pack('N', 65537));
+seed('verdict', 'blob-cut-short', verdict($magic, 0, 3) . pack('N', 100) . '{"a":1}');
+seed('verdict', 'settings-not-object', verdict($magic, 0, 3) . blob('[1,2]'));
 
 # Ping-pong: payload selector, iteration selector, then one control byte per
 # round trip (0x00 correct, 0x80 + 2 bytes: that reply, 0xff: close).
@@ -74,7 +86,8 @@ seed('message_header', 'duplicate', message(0, token(0), 1) x 2);
 seed('message_header', 'end-of-test', message(7, token(7), 3));
 seed('message_header', 'wrong-token', message(2, 12345, 1));
 seed('message_header', 'unknown-sequence', message(2**64 - 1, 0, 1));
-seed('message_header', 'unknown-flags', message(0, token(0), 4));
+seed('message_header', 'primer', message(0, token(0), 5));
+seed('message_header', 'unknown-flags', message(0, token(0), 8));
 seed('message_header', 'reserved-set', message(0, token(0), 1, 1));
 seed('message_header', 'short', substr(message(0, token(0), 1), 0, 10));
 

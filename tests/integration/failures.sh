@@ -23,8 +23,11 @@ grep -q "cannot open the JSON report file .*no-such-dir/run.json" <<<"$ERR" ||
     fail "unwritable --json-file message: $ERR"
 pass "unwritable --json-file: exit 1 before connecting"
 
-# fake_server MODE: a loopback listener that is not an sctp-perf server.
-# MODE http answers the header with text; MODE silent never answers.
+# fake_server MODE: a loopback listener that is not an sctp-perf server of
+# this release. MODE http answers the header with text; MODE silent never
+# answers; MODE v2 answers as a server of protocol version 2 does: it reads
+# the 16 bytes of a version 2 header, refuses the version (status 2, its
+# version 2) and closes, the rest of a version 3 header unread.
 fake_server() {
     # Emptied here, not by the background job's redirection, which may come
     # too late: the loop below would read the previous fake server's port.
@@ -35,8 +38,9 @@ fake_server() {
         $| = 1; print $l->sockport, "\n";
         alarm 30;
         while (my $c = $l->accept) {
-            sysread $c, my $buf, 16;
+            sysread $c, my $buf, $ARGV[0] eq "v2" ? 16 : 24;  # the test header
             if ($ARGV[0] eq "http") { print $c "HTTP/1.0 400 Bad Request\r\n\r\n"; close $c }
+            elsif ($ARGV[0] eq "v2") { syswrite $c, "SPRF" . pack("nn", 2, 2); close $c }
             else { push @keep, $c }
         }' "$1" >"$WORK_DIR/fake.port" &
     STARTED_PIDS+=("$!")
@@ -53,6 +57,12 @@ run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$FAKE_PORT" -s 1 -c 10
 grep -q "not an sctp-perf server" <<<"$ERR" || fail "foreign peer message: $ERR"
 pass "foreign server: exit 1"
 
+fake_server v2
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$FAKE_PORT" -s 1 -c 10
+grep -q "the server speaks protocol version 2 and this client version 3: use a client and server of the same sctp-perf release" \
+    <<<"$ERR" || fail "server of protocol version 2: $ERR"
+pass "server of the previous protocol version: exit 1, naming both versions"
+
 fake_server silent
 start=$(date +%s)
 run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$FAKE_PORT" -s 1 -c 10 --io-timeout 1
@@ -62,14 +72,22 @@ grep -q "timed out" <<<"$ERR" || fail "silent peer message: $ERR"
 pass "silent server: exit 1 after the I/O timeout (${elapsed} s)"
 
 # A server at its client limit says so instead of leaving the client waiting.
-start_server SOCK_STREAM_srv -t tcp --max-clients 1
+# (--header-timeout 30: the silent slot stays held throughout.)
+start_server SOCK_STREAM_srv -t tcp --max-clients 1 --header-timeout 30
 exec 3<>"/dev/tcp/127.0.0.1/$SERVER_PORT"  # holds the only slot, silently
 wait_for_log "connected from"
 run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 1 -c 10
 grep -q "refused the test: server is serving its maximum number of clients" <<<"$ERR" ||
     fail "busy message: $ERR"
+# A client of protocol version 2 sends a 16-byte header and waits: the busy
+# server answers it from those 16 bytes (status 5, its version 3).
+exec 4<>"/dev/tcp/127.0.0.1/$SERVER_PORT"
+printf 'SPRF\x00\x02\x00\x00\x00\x00\x00\x02\x00\x00\x00\x6e' >&4
+verdict=$(timeout 3 head -c 8 <&4 | od -An -tx1 | tr -d ' \n')
+exec 4>&-
+[ "$verdict" = 5350524600050003 ] || fail "busy server to a version 2 header: verdict '$verdict'"
 exec 3>&-
-pass "busy server: exit 1 with the reason"
+pass "busy server: exit 1 with the reason; a version 2 header answered too"
 
 # Under load, a server that dies or stops answering ends the run with exit 1
 # and a line naming the flow, never a hang: a killed one at once, a stopped
@@ -130,8 +148,8 @@ perl -MIO::Socket::INET -MTime::HiRes=sleep -e '
     $| = 1; print $l->sockport, "\n";
     alarm 30;
     my $c = $l->accept or exit;
-    sysread $c, my $header, 16;
-    syswrite $c, "SPRF" . pack("nn", 0, 2) . pack("N", 2) . "{}";
+    sysread $c, my $header, 24;
+    syswrite $c, "SPRF" . pack("nn", 0, 3) . pack("N", 2) . "{}";  # accepted by version 3
     sysread $c, my $request, 16;
     for my $byte (split //, $request) { syswrite $c, $byte or last; sleep 0.3 }
     sleep 5;' >"$WORK_DIR/trickle.port" &

@@ -11,6 +11,10 @@ port=$SERVER_PORT
 # the first 16 bytes: a later write must fail with EPIPE, not kill this script.
 trap '' PIPE
 
+# A test header of protocol version 3 is 24 bytes: magic, version 3, flags
+# (the mode), payload bytes, iterations, then 8 zero bytes here: reply bytes
+# 0 (the mode's own) and max_gap_ms 0 (no schedule).
+
 # send_bytes PRINTF_FORMAT: connects, sends the bytes, reads what comes back
 # for at most 3 s, and closes.
 send_bytes() {
@@ -28,16 +32,22 @@ send_bytes 'GET / HTTP/1.1\r\nHost: x\r\n\r\n'
 wait_for_log "refused: not an sctp-perf test header"
 pass "garbage refused"
 
-# A client of the previous release (protocol version 1) is refused by name.
+# Clients of earlier releases (protocol versions 1 and 2, whose headers are
+# 16 bytes) are refused by name, at once.
 send_bytes 'SPRF\x00\x01\x00\x00\x00\x00\x00\x80\x00\x00\x04\x4c'
-wait_for_log "refused: the client speaks protocol version 1, this server version 2"
-send_bytes 'SPRF\x00\x02\x00\x00\x00\x01\x00\x01\x00\x00\x00\x0a'
+wait_for_log "refused: the client speaks protocol version 1, this server version 3"
+send_bytes 'SPRF\x00\x02\x00\x00\x00\x00\x00\x80\x00\x00\x04\x4c'
+wait_for_log "refused: the client speaks protocol version 2, this server version 3"
+send_bytes 'SPRF\x00\x03\x00\x00\x00\x01\x00\x01\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x00\x00'
 wait_for_log "refused: payload size outside 1..65536 bytes"
-send_bytes 'SPRF\x00\x02\x00\x00\x00\x00\x00\x80\xff\xff\xff\xff'
+send_bytes 'SPRF\x00\x03\x00\x00\x00\x00\x00\x80\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00\x00\x00'
 wait_for_log "refused: iteration count above"
+# Server timestamps (flag bit 2): valid, and not offered by this server.
+send_bytes 'SPRF\x00\x03\x00\x05\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+wait_for_log "refused: the test asks for a feature this server does not offer"
 # Count 0: a test that runs until the client closes, as --duration sends.
-send_bytes 'SPRF\x00\x02\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00'
-pass "wrong version, oversized payload and absurd counts refused"
+send_bytes 'SPRF\x00\x03\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+pass "wrong versions, oversized payload, absurd counts and a feature not offered refused"
 
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 printf 'SPRF\x00' >&3
@@ -49,7 +59,7 @@ pass "truncated header and immediate disconnect"
 
 # A proper header, one round trip, then the client vanishes mid-test.
 exec 3<>"/dev/tcp/127.0.0.1/$port"
-printf 'SPRF\x00\x02\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8' >&3
+printf 'SPRF\x00\x03\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8\x00\x00\x00\x00\x00\x00\x00\x00' >&3
 timeout 3 head -c 8 <&3 >/dev/null
 printf 'ping' >&3
 # Everything the server sent (its settings, then the reply), so that closing
@@ -86,7 +96,7 @@ pass "trickled header closed at --header-timeout (${elapsed_ms} ms)"
 # A valid header, then a request trickled a byte every 0.5 s: the whole
 # request must come within the 4 s I/O timeout, not each byte.
 exec 3<>"/dev/tcp/127.0.0.1/$port"
-printf 'SPRF\x00\x02\x00\x00\x00\x00\x00\x10\x00\x00\x03\xe8' >&3
+printf 'SPRF\x00\x03\x00\x00\x00\x00\x00\x10\x00\x00\x03\xe8\x00\x00\x00\x00\x00\x00\x00\x00' >&3
 timeout 3 head -c 8 <&3 >/dev/null
 for _ in $(seq 16); do
     printf 'x' >&3 2>/dev/null || break
@@ -103,7 +113,7 @@ pass "idle server logs 'select timed out'"
 
 # SIGTERM with a client connected mid-test: the server exits 0 promptly.
 exec 5<>"/dev/tcp/127.0.0.1/$port"
-printf 'SPRF\x00\x02\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8' >&5
+printf 'SPRF\x00\x03\x00\x00\x00\x00\x00\x04\x00\x00\x03\xe8\x00\x00\x00\x00\x00\x00\x00\x00' >&5
 timeout 3 head -c 8 <&5 >/dev/null
 kill -TERM "$SERVER_PID"
 status=0

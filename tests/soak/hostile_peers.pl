@@ -301,12 +301,12 @@ my $header_timeout_text = qr/no whole test header within [\d.]+ s \(--header-tim
 my @end_reasons = (
     [served            => qr/ finished \d+ iterations$/],
     [wrong_magic       => qr/: refused: not an sctp-perf test header/],
-    [version_1         => qr/: refused: the client speaks protocol version 1, this server/],
+    [old_version       => qr/: refused: the client speaks protocol version [12], this server/],
     [payload_size      => qr/: refused: payload size outside/],
     [iteration_count   => qr/: refused: iteration count above/],
     [unknown_flags     => qr/: refused: unknown flags or mode/],
     [busy              => qr/ refused: too many clients at once$/],
-    [truncated_header  => qr/$header_timeout_text: the peer closed the connection after \d+ of 16/],
+    [truncated_header  => qr/$header_timeout_text: the peer closed the connection after \d+ of (?:16|24)/],
     [closed_at_once    => qr/ closed after 0 iterations: the peer closed the connection$/],
     [closed_mid_test   => qr/ closed after [1-9]\d* iterations: the peer (?:closed|reset) /],
     [silent_while_busy => qr/ closed: $header_timeout_text, while the server was busy$/],
@@ -376,15 +376,18 @@ sub reasons_since {
 # ---------------------------------------------------------------------------
 # The wire protocol (README section 12)
 
-# test_header(VERSION, FLAGS, PAYLOAD_BYTES, ITERATIONS[, MAGIC]): 16 bytes.
+# test_header(VERSION, FLAGS, PAYLOAD_BYTES, ITERATIONS[, MAGIC]): 24 bytes
+# in version 3 (reply bytes 0, the mode's own, and max_gap_ms 0, no
+# schedule), 16 in versions 1 and 2.
 sub test_header {
     my ($version, $flags, $payload_bytes, $iterations, $magic) = @_;
-    return pack 'a4 n n N N', $magic // 'SPRF', $version, $flags, $payload_bytes, $iterations;
+    my $start = pack 'a4 n n N N', $magic // 'SPRF', $version, $flags, $payload_bytes, $iterations;
+    return $version == 3 ? $start . pack('N N', 0, 0) : $start;
 }
 
 # A ping-pong test of 16-byte requests, 1,000 of them plus the 100 primers.
 use constant PING_PONG_BYTES => 16;
-sub ping_pong_header { test_header(2, 0, PING_PONG_BYTES, 1100) }
+sub ping_pong_header { test_header(3, 0, PING_PONG_BYTES, 1100) }
 
 # A ping-pong request: random first and last bytes, byte k = k mod 256 between.
 sub ping_pong_request {
@@ -439,7 +442,7 @@ sub read_verdict {
     my ($socket, $deadline) = @_;
     my ($magic, $status, $version) = unpack 'a4 n n', read_exact($socket, 8, $deadline);
     die "a verdict with magic '$magic' and version $version\n"
-        unless $magic eq 'SPRF' && $version == 2;
+        unless $magic eq 'SPRF' && $version == 3;
     return $status;
 }
 
@@ -453,17 +456,17 @@ my @garbage_kinds = (
     {name => 'HTTP request', status => 1, reason => 'wrong_magic',
      bytes => sub { "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }},
     {name => 'wrong magic', status => 1, reason => 'wrong_magic',
-     bytes => sub { test_header(2, 0, 16, 1100, pick('SPRG', "\0\0\0\0", 'FRPS')) }},
-    {name => 'version 1 header', status => 2, reason => 'version_1',
-     bytes => sub { test_header(1, 0, 128, 1100) }},
+     bytes => sub { test_header(3, 0, 16, 1100, pick('SPRG', "\0\0\0\0", 'FRPS')) }},
+    {name => 'version 1 or 2 header', status => 2, reason => 'old_version',
+     bytes => sub { test_header(pick(1, 2), 0, 128, 1100) }},
     {name => 'payload 0 or above 64 KiB', status => 3, reason => 'payload_size',
-     bytes => sub { test_header(2, 0, pick(0, 65_537, 0xFFFF_FFFF), 1100) }},
+     bytes => sub { test_header(3, 0, pick(0, 65_537, 0xFFFF_FFFF), 1100) }},
     {name => 'iteration count absurd', status => 4, reason => 'iteration_count',
-     bytes => sub { test_header(2, 0, 16, pick(1_000_000_101, 0xFFFF_FFFF)) }},
+     bytes => sub { test_header(3, 0, 16, pick(1_000_000_101, 0xFFFF_FFFF)) }},
     {name => 'unknown flags', status => 6, reason => 'unknown_flags',
-     bytes => sub { test_header(2, pick(4, 0x8000, 0xFFFF), 16, 1100) }},
+     bytes => sub { test_header(3, pick(8, 0x8000, 0xFFFF), 16, 1100) }},
     {name => 'header cut short, then close', closes => 1, reason => 'truncated_header',
-     bytes => sub { substr ping_pong_header(), 0, 1 + int rand 15 }},
+     bytes => sub { substr ping_pong_header(), 0, 1 + int rand 23 }},
     {name => 'connect, close at once', closes => 1, reason => 'closed_at_once',
      bytes => sub { '' }},
     {name => 'valid header, close mid-test', reason => 'closed_mid_test'},
@@ -487,12 +490,13 @@ sub hit {
         close $socket;
         return 'closed first';
     }
-    # A refused header is answered at once; more bytes than the 16 it reads
-    # leave data unread, so the server's close may reach us as a reset.
+    # A refused header is answered at once; more bytes than it reads (the
+    # first 16 of what is no test header) leave data unread, so the
+    # server's close may reach us as a reset.
     my ($data, $end) = read_to_end($socket, ANSWER_WAIT_S);
     return "no verdict ($end, " . length($data) . ' bytes)' if length $data != 8;
     my ($magic, $status, $version) = unpack 'a4 n n', $data;
-    return "not a verdict ($magic, version $version)" unless $magic eq 'SPRF' && $version == 2;
+    return "not a verdict ($magic, version $version)" unless $magic eq 'SPRF' && $version == 3;
     return "verdict $status, then $end";
 }
 

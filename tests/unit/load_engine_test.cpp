@@ -3,6 +3,7 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <vector>
@@ -90,6 +91,65 @@ TEST_CASE("schedule: poisson gaps have the rate's mean and variance, repeatably"
     CHECK(again.next_due() == first.next_due());
     CHECK(other_flow.next_due() != first.next_due());
     CHECK(other_seed.next_due() != first.next_due());
+}
+
+TEST_CASE("schedule: poisson gaps are capped at 20 mean gaps", "[load]") {
+    const clock_type::time_point t0{1s};
+    SECTION("a draw beyond the cap is cut to it") {
+        // Found by search: seed 764044, flow 0 draws u with -ln(1 - u) =
+        // 23.45 for its 47th gap (between messages 45 and 46), one of the
+        // draws beyond 20 that come once in e^20, about 485 million. At 1,000
+        // messages/s (a mean gap of 1 ms) that gap is 20 ms, not 23.45 ms.
+        send_schedule schedule(t0, 1000.0, arrival_process::poisson, 0, 1, 764044);
+        auto previous = t0;
+        for (int k = 0; k < 46; ++k) {
+            CHECK(schedule.next_due() - previous < 20ms);
+            previous = schedule.next_due();
+            schedule.advance();
+        }
+        const auto gap = schedule.next_due() - previous;
+        CHECK(gap >= 20ms - 1ns);  // each due time is truncated to whole ns
+        CHECK(gap <= 20ms + 1ns);
+    }
+    SECTION("the cap leaves the distribution as it was") {
+        // Capping at 20 means moves the mean from 1 to 1 - e^-20, by 2e-9.
+        // Over n = 1,000,000 gaps of standard deviation 1 mean, the sample
+        // mean's standard error is 1/sqrt(n) = 0.1 %: 0.5 % bounds are 5
+        // standard errors wide, and no gap may exceed 20 means.
+        constexpr int n = 1'000'000;
+        send_schedule schedule(t0, 1000.0, arrival_process::poisson, 2, 4, 7);
+        double sum_ms = 0.0;
+        auto longest = clock_type::duration::zero();
+        auto previous = t0;
+        for (int k = 0; k < n; ++k) {
+            const auto gap = schedule.next_due() - previous;
+            longest = std::max(longest, gap);
+            sum_ms += std::chrono::duration<double, std::milli>(gap).count();
+            previous = schedule.next_due();
+            schedule.advance();
+        }
+        CHECK(longest <= 20ms + 1ns);
+        CHECK(sum_ms / n == Approx(1.0).epsilon(0.005));
+    }
+}
+
+TEST_CASE("schedule: the longest gap each schedule leaves, as the server is told it", "[load]") {
+    // Uniform and in-step: one period, 1/R; poisson: 20 mean gaps, 20/R.
+    // In whole milliseconds, rounded up.
+    CHECK(longest_gap_ms(0.5, arrival_process::uniform) == 2000);
+    CHECK(longest_gap_ms(0.5, arrival_process::in_step) == 2000);
+    CHECK(longest_gap_ms(0.5, arrival_process::poisson) == 40'000);
+    CHECK(longest_gap_ms(3.0, arrival_process::uniform) == 334);   // 333.3 ms
+    CHECK(longest_gap_ms(3.0, arrival_process::poisson) == 6667);  // 6666.7 ms
+    // A fast schedule still says it has one: at least 1 ms.
+    CHECK(longest_gap_ms(10'000'000.0, arrival_process::uniform) == 1);
+    CHECK(longest_gap_ms(1000.0, arrival_process::poisson) == 20);
+    // Slower than one message in 49.7 days: the field's most, 2^32 - 1 ms.
+    CHECK(longest_gap_ms(1e-9, arrival_process::uniform) == 0xffffffffU);
+    CHECK(longest_gap_ms(1e-9, arrival_process::poisson) == 0xffffffffU);
+    // No schedule: throughput (rate 0).
+    CHECK(longest_gap_ms(0.0, arrival_process::poisson) == 0);
+    CHECK(longest_gap_ms(0.0, arrival_process::uniform) == 0);
 }
 
 TEST_CASE("schedule: throughput is due at t0 whatever the arrivals", "[load]") {

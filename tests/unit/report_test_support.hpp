@@ -41,7 +41,7 @@ struct small_run {
         report.recorder = &recorder;
         report.clock = clock_info{"tsc", 1, 20.5};
         report.server_settings = {
-            {"protocol_version", 2},
+            {"protocol_version", 3},
             {"version", "9.9.9"},
             {"program", "SOCK_STREAM_srv"},
             {"host", "serverhost"},

@@ -43,7 +43,7 @@ struct session_on_pair {
     std::vector<std::byte> scratch = std::vector<std::byte>(session::scratch_bytes);
 
     // A real TCP connection on loopback: the account reads TCP_INFO.
-    session_on_pair() {
+    explicit session_on_pair(const server_identity& with = tcp_identity()) : identity(with) {
         unique_fd listener(::socket(AF_INET, SOCK_STREAM, 0));
         sockaddr_in address{};
         address.sin_family = AF_INET;
@@ -83,12 +83,24 @@ struct session_on_pair {
 };
 
 void send_header(const session_on_pair& p, protocol::test_mode mode, std::uint32_t payload,
-                 std::uint32_t iterations) {
+                 std::uint32_t iterations, std::uint32_t max_gap_ms = 0) {
     protocol::test_header header;
     header.mode = mode;
     header.payload_bytes = payload;
     header.iterations = iterations;
+    header.max_gap_ms = max_gap_ms;
     p.send(protocol::encode_header(header));
+}
+
+// Load-mode requests of 16 bytes, each its message header alone, back to back.
+std::vector<std::byte> requests_of(const std::vector<protocol::message_header>& headers) {
+    std::vector<std::byte> requests(headers.size() * protocol::message_header_size);
+    for (std::size_t r = 0; r < headers.size(); ++r) {
+        protocol::encode_message_header(
+            headers[r], std::span(requests).subspan(r * protocol::message_header_size,
+                                                    protocol::message_header_size));
+    }
+    return requests;
 }
 
 // The verdict and the settings blob that follow an accepted header.
@@ -182,14 +194,11 @@ TEST_CASE("session: a load test's requests, replies and account", "[server]") {
     p.advance(1ms);
     expect_accepted(p);
     // Two requests in one send, the first asking for a reply, then the end.
-    std::vector<std::byte> requests(3 * 16);
-    protocol::message_header first{0, 7, protocol::flag_reply_wanted};
-    protocol::message_header second{1, 8, 0};
-    protocol::message_header end{2, 9, protocol::flag_end_of_test | protocol::flag_reply_wanted};
-    protocol::encode_message_header(first, std::span(requests).subspan(0, 16));
-    protocol::encode_message_header(second, std::span(requests).subspan(16, 16));
-    protocol::encode_message_header(end, std::span(requests).subspan(32, 16));
-    p.send(requests);
+    const protocol::message_header first{0, 7, protocol::flag_reply_wanted};
+    const protocol::message_header second{1, 8, 0};
+    const protocol::message_header end{2, 9,
+                                       protocol::flag_end_of_test | protocol::flag_reply_wanted};
+    p.send(requests_of({first, second, end}));
     p.advance(2ms);
     const auto bytes = p.received();
     // Two replies (the first request's and the end's), then the account blob.
@@ -214,11 +223,11 @@ TEST_CASE("session: a client that never reads its replies is held back, then cut
     expect_accepted(p);
     // Every request asks for a reply, and the client reads none: once the
     // socket's buffer and the session's backlog are full, it stops reading.
-    std::vector<std::byte> requests(16 * 1024);
-    for (std::size_t r = 0; r < requests.size() / 16; ++r) {
-        protocol::encode_message_header({100 + r, 1, protocol::flag_reply_wanted},
-                                        std::span(requests).subspan(r * 16, 16));
+    std::vector<protocol::message_header> headers;
+    for (std::uint64_t r = 0; r < 1024; ++r) {
+        headers.push_back({100 + r, 1, protocol::flag_reply_wanted});
     }
+    const auto requests = requests_of(headers);
     bool held_back = false;
     for (int round = 0; round < 2000 && !held_back; ++round) {
         const auto n = ::send(p.client.get(), requests.data(), requests.size(), MSG_DONTWAIT);
@@ -232,4 +241,103 @@ TEST_CASE("session: a client that never reads its replies is held back, then cut
     p.advance(2ms + 5001ms);
     REQUIRE(p.s->done());
     CHECK(p.s->outcome().reason == "send timed out: the peer stopped reading");
+}
+
+TEST_CASE("session: a client of version 2 hears that its version is refused", "[server]") {
+    session_on_pair p;
+    // A version 2 header is 16 bytes: magic, version 2, flags 0 (ping-pong),
+    // payload 4, iterations 3. The session answers from these alone.
+    const std::array<unsigned char, 16> v2{'S', 'P', 'R', 'F', 0, 2, 0, 0, 0, 0, 0, 4, 0, 0, 0, 3};
+    p.send(std::as_bytes(std::span(v2)));
+    p.advance(1ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason ==
+          "refused: the client speaks protocol version 2, this server version 3");
+    const auto bytes = p.received();
+    REQUIRE(bytes.size() == protocol::verdict_size);
+    protocol::verdict_bytes verdict{};
+    std::copy_n(bytes.begin(), verdict.size(), verdict.begin());
+    const auto decoded = protocol::decode_verdict(verdict);
+    CHECK(decoded.raw_status == static_cast<std::uint16_t>(protocol::status::unsupported_version));
+    CHECK(decoded.server_version == 3);
+}
+
+TEST_CASE("session: a header of this version cut short names its 24 bytes", "[server]") {
+    session_on_pair p;
+    // Past the start (16 bytes, the same in every version), the session
+    // waits for the rest.
+    const auto header = protocol::encode_header({16, 0, protocol::test_mode::rate});
+    p.send(std::span(header).first(20));
+    p.advance(1ms);
+    CHECK_FALSE(p.s->done());
+    p.advance(2001ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason ==
+          "no whole test header within 2.0 s (--header-timeout): the peer sent 20 of the 24 "
+          "bytes of a message in 2.0 s (a message must come whole within the I/O timeout)");
+}
+
+namespace {
+
+server_identity io_timeout_of_1s() {
+    auto identity = tcp_identity();
+    identity.io_timeout = 1000ms;
+    return identity;
+}
+
+}  // namespace
+
+TEST_CASE("session: a load test waits for the schedule's longest gap + the I/O timeout",
+          "[server]") {
+    // One message every 2 s (--rate 0.5) against --io-timeout 1: the session
+    // waits 2 + 1 = 3 s after each whole request for the next.
+    session_on_pair p(io_timeout_of_1s());
+    send_header(p, protocol::test_mode::rate, 16, 0, 2000);
+    p.advance(1ms);
+    expect_accepted(p);
+    p.send(requests_of({{0, 1, 0}}));
+    p.advance(10ms);  // the last whole request came at 10 ms
+    CHECK(p.s->deadline() == p.t0 + 10ms + 3000ms);
+    p.advance(2500ms);
+    CHECK_FALSE(p.s->done());
+    p.send(requests_of({{1, 2, 0}}));
+    p.advance(2600ms);  // a request in time: the wait begins again
+    p.advance(2600ms + 2999ms);
+    CHECK_FALSE(p.s->done());
+    p.advance(2600ms + 3000ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason ==
+          "receive timed out: no request for 3.0 s (the client's longest scheduled gap 2.0 s + "
+          "--io-timeout 1.0 s)");
+}
+
+TEST_CASE("session: without a schedule a load test waits the I/O timeout alone", "[server]") {
+    session_on_pair p(io_timeout_of_1s());
+    send_header(p, protocol::test_mode::rate, 16, 0, 0);
+    p.advance(1ms);
+    expect_accepted(p);
+    p.send(requests_of({{0, 1, 0}}));
+    p.advance(10ms);
+    p.advance(1009ms);
+    CHECK_FALSE(p.s->done());
+    p.advance(1010ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason == "receive timed out: no request for 1.0 s (--io-timeout)");
+}
+
+TEST_CASE("session: part of a request within the gap bound, then nothing", "[server]") {
+    session_on_pair p(io_timeout_of_1s());
+    send_header(p, protocol::test_mode::rate, 16, 0, 2000);
+    p.advance(1ms);
+    expect_accepted(p);
+    const auto request = requests_of({{0, 1, 0}});
+    p.send(std::span(request).first(8));  // half of it, at 10 ms
+    p.advance(10ms);
+    p.advance(2999ms);
+    CHECK_FALSE(p.s->done());
+    p.advance(3001ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason ==
+          "the client sent 8 bytes but no whole request in 3.0 s (the client's longest "
+          "scheduled gap 2.0 s + --io-timeout 1.0 s)");
 }

@@ -36,7 +36,7 @@ TEST_CASE("server settings: every key a client's report reads, from a real socke
     const auto settings =
         nlohmann::json::parse(sctp_perf::server_settings_json(tcp_identity(), socket.get()));
     CHECK(settings["version"] == sctp_perf::version_string);
-    CHECK(settings["protocol_version"] == 2);
+    CHECK(settings["protocol_version"] == 3);
     CHECK(settings["program"] == "SOCK_STREAM_srv");
     CHECK(settings["host"] == "serverhost");
     CHECK(settings["cpu_affinity"] == "1");

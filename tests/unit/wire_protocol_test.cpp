@@ -19,12 +19,33 @@ unsigned byte_at(std::span<const std::byte> bytes, std::size_t i) {
 
 }  // namespace
 
+// A header of this version with every field set.
+protocol::test_header header_of(std::uint32_t payload_bytes, std::uint32_t iterations,
+                                test_mode mode = test_mode::ping_pong,
+                                std::uint32_t max_gap_ms = 0) {
+    protocol::test_header header;
+    header.payload_bytes = payload_bytes;
+    header.iterations = iterations;
+    header.mode = mode;
+    header.max_gap_ms = max_gap_ms;
+    return header;
+}
+
+status verdict_of(const protocol::test_header& header) {
+    return protocol::decode_header(protocol::encode_header(header)).verdict;
+}
+
 TEST_CASE("wire: header round-trips and is big-endian") {
-    const auto bytes = protocol::encode_header({128, 1100, test_mode::rate});
-    // magic "SPRF", version 2, flags 1 (rate mode), 128 = 0x80, 1100 = 0x044c
-    const unsigned char expected[16] = {'S', 'P', 'R', 'F',  0, 2, 0,    1,
-                                        0,   0,   0,   0x80, 0, 0, 0x04, 0x4c};
-    for (std::size_t i = 0; i < 16; ++i) {
+    auto header = header_of(128, 1100, test_mode::rate, 2000);
+    const auto bytes = protocol::encode_header(header);
+    // magic "SPRF", version 3, flags 1 (rate mode), payload 128 = 0x80,
+    // iterations 1100 = 0x044c, reply_bytes 0 (the mode's own), max_gap_ms
+    // 2000 = 0x07d0: 4 + 2 + 2 + 4 * 4 = 24 bytes.
+    const unsigned char expected[24] = {'S', 'P', 'R', 'F',  0, 3, 0, 1,     //
+                                        0,   0,   0,   0x80, 0, 0, 4, 0x4c,  //
+                                        0,   0,   0,   0,    0, 0, 7, 0xd0};
+    REQUIRE(bytes.size() == 24);
+    for (std::size_t i = 0; i < 24; ++i) {
         CHECK(byte_at(bytes, i) == expected[i]);
     }
     const auto decoded = protocol::decode_header(bytes);
@@ -32,23 +53,68 @@ TEST_CASE("wire: header round-trips and is big-endian") {
     CHECK(decoded.header.payload_bytes == 128);
     CHECK(decoded.header.iterations == 1100);
     CHECK(decoded.header.mode == test_mode::rate);
-    CHECK(decoded.peer_version == 2);
+    CHECK_FALSE(decoded.header.server_timestamps);
+    CHECK(decoded.header.reply_bytes == 0);
+    CHECK(decoded.header.max_gap_ms == 2000);
+    CHECK(decoded.peer_version == 3);
+
+    SECTION("the optional fields have their own bytes") {
+        header.server_timestamps = true;
+        header.reply_bytes = 0x01020304;
+        header.max_gap_ms = 0xffffffff;  // the most: 49.7 days
+        const auto all = protocol::encode_header(header);
+        CHECK(byte_at(all, 7) == (4 | 1));  // bit 2 server timestamps, mode 1
+        const unsigned tail[8] = {1, 2, 3, 4, 0xff, 0xff, 0xff, 0xff};
+        for (std::size_t i = 0; i < 8; ++i) {
+            CHECK(byte_at(all, 16 + i) == tail[i]);
+        }
+        const auto back = protocol::decode_header(all);
+        CHECK(back.header.server_timestamps);
+        CHECK(back.header.reply_bytes == 0x01020304);
+        CHECK(back.header.max_gap_ms == 0xffffffff);
+    }
+}
+
+TEST_CASE("wire: a header's start says whether the rest is worth reading") {
+    const auto bytes = protocol::encode_header(header_of(128, 1100));
+    protocol::header_start_bytes start{};
+    std::copy_n(bytes.begin(), start.size(), start.begin());
+    CHECK(protocol::decode_header_start(start).verdict == status::accepted);
+    CHECK(protocol::decode_header_start(start).peer_version == 3);
+
+    SECTION("a version 2 client's whole header, 16 bytes, is refused by version") {
+        // magic "SPRF", version 2, flags 0 (ping-pong), payload 128, iterations 1100
+        const protocol::header_start_bytes v2{
+            std::byte{'S'}, std::byte{'P'}, std::byte{'R'}, std::byte{'F'},
+            std::byte{0},   std::byte{2},   std::byte{0},   std::byte{0},
+            std::byte{0},   std::byte{0},   std::byte{0},   std::byte{0x80},
+            std::byte{0},   std::byte{0},   std::byte{4},   std::byte{0x4c}};
+        const auto decoded = protocol::decode_header_start(v2);
+        CHECK(decoded.verdict == status::unsupported_version);
+        CHECK(decoded.peer_version == 2);
+    }
+    SECTION("not a test header") {
+        start[0] = std::byte{'G'};
+        CHECK(protocol::decode_header_start(start).verdict == status::bad_magic);
+    }
 }
 
 TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
-    auto bytes = protocol::encode_header({128, 1100});
+    auto bytes = protocol::encode_header(header_of(128, 1100));
     SECTION("magic") {
         bytes[0] = std::byte{'X'};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_magic);
     }
-    SECTION("version 1 (the previous release) is refused and named") {
-        bytes[5] = std::byte{1};
-        const auto decoded = protocol::decode_header(bytes);
-        CHECK(decoded.verdict == status::unsupported_version);
-        CHECK(decoded.peer_version == 1);
+    SECTION("versions 1 and 2 (earlier releases) are refused and named") {
+        for (const unsigned old : {1U, 2U}) {
+            bytes[5] = std::byte(old);
+            const auto decoded = protocol::decode_header(bytes);
+            CHECK(decoded.verdict == status::unsupported_version);
+            CHECK(decoded.peer_version == old);
+        }
     }
     SECTION("unknown flag bits") {
-        bytes[7] = std::byte{4};
+        bytes[7] = std::byte{8};
         CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
         bytes[7] = std::byte{3};  // mode 3, framed ping-pong
         CHECK(protocol::decode_header(bytes).verdict == status::accepted);
@@ -58,37 +124,68 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
         CHECK(protocol::decode_header(bytes).verdict == status::bad_flags);
     }
     SECTION("payload size 0 and 2^16 + 1") {
-        CHECK(protocol::decode_header(protocol::encode_header({0, 10})).verdict ==
-              status::bad_payload_size);
-        CHECK(protocol::decode_header(protocol::encode_header({65537, 10})).verdict ==
-              status::bad_payload_size);
-        CHECK(protocol::decode_header(protocol::encode_header({65536, 10})).verdict ==
-              status::accepted);
+        CHECK(verdict_of(header_of(0, 10)) == status::bad_payload_size);
+        CHECK(verdict_of(header_of(65537, 10)) == status::bad_payload_size);
+        CHECK(verdict_of(header_of(65536, 10)) == status::accepted);
     }
     SECTION("load modes need room for the 16-byte message header") {
-        CHECK(protocol::decode_header(protocol::encode_header({15, 0, test_mode::throughput}))
-                  .verdict == status::payload_too_small_for_mode);
-        CHECK(protocol::decode_header(protocol::encode_header({16, 0, test_mode::throughput}))
-                  .verdict == status::accepted);
-        CHECK(protocol::decode_header(protocol::encode_header({1, 10, test_mode::ping_pong}))
-                  .verdict == status::accepted);
-        CHECK(protocol::decode_header(protocol::encode_header({8, 10, test_mode::framed_ping_pong}))
-                  .verdict == status::payload_too_small_for_mode);
+        CHECK(verdict_of(header_of(15, 0, test_mode::throughput)) ==
+              status::payload_too_small_for_mode);
+        CHECK(verdict_of(header_of(16, 0, test_mode::throughput)) == status::accepted);
+        CHECK(verdict_of(header_of(1, 10, test_mode::ping_pong)) == status::accepted);
+        CHECK(verdict_of(header_of(8, 10, test_mode::framed_ping_pong)) ==
+              status::payload_too_small_for_mode);
     }
     SECTION("iteration count 0 means until the client ends; above the maximum is refused") {
-        CHECK(protocol::decode_header(protocol::encode_header({1, 0})).verdict == status::accepted);
-        CHECK(protocol::decode_header(protocol::encode_header({1, 0xffffffffu})).verdict ==
-              status::bad_iteration_count);
-        CHECK(protocol::decode_header(protocol::encode_header({1, protocol::max_iterations}))
-                  .verdict == status::accepted);
+        CHECK(verdict_of(header_of(1, 0)) == status::accepted);
+        CHECK(verdict_of(header_of(1, 0xffffffffu)) == status::bad_iteration_count);
+        CHECK(verdict_of(header_of(1, protocol::max_iterations)) == status::accepted);
     }
+    SECTION("any gap is accepted, 0 (no schedule) to 2^32 - 1 ms") {
+        CHECK(verdict_of(header_of(16, 0, test_mode::rate, 0)) == status::accepted);
+        CHECK(verdict_of(header_of(16, 0, test_mode::rate, 0xffffffffu)) == status::accepted);
+    }
+}
+
+TEST_CASE("wire: server timestamps and other reply sizes are checked, then refused") {
+    SECTION("server timestamps: a feature this server does not offer") {
+        auto header = header_of(128, 1100, test_mode::rate);
+        header.server_timestamps = true;
+        CHECK(verdict_of(header) == status::unsupported_feature);
+        // A broken rule is named before the feature.
+        header.payload_bytes = 0;
+        CHECK(verdict_of(header) == status::bad_payload_size);
+    }
+    SECTION("a reply size below the mode's own reply or above 64 KiB") {
+        // Ping-pong's reply is 2 bytes, a framed mode's the 16-byte message header.
+        for (const auto& [mode, smallest] :
+             {std::pair{test_mode::ping_pong, 2U}, std::pair{test_mode::rate, 16U},
+              std::pair{test_mode::throughput, 16U}, std::pair{test_mode::framed_ping_pong, 16U}}) {
+            auto header = header_of(128, 0, mode);
+            CHECK(protocol::min_reply_bytes(mode) == smallest);
+            header.reply_bytes = smallest - 1;
+            CHECK(verdict_of(header) == status::bad_reply_size);
+            header.reply_bytes = 65537;
+            CHECK(verdict_of(header) == status::bad_reply_size);
+            // Valid, and not served yet.
+            for (const std::uint32_t valid : {smallest, 65536U}) {
+                header.reply_bytes = valid;
+                CHECK(verdict_of(header) == status::unsupported_feature);
+            }
+            header.reply_bytes = 0;  // the mode's own
+            CHECK(verdict_of(header) == status::accepted);
+        }
+    }
+    CHECK(protocol::describe(status::bad_reply_size).find("65536") != std::string_view::npos);
+    CHECK(protocol::describe(status::unsupported_feature).find("upgrade the server") !=
+          std::string_view::npos);
 }
 
 TEST_CASE("wire: verdicts carry a status and the server's version") {
     const auto ok = protocol::decode_verdict(protocol::encode_verdict(status::accepted));
     CHECK(ok.well_formed);
     CHECK(ok.raw_status == 0);
-    CHECK(ok.server_version == 2);
+    CHECK(ok.server_version == 3);
     const auto busy = protocol::decode_verdict(protocol::encode_verdict(status::server_busy));
     CHECK(busy.raw_status == static_cast<std::uint16_t>(status::server_busy));
     // A version 1 server's refusal: "SPRF", status 2, reserved 0.
@@ -127,8 +224,16 @@ TEST_CASE("wire: message headers round-trip and refuse unknown bits") {
     CHECK(decoded->reply_wanted());
     CHECK_FALSE(decoded->end_of_test());
 
+    CHECK_FALSE(decoded->primer());
+    SECTION("primer flag, 0x0005: a primer that wants its reply") {
+        request[13] = std::byte{5};
+        const auto primer = protocol::decode_message_header(request);
+        REQUIRE(primer);
+        CHECK(primer->primer());
+        CHECK(primer->reply_wanted());
+    }
     SECTION("unknown flag") {
-        request[13] = std::byte{4};
+        request[13] = std::byte{8};
         CHECK_FALSE(protocol::decode_message_header(request));
     }
     SECTION("reserved bits") {

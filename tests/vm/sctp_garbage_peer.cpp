@@ -58,9 +58,10 @@ constexpr std::uint64_t max_request_bytes = 65536;
 constexpr std::chrono::seconds io_timeout{5};
 
 // The test header as the wire protocol defines it (common/protocol): magic,
-// version 2, flags 0 (ping-pong), payload size, iterations, all big-endian.
+// version 3, flags 0 (ping-pong), payload size, iterations, reply size 0
+// (the mode's own), longest gap 0 (no schedule), all big-endian: 24 bytes.
 constexpr std::uint32_t header_magic = 0x53505246;  // "SPRF"
-constexpr std::size_t header_bytes = 16;
+constexpr std::size_t header_bytes = 24;
 constexpr std::size_t verdict_bytes = 8;
 // After an accepted verdict the server sends its settings as a blob: a u32
 // length (at most this), then that much JSON; on a one-to-many socket the
@@ -98,8 +99,8 @@ std::string errno_text(int error) {
 
 std::vector<unsigned char> test_header(std::uint32_t magic) {
     std::vector<unsigned char> header;
-    for (std::uint32_t word :
-         {magic, std::uint32_t{2} << 16, announced_request_bytes, announced_iterations}) {
+    for (std::uint32_t word : {magic, std::uint32_t{3} << 16, announced_request_bytes,
+                               announced_iterations, std::uint32_t{0}, std::uint32_t{0}}) {
         for (int shift = 24; shift >= 0; shift -= 8) {
             header.push_back(static_cast<unsigned char>(word >> shift));
         }

@@ -69,7 +69,7 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
 
 void load_flow::send_primer(std::uint32_t round) {
     primer_sent_ = {};
-    primer_sent_.flags = protocol::flag_reply_wanted;
+    primer_sent_.flags = protocol::flag_reply_wanted | protocol::flag_primer;
     primer_sent_.sequence = next_sequence_++;
     primer_sent_.token = static_cast<std::uint32_t>(tokens_.next());
     protocol::encode_message_header(primer_sent_, out_);

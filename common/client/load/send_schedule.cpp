@@ -1,6 +1,8 @@
 #include "client/load/send_schedule.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sctp_perf {
 namespace {
@@ -51,9 +53,23 @@ void send_schedule::advance() noexcept {
 }
 
 long double send_schedule::exponential_gap_ns() noexcept {
-    // u in [0, 1) from the top 53 bits; 1 - u is in (0, 1], so the log is finite.
+    // u in [0, 1) from the top 53 bits; 1 - u is in (0, 1], so the log is
+    // finite: at most 53 ln 2, about 36.7 mean gaps, before the cap.
     const long double u = static_cast<long double>(random_() >> 11) * 0x1.0p-53L;
-    return -std::log1p(-u) * period_ns_;
+    return std::min(-std::log1p(-u), poisson_gap_cap) * period_ns_;
+}
+
+std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process) noexcept {
+    if (!(rate_per_s > 0.0)) {
+        return 0;
+    }
+    const long double periods =
+        process == arrival_process::poisson ? send_schedule::poisson_gap_cap : 1.0L;
+    const long double ms = std::ceil(periods * 1e3L / static_cast<long double>(rate_per_s));
+    constexpr auto most = std::numeric_limits<std::uint32_t>::max();
+    return ms >= static_cast<long double>(most)
+               ? most
+               : std::max<std::uint32_t>(1, static_cast<std::uint32_t>(ms));
 }
 
 }  // namespace sctp_perf

@@ -20,7 +20,9 @@
 //    1/(F*R). What many independent, steady sources look like on average.
 //  - poisson: gaps drawn from an exponential distribution of mean 1/R,
 //    independently per flow from a seed, so that a run can be repeated
-//    exactly. What the sum of many independent sources looks like.
+//    exactly. What the sum of many independent sources looks like. Each
+//    gap is capped at poisson_gap_cap mean gaps (below), so that the
+//    schedule has a longest gap to tell the server.
 //  - in-step: every flow's message k is due at t0 + k/R: F messages at
 //    once every period. A synchronized burst, on purpose only: with many
 //    flows the latency measured is mostly the queue of the burst itself.
@@ -38,6 +40,13 @@ namespace sctp_perf {
 class send_schedule {
   public:
     using clock = std::chrono::steady_clock;
+
+    // A poisson gap longer than this many mean gaps is cut to it. An
+    // exponential gap exceeds 20 means with probability e^-20, about 2e-9:
+    // once in 500 million gaps, so the distribution is unchanged for any
+    // run one can make, while the server, told the longest gap, can wait
+    // for the next message of a slow flow that long and no longer.
+    static constexpr long double poisson_gap_cap = 20.0L;
 
     // In step (phase 0): rate_per_s > 0 paces the messages; 0 makes every
     // message due at t0 (throughput mode).
@@ -84,5 +93,12 @@ class send_schedule {
     std::uint64_t position_ = 0;         // the next message's k
     long double next_offset_ns_ = 0.0L;  // its due time, from t0
 };
+
+// The longest gap between two messages of a flow's schedule at
+// `rate_per_s` with `process`: 1/R for uniform and in-step,
+// poisson_gap_cap/R for poisson; none (0) for rate 0, throughput, which has
+// no schedule. In milliseconds rounded up, at least 1 for a schedule, and
+// at most UINT32_MAX: the test header's max_gap_ms.
+std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process) noexcept;
 
 }  // namespace sctp_perf

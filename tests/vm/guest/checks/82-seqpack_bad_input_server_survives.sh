@@ -59,10 +59,12 @@ bad_peer() {
     expect_outcome "${what}" "${reason}"
 }
 
-bad_peer "garbage, 1 byte" "a message of 1 bytes where 16 were expected" garbage 1 1
+bad_peer "garbage, 1 byte" "a message of 1 bytes where 24 were expected" garbage 1 1
+# 16 bytes: as long as a header of version 1 or 2, judged by its magic.
 bad_peer "garbage, 16 bytes" "refused: not an sctp-perf test header" garbage 16 16
-bad_peer "garbage, 1000 bytes" "a message longer than the 16 bytes expected" garbage 1000 1000
-bad_peer "garbage, 70000 bytes" "a message longer than the 16 bytes expected" garbage 70000 70000
+bad_peer "garbage, 24 bytes" "refused: not an sctp-perf test header" garbage 24 24
+bad_peer "garbage, 1000 bytes" "a message longer than the 24 bytes expected" garbage 1000 1000
+bad_peer "garbage, 70000 bytes" "a message longer than the 24 bytes expected" garbage 70000 70000
 bad_peer "wrong magic" "refused: not an sctp-perf test header (wrong magic number)" bad-magic
 bad_peer "63-byte request" "closed after 0 iterations: a message of 63 bytes where 64 were expected" \
     wrong-size 63
