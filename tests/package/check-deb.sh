@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the Debian package with scripts/package.sh in BUILD_DIR, unpacks it
 # with dpkg-deb -x into a temporary root, and checks what it installs: the
-# five programs, their man pages (every option of --help in each), the bash
+# six programs, their man pages (every option of --help in each), the bash
 # completions, the docs, the package's relations; then runs the unpacked
-# programs against each other over loopback TCP, and the unpacked
-# run_spectrum.pl, which must find them beside itself. Last, lintian: an
-# error fails the test, warnings and the rest are printed.
+# programs against each other over loopback TCP, compares their reports with
+# the unpacked sctp-perf-compare, and runs the unpacked run_spectrum.pl,
+# which must find them beside itself. Last, lintian: an error fails the
+# test, warnings and the rest are printed.
 #
 # Usage: tests/package/check-deb.sh BUILD_DIR
 set -euo pipefail
@@ -32,7 +33,7 @@ source "$source_root/tests/integration/lib.sh" /nonexistent
 root=$WORK_DIR/root
 BIN_DIR=$root/usr/bin
 
-programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv)
+programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv sctp-perf-compare)
 all=("${programs[@]}" run_spectrum.pl)
 
 echo "== contents"
@@ -51,7 +52,7 @@ done
 for name in "${programs[@]}"; do
     file "$BIN_DIR/$name" | grep -q ', stripped' || fail "usr/bin/$name is not stripped: $(file "$BIN_DIR/$name")"
 done
-pass "the five programs, their man pages and completions, and the docs are there; programs stripped"
+pass "the six programs, their man pages and completions, and the docs are there; programs stripped"
 
 echo "== relations"
 dpkg-deb -f "$deb" Package Version Depends Recommends
@@ -97,6 +98,17 @@ start_server SOCK_STREAM_srv -t tcp
 run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 1000
 grep -qx 'num_points: 1000' <<<"$OUT" || fail "the client's report does not count 1000 round trips: $OUT"
 pass "SOCK_STREAM_clt ran 1000 round trips against SOCK_STREAM_srv on port $SERVER_PORT"
+
+echo "== the unpacked sctp-perf-compare on two runs"
+for side in a b; do
+    run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 500 \
+        --format json
+    printf '%s\n' "$OUT" >"$WORK_DIR/$side.json"
+done
+run_capture 0 "$BIN_DIR/sctp-perf-compare" --a "$WORK_DIR/a.json" --b "$WORK_DIR/b.json"
+grep -q '^percentile  A median us  B median us' <<<"$OUT" || fail "sctp-perf-compare printed no table: $OUT"
+grep -q '^warning: A has only 1 run' <<<"$OUT" || fail "sctp-perf-compare did not warn of one run a side: $OUT"
+pass "sctp-perf-compare compared two runs of the unpacked client"
 
 echo "== the unpacked run_spectrum.pl, finding the programs beside itself"
 sweep=$WORK_DIR/sweep

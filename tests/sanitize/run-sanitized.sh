@@ -35,7 +35,7 @@ build() {
     # Only what the tests below run: not the HdrHistogram sample, nor the
     # benches. The address build also runs the VM checks, which need the
     # SEQPACK programs (as the loopback tests do) and the garbage peer.
-    local targets=(sctp_perf_unit_tests SOCK_STREAM_clt SOCK_STREAM_srv)
+    local targets=(sctp_perf_unit_tests SOCK_STREAM_clt SOCK_STREAM_srv sctp-perf-compare)
     [ -d "$root/SOCK_SEQPACK" ] && targets+=(SOCK_SEQPACK_clt SOCK_SEQPACK_srv)
     [ "$sanitizers" = address,undefined ] && targets+=(sctp_perf_fuzz_targets sctp_garbage_peer)
     cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"

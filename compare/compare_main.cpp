@@ -1,0 +1,73 @@
+#include "compare/compare_main.hpp"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <iostream>
+#include <sstream>
+#include <system_error>
+
+#include "compare/compare_options.hpp"
+#include "compare/compare_report.hpp"
+#include "compare/report_reader.hpp"
+#include "compare/spectrum_plot.hpp"
+#include "errors.hpp"
+
+namespace sctp_perf::compare {
+namespace {
+
+int run(const compare_options& options) {
+    auto a = read_side('A', options.a_paths);
+    auto b = read_side('B', options.b_paths);
+    const auto differences = config_differences(a.config, b.config);
+    if (!differences.empty() && !options.allow_different) {
+        throw input_error(different_sides_sentence(differences));
+    }
+    compare_settings settings;
+    settings.threshold_fraction = options.threshold_fraction;
+    const auto result = compare_runs(std::move(a), std::move(b), settings, options.fail_if_slower);
+
+    std::ostringstream text;
+    if (options.format == output_format::json) {
+        write_json_comparison(text, result);
+    } else {
+        write_text_comparison(text, result);
+    }
+    std::cout << text.str() << std::flush;
+    if (!std::cout) {
+        throw std::system_error(errno, std::generic_category(),
+                                "cannot write the comparison to standard output");
+    }
+    if (!options.plot_file.empty()) {
+        draw_spectrum_plot(result, options.plot_file);
+    }
+    return result.exit_status;
+}
+
+}  // namespace
+
+int compare_main(int argc, const char* const* argv) {
+    // A reader of stdout that went away is a failure to report, not a
+    // silent death by SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+    const auto& name = compare_program().name;
+    try {
+        const auto options = parse_compare_options(argc, argv, std::cout);
+        if (!options) {
+            return exit_success;
+        }
+        return run(*options);
+    } catch (const usage_error& e) {
+        std::cerr << name << ": " << e.what() << '\n'
+                  << fmt::format("Try '{} --help' for the options.\n", name);
+        return exit_usage_error;
+    } catch (const input_error& e) {
+        std::cerr << name << ": " << e.what() << '\n';
+        return exit_usage_error;
+    } catch (const std::exception& e) {  // standard output, the plot
+        std::cerr << name << ": " << e.what() << '\n';
+        return exit_runtime_failure;
+    }
+}
+
+}  // namespace sctp_perf::compare

@@ -1,0 +1,221 @@
+#include "compare/compare_options.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/program_options/value_semantic.hpp>
+#include <boost/program_options/variables_map.hpp>
+#include <charconv>
+#include <cmath>
+
+namespace sctp_perf::compare {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// What the command line gives, before validation.
+struct raw_compare_options {
+    std::vector<std::string> a_paths;
+    std::vector<std::string> b_paths;
+    std::string threshold = "5%";
+    std::string fail_if_slower;
+    bool allow_different = false;
+    std::string format = "text";
+    std::string plot_file;
+};
+
+// A gate or threshold beyond this is a typo, not a tolerance: B ten times
+// slower than A.
+constexpr double largest_gate_fraction = 10.0;
+
+void add_options(option_groups& groups, raw_compare_options& raw) {
+    // clang-format off
+    groups.test.add_options()
+        ("a,a", po::value(&raw.a_paths)->multitoken()->composing()->value_name("PATH..."),
+         "the A side, the baseline: JSON reports of SOCK_STREAM_clt or SOCK_SEQPACK_clt "
+         "(--format json), or directories of them (every *.json inside)")
+        ("b,b", po::value(&raw.b_paths)->multitoken()->composing()->value_name("PATH..."),
+         "the B side, compared with A: the same kind of paths")
+        ("threshold",
+         po::value(&raw.threshold)->default_value("5%")->value_name("PERCENT"),
+         "how far the ratio B/A must lie from 1 before a difference counts: a verdict needs its "
+         "whole interval beyond 1 + PERCENT or below 1 - PERCENT")
+        ("fail-if-slower", po::value(&raw.fail_if_slower)->value_name("LIST"),
+         "a regression gate: exit 3 when, for any listed percentile, the ratio's whole interval "
+         "lies above 1 + its PERCENT; e.g. p99:5%,p50:3% (p50, p90, p99, p99.9, max; one "
+         "without :PERCENT takes --threshold)")
+        ("allow-different", po::bool_switch(&raw.allow_different),
+         "compare sides that differ in transport, socket service, mode, payload size or reply "
+         "size (say TCP against SCTP): the differences are shown; refused without it");
+    groups.output.add_options()
+        ("format", po::value(&raw.format)->default_value("text")->value_name("text|json"),
+         "the comparison as an aligned table, or as one JSON object")
+        ("plot", po::value(&raw.plot_file)->value_name("FILE.png"),
+         "also draw both sides' percentile spectra, with each median's interval over the "
+         "runs, into this PNG file (needs gnuplot)");
+    groups.general.add_options()
+        ("help,h", "show this help and exit")
+        ("version", "show the version and exit");
+    // clang-format on
+}
+
+help_layout compare_help(const option_groups& groups) {
+    help_layout help;
+    help.usage = "sctp-perf-compare [options] --a PATH... --b PATH...";
+    help.groups = {
+        {"Comparison", &groups.test}, {"Output", &groups.output}, {"General", &groups.general}};
+    help.notes =
+        "Each side is one configuration run several times (5 or more), each run a\n"
+        "client report; a report of a client run with --repeat counts as each of its\n"
+        "runs. For p50, p90, p99, p99.9 and max the table gives each side's median\n"
+        "over its runs (us), the ratio B/A of those medians with a 95 % bootstrap\n"
+        "interval, the two-sided Mann-Whitney U test's p-value, and a verdict: B\n"
+        "slower or faster only when the whole interval lies beyond the threshold.\n"
+        "The same seed every time, so the same reports give the same output.\n"
+        "PERCENT takes 5%, 5 or 2.5% (always percent).\n"
+        "Exit status: 0 compared (and every gate passed), 1 runtime failure (the\n"
+        "output or the plot could not be written), 2 bad options or reports, 3 a\n"
+        "--fail-if-slower percentile is slower.\n";
+    help.examples =
+        "  sctp-perf-compare --a tcp-runs --b sctp-runs --allow-different\n"
+        "      TCP against SCTP, each side a directory of client reports\n"
+        "  sctp-perf-compare -a old/*.json -b new/*.json --fail-if-slower p99:5%,p50:3%\n"
+        "      exit 3 when new is slower than old by over 5 % at p99 or 3 % at p50\n"
+        "  sctp-perf-compare -a nagle-off -b nagle-on --format json --plot nagle.png\n"
+        "      the comparison as JSON, and both spectra drawn into nagle.png\n";
+    return help;
+}
+
+void validate_threshold(const raw_compare_options& raw, compare_options& options,
+                        std::vector<std::string>& errors) {
+    const auto threshold = read_percent(raw.threshold);
+    if (!threshold) {
+        errors.push_back(fmt::format("--threshold must be a percentage such as 5% or 2.5, not '{}'",
+                                     raw.threshold));
+    } else if (*threshold >= 1.0) {
+        errors.push_back(fmt::format(
+            "--threshold must be below 100%, not {}: B cannot be faster by 100 % or more",
+            raw.threshold));
+    } else {
+        options.threshold_fraction = *threshold;
+    }
+}
+
+compare_options validate(const raw_compare_options& raw) {
+    std::vector<std::string> errors;
+    compare_options options;
+    options.a_paths = raw.a_paths;
+    options.b_paths = raw.b_paths;
+    if (options.a_paths.empty()) {
+        errors.push_back(
+            "give the A side with --a PATH... (client reports, or directories of them)");
+    }
+    if (options.b_paths.empty()) {
+        errors.push_back(
+            "give the B side with --b PATH... (client reports, or directories of them)");
+    }
+    validate_threshold(raw, options, errors);
+    if (!raw.fail_if_slower.empty()) {
+        options.fail_if_slower =
+            read_gate_rules(raw.fail_if_slower, options.threshold_fraction, errors);
+    }
+    options.allow_different = raw.allow_different;
+    if (raw.format == "text") {
+        options.format = output_format::text;
+    } else if (raw.format == "json") {
+        options.format = output_format::json;
+    } else {
+        errors.push_back(fmt::format("--format must be text or json, not '{}'", raw.format));
+    }
+    options.plot_file = raw.plot_file;
+    throw_if_invalid(errors, compare_program());
+    return options;
+}
+
+}  // namespace
+
+const program_info& compare_program() {
+    static const program_info program{"sctp-perf-compare",
+                                      // One line, so that it is the whole of the man page's NAME.
+                                      "compares two sets of sctp-perf runs beyond the noise", "",
+                                      false};
+    return program;
+}
+
+std::optional<double> read_percent(std::string_view text) {
+    if (text.ends_with('%')) {
+        text.remove_suffix(1);
+    }
+    double percent = 0.0;
+    const auto* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, percent);
+    if (text.empty() || error != std::errc() || stop != end || !std::isfinite(percent) ||
+        percent < 0.0) {
+        return std::nullopt;
+    }
+    return percent / 100.0;
+}
+
+std::optional<compared_percentile> read_percentile_name(std::string_view text) {
+    if (text == "p99_9") {
+        return compared_percentile::p99_9;
+    }
+    for (const auto percentile : all_compared_percentiles) {
+        if (text == label_of(percentile)) {
+            return percentile;
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<gate_rule> read_gate_rules(std::string_view text, double default_threshold_fraction,
+                                       std::vector<std::string>& errors) {
+    std::vector<gate_rule> rules;
+    while (true) {
+        const auto comma = text.find(',');
+        const auto item = text.substr(0, comma);
+        const auto colon = item.find(':');
+        const auto name = item.substr(0, colon);
+        const auto percentile = read_percentile_name(name);
+        std::optional<double> threshold = default_threshold_fraction;
+        if (colon != std::string_view::npos) {
+            threshold = read_percent(item.substr(colon + 1));
+        }
+        if (!percentile) {
+            errors.push_back(fmt::format(
+                "--fail-if-slower: '{}' is not a percentile compared (p50, p90, p99, p99.9, max)",
+                name));
+        } else if (!threshold || *threshold > largest_gate_fraction) {
+            errors.push_back(fmt::format(
+                "--fail-if-slower: '{}' must be PERCENTILE:PERCENT with a percentage from 0 to "
+                "1000, such as p99:5%",
+                item));
+        } else if (std::any_of(rules.begin(), rules.end(),
+                               [&](const auto& r) { return r.percentile == *percentile; })) {
+            errors.push_back(fmt::format("--fail-if-slower names {} twice", label_of(*percentile)));
+        } else {
+            rules.push_back({*percentile, *threshold});
+        }
+        if (comma == std::string_view::npos) {
+            break;
+        }
+        text.remove_prefix(comma + 1);
+    }
+    return rules;
+}
+
+std::optional<compare_options> parse_compare_options(int argc, const char* const* argv,
+                                                     std::ostream& out) {
+    option_groups groups;
+    raw_compare_options raw;
+    add_options(groups, raw);
+    const auto help = compare_help(groups);
+    po::variables_map given;
+    if (!parse_command_line(argc, argv, groups, help, compare_program(), given, out)) {
+        return std::nullopt;
+    }
+    return validate(raw);
+}
+
+}  // namespace sctp_perf::compare

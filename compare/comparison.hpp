@@ -1,0 +1,171 @@
+#pragma once
+// The comparison of two sets of runs, the A side and the B side, percentile
+// by percentile: each side's median over its runs, the ratio B/A of those
+// medians with its interval, a rank test, and a verdict beyond a noise
+// threshold; and the regression gate built on the verdict.
+//
+// Concepts (run value, sample, coverage) are those of stats/run_statistics.hpp.
+//   side        the runs of one configuration, from one or more reports.
+//   threshold   how far the ratio must lie from 1 before a difference counts,
+//               as a fraction (0.05 is 5 %): the noise a user accepts.
+//
+// Pure functions over values: reading reports is report_reader's, writing
+// them compare_report's.
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stats/run_statistics.hpp"
+
+namespace sctp_perf::compare {
+
+// What the program returns beyond the three exit codes every sctp-perf
+// program shares (errors.hpp): a gate's percentile came out slower.
+inline constexpr int exit_slower = 3;
+
+// The percentiles compared, in the order they are shown.
+enum class compared_percentile { p50, p90, p99, p99_9, max };
+inline constexpr std::array all_compared_percentiles = {
+    compared_percentile::p50, compared_percentile::p90, compared_percentile::p99,
+    compared_percentile::p99_9, compared_percentile::max};
+inline constexpr std::size_t compared_percentile_count = all_compared_percentiles.size();
+
+// "p50", "p99.9", "max": how the user names it and how it is shown.
+std::string_view label_of(compared_percentile percentile);
+// "p50_us", "p99_9_us", "max_us": its key in a client's report.
+std::string_view report_key_of(compared_percentile percentile);
+// Its place on a percentile spectrum's x axis, 1 / (1 - percentile): 2 for
+// p50, 10 for p90, 100 for p99, 1000 for p99.9. The maximum has no
+// percentile of its own (it is the last of however many samples a run had),
+// so it is drawn one decade further, at 10000.
+double spectrum_position(compared_percentile percentile);
+
+// One run's value of every compared percentile, microseconds, indexed as
+// all_compared_percentiles.
+using percentile_values_us = std::array<double, compared_percentile_count>;
+
+// The configuration of a report that decides whether two sides measure the
+// same thing; nagle is shown, never a reason to refuse.
+struct run_config {
+    std::string service;    // "stream" or "seqpack"
+    std::string transport;  // "tcp" or "sctp"
+    std::string mode;       // "ping-pong", "rate" or "throughput"
+    unsigned long long payload_bytes = 0;
+    unsigned long long reply_bytes = 0;
+    bool nagle = false;
+};
+
+// One sentence per way in which `a` and `b` measure different things
+// (service, transport, mode, payload size, reply size), each naming both
+// values, e.g. "A is tcp, B is sctp"; empty when they agree. The names are
+// those of the sides, or of two reports of one side.
+std::vector<std::string> config_differences(const run_config& a, const run_config& b,
+                                            std::string_view a_name = "A",
+                                            std::string_view b_name = "B");
+
+// "tcp stream, ping-pong, 64-byte requests, 2-byte replies, Nagle off"
+std::string describe_config(const run_config& config);
+
+// Every run of one side.
+struct side_runs {
+    std::vector<std::string> paths;  // as given on the command line
+    std::vector<std::string> files;  // the report files read, in order
+    run_config config;
+    std::vector<percentile_values_us> runs;
+};
+
+// The run values of one percentile, in run order.
+std::vector<double> values_of(const side_runs& side, compared_percentile percentile);
+
+struct compare_settings {
+    double threshold_fraction = 0.05;  // --threshold, 0 <= threshold < 1
+    bootstrap_settings bootstrap;      // its confidence is that of every interval
+};
+
+enum class verdict {
+    faster,         // B's ratio interval lies wholly below 1 - threshold
+    slower,         // B's ratio interval lies wholly above 1 + threshold
+    no_difference,  // the interval reaches into [1 - threshold, 1 + threshold]
+};
+std::string_view name_of(verdict v);  // "faster", "slower", "no difference"
+
+// The verdict on B against A: a difference only where the whole interval
+// lies beyond the threshold, so that noise the size of the threshold is
+// never called a difference (an interval exactly at 1 + threshold is not
+// slower).
+verdict judge(const ratio_interval& ratio, double threshold_fraction);
+
+// One side's figures for one percentile.
+struct side_figures {
+    std::vector<double> runs_us;
+    double median_us = 0.0;
+    median_interval median_interval_us;  // the order-statistic interval of the median
+};
+
+struct percentile_comparison {
+    compared_percentile percentile = compared_percentile::p50;
+    side_figures a;
+    side_figures b;
+    ratio_interval ratio;  // median(B) / median(A), bootstrap interval
+    u_test_result test;
+    verdict result = verdict::no_difference;
+};
+
+// Every compared percentile of B against A. Both sides must hold runs.
+std::vector<percentile_comparison> compare_sides(const side_runs& a, const side_runs& b,
+                                                 const compare_settings& settings);
+
+// A regression gate: fail when B is slower than A at `percentile` by more
+// than `threshold_fraction`.
+struct gate_rule {
+    compared_percentile percentile = compared_percentile::p50;
+    double threshold_fraction = 0.05;
+};
+
+struct gate_outcome {
+    gate_rule rule;
+    ratio_interval ratio;
+    bool failed = false;  // the ratio interval lies wholly above 1 + threshold
+};
+
+// Each rule against the comparison of its percentile.
+std::vector<gate_outcome> apply_gate(std::span<const percentile_comparison> rows,
+                                     std::span<const gate_rule> rules);
+
+// 0 when every outcome passed (or there is no gate), exit_slower otherwise.
+int gate_exit_status(std::span<const gate_outcome> outcomes);
+
+// Below this many runs a side's intervals are wide and the test means little.
+inline constexpr std::size_t recommended_runs = 5;
+
+// One sentence per side with fewer than recommended_runs runs.
+std::vector<std::string> run_count_warnings(const side_runs& a, const side_runs& b);
+
+// The sentence that refuses two sides which measure different things,
+// naming each difference and the option that compares them anyway.
+std::string different_sides_sentence(std::span<const std::string> differences);
+
+// Everything a comparison found, as the reporters write it.
+struct comparison_result {
+    side_runs a;
+    side_runs b;
+    std::vector<std::string> differences;  // config_differences(a, b): compared anyway
+    compare_settings settings;
+    std::vector<percentile_comparison> rows;
+    std::vector<gate_rule> gate_rules;  // empty: no gate
+    std::vector<gate_outcome> gate;
+    std::vector<std::string> warnings;
+    int exit_status = 0;  // 0, or exit_slower when a gate failed
+};
+
+// Compares B with A, applies the gate and gathers the warnings. Both sides
+// must hold runs; whether their differences may be compared is the
+// caller's decision.
+comparison_result compare_runs(side_runs a, side_runs b, const compare_settings& settings,
+                               std::vector<gate_rule> gate_rules);
+
+}  // namespace sctp_perf::compare

@@ -1,0 +1,373 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compare/compare_options.hpp"
+#include "compare/compare_report.hpp"
+#include "compare/comparison.hpp"
+#include "compare/report_reader.hpp"
+#include "compare/spectrum_plot.hpp"
+#include "text_lines.hpp"
+
+using namespace sctp_perf::compare;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A ratio interval around `ratio` from `low` to `high`.
+sctp_perf::ratio_interval interval(double low, double high) {
+    return {(low + high) / 2.0, low, high};
+}
+
+// A comparison row of one percentile with the given ratio interval.
+percentile_comparison row_with(compared_percentile percentile, double low, double high) {
+    percentile_comparison row;
+    row.percentile = percentile;
+    row.ratio = interval(low, high);
+    return row;
+}
+
+// A plain report: a ping-pong run over TCP, 64-byte requests, as a client
+// writes it (the members a comparison reads, and a few it does not).
+nlohmann::json plain_report(double p50_us = 14.095) {
+    return {{"tool", "sctp-perf"},
+            {"tool_version", "1.0.0"},
+            {"format_version", 2},
+            {"program", "SOCK_STREAM_clt"},
+            {"interrupted", false},
+            {"interrupted_by", nullptr},
+            {"config",
+             {{"service", "stream"},
+              {"transport", "tcp"},
+              {"nagle", false},
+              {"payload_bytes", 64},
+              {"reply_bytes", 2},
+              {"mode", "ping-pong"}}},
+            {"percentiles",
+             {{"p50_us", p50_us},
+              {"p90_us", 15.2},
+              {"p99_us", 19.0},
+              {"p99_9_us", 89.2},
+              {"p99_99_us", 96.4},
+              {"max_us", 96.4}}}};
+}
+
+// One element of a report's "runs": its own percentiles and summary.
+nlohmann::json run_of(double p50_us) {
+    return {{"percentiles",
+             {{"p50_us", p50_us},
+              {"p90_us", 20},
+              {"p99_us", 30},
+              {"p99_9_us", 40},
+              {"p99_99_us", 50},
+              {"max_us", 60}}},
+            {"summary", {{"num_points", 1000}}}};
+}
+
+std::string refusal_of(const std::string& text) {
+    try {
+        parse_report(text, "x.json");
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+side_runs side_of(std::vector<double> p50s, const std::string& path) {
+    side_runs side;
+    side.paths = {path};
+    side.config = {"stream", "tcp", "ping-pong", 64, 2, false};
+    for (const double p50 : p50s) {
+        side.files.push_back(path + "/" + std::to_string(side.files.size()) + ".json");
+        side.runs.push_back({p50, p50 * 1.1, p50 * 2, p50 * 5, p50 * 10});
+    }
+    return side;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a verdict needs the whole interval beyond the threshold") {
+    const double slower_edge = 1.0 + 0.05;
+    const double faster_edge = 1.0 - 0.05;
+    CHECK(judge(interval(slower_edge, 1.3), 0.05) == verdict::no_difference);
+    CHECK(judge(interval(std::nextafter(slower_edge, 2.0), 1.3), 0.05) == verdict::slower);
+    CHECK(judge(interval(0.7, faster_edge), 0.05) == verdict::no_difference);
+    CHECK(judge(interval(0.7, std::nextafter(faster_edge, 0.0)), 0.05) == verdict::faster);
+    // An interval straddling 1 is never a difference, however wide.
+    CHECK(judge(interval(0.5, 2.0), 0.05) == verdict::no_difference);
+    // With no threshold, any interval clear of 1.
+    CHECK(judge(interval(1.001, 1.002), 0.0) == verdict::slower);
+    CHECK(name_of(verdict::no_difference) == "no difference");
+}
+
+TEST_CASE("compare: the gate exits 3 only when an interval lies wholly above its limit") {
+    const std::vector<percentile_comparison> rows{
+        row_with(compared_percentile::p50, 1.0 + 0.03, 1.10),
+        row_with(compared_percentile::p99, 0.98, 1.04),
+    };
+    SECTION("p50 at exactly 1 + 3 %: passes") {
+        const std::vector<gate_rule> rules{{compared_percentile::p50, 0.03}};
+        const auto outcomes = apply_gate(rows, rules);
+        REQUIRE(outcomes.size() == 1);
+        CHECK_FALSE(outcomes[0].failed);
+        CHECK(gate_exit_status(outcomes) == 0);
+    }
+    SECTION("p50 with a threshold just under its low end: fails") {
+        const std::vector<gate_rule> rules{{compared_percentile::p50, 0.029999},
+                                           {compared_percentile::p99, 0.05}};
+        const auto outcomes = apply_gate(rows, rules);
+        REQUIRE(outcomes.size() == 2);
+        CHECK(outcomes[0].failed);
+        CHECK_FALSE(outcomes[1].failed);
+        CHECK(gate_exit_status(outcomes) == exit_slower);
+        CHECK(exit_slower == 3);
+    }
+    SECTION("no rule: passes") {
+        CHECK(gate_exit_status(apply_gate(rows, std::vector<gate_rule>{})) == 0);
+    }
+}
+
+TEST_CASE("compare: percentages and gate rules as the options take them") {
+    CHECK(read_percent("5%") == Approx(0.05));
+    CHECK(read_percent("5") == Approx(0.05));
+    CHECK(read_percent("2.5%") == Approx(0.025));
+    CHECK(read_percent("0") == 0.0);
+    CHECK_FALSE(read_percent("-1%"));
+    CHECK_FALSE(read_percent("five"));
+    CHECK_FALSE(read_percent("%"));
+    CHECK_FALSE(read_percent("5%%"));
+
+    std::vector<std::string> errors;
+    const auto rules = read_gate_rules("p99:5%,p50:3%,p99.9,max:100", 0.07, errors);
+    CHECK(errors.empty());
+    REQUIRE(rules.size() == 4);
+    CHECK(rules[0].percentile == compared_percentile::p99);
+    CHECK(rules[0].threshold_fraction == Approx(0.05));
+    CHECK(rules[1].percentile == compared_percentile::p50);
+    CHECK(rules[1].threshold_fraction == Approx(0.03));
+    CHECK(rules[2].percentile == compared_percentile::p99_9);
+    CHECK(rules[2].threshold_fraction == Approx(0.07));  // --threshold's
+    CHECK(rules[3].threshold_fraction == Approx(1.0));
+
+    read_gate_rules("p95:5%,p50:x,p50:1,p50:2", 0.05, errors);
+    REQUIRE(errors.size() == 3);
+    CHECK_THAT(errors[0], Contains("'p95' is not a percentile compared"));
+    CHECK_THAT(errors[1], Contains("'p50:x' must be PERCENTILE:PERCENT"));
+    CHECK_THAT(errors[2], Contains("names p50 twice"));
+}
+
+TEST_CASE("compare: the command line, and every broken rule at once") {
+    std::ostringstream out;
+    const char* good[] = {"sctp-perf-compare", "--a",    "x.json",   "y.json", "-b", "z",
+                          "--fail-if-slower",  "p99:5%", "--format", "json"};
+    const auto options = parse_compare_options(static_cast<int>(std::size(good)), good, out);
+    REQUIRE(options);
+    CHECK(options->a_paths == std::vector<std::string>{"x.json", "y.json"});
+    CHECK(options->b_paths == std::vector<std::string>{"z"});
+    CHECK(options->format == output_format::json);
+    CHECK(options->threshold_fraction == Approx(0.05));
+    CHECK(options->fail_if_slower.size() == 1);
+
+    const char* bad[] = {"sctp-perf-compare", "--threshold", "100%", "--format", "csv"};
+    try {
+        parse_compare_options(static_cast<int>(std::size(bad)), bad, out);
+        FAIL("accepted");
+    } catch (const sctp_perf::usage_error_list& e) {
+        const auto& sentences = e.sentences();
+        REQUIRE(sentences.size() == 4);
+        CHECK_THAT(sentences[0], Contains("--a PATH"));
+        CHECK_THAT(sentences[1], Contains("--b PATH"));
+        CHECK_THAT(sentences[2], Contains("--threshold must be below 100%"));
+        CHECK_THAT(sentences[3], Contains("--format must be text or json, not 'csv'"));
+    }
+
+    const char* help[] = {"sctp-perf-compare", "--help"};
+    CHECK_FALSE(parse_compare_options(2, help, out));
+    CHECK(out.str().rfind("sctp-perf-compare - ", 0) == 0);  // help2man's NAME line
+}
+
+TEST_CASE("compare: report reader on plain reports and reports with runs") {
+    SECTION("a plain report is one run") {
+        const auto report = parse_report(plain_report().dump(2), "a1.json");
+        CHECK(report.config.transport == "tcp");
+        CHECK(report.config.service == "stream");
+        CHECK(report.config.mode == "ping-pong");
+        CHECK(report.config.payload_bytes == 64);
+        CHECK(report.config.reply_bytes == 2);
+        REQUIRE(report.runs.size() == 1);
+        CHECK(report.runs[0][0] == 14.095);  // p50
+        CHECK(report.runs[0][3] == 89.2);    // p99.9
+        CHECK(report.runs[0][4] == 96.4);    // max
+    }
+    SECTION("a report with runs is each of its runs; its own figures are not read") {
+        auto doc = plain_report();
+        doc["runs"] = {run_of(11), run_of(12), run_of(13)};
+        doc["aggregate"] = {{"p50_us", 12}};
+        const auto report = parse_report(doc.dump(), "r.json");
+        REQUIRE(report.runs.size() == 3);
+        CHECK(report.runs[0][0] == 11.0);
+        CHECK(report.runs[2][0] == 13.0);
+        CHECK(report.runs[1][4] == 60.0);
+    }
+}
+
+TEST_CASE("compare: report reader refuses what would mislead, naming the file and why") {
+    CHECK_THAT(refusal_of("p50 14.1 us"),
+               Contains("x.json is not an sctp-perf report: it is not JSON"));
+    CHECK_THAT(refusal_of(nlohmann::json{{"tool", "iperf3"}}.dump()),
+               Contains("x.json is not an sctp-perf report"));
+    const nlohmann::json failed = {
+        {"tool", "sctp-perf"},
+        {"format_version", 2},
+        {"program", "SOCK_STREAM_clt"},
+        {"error", "cannot connect to 127.0.0.1:45453 (Connection refused)"},
+        {"exit_code", 1}};
+    CHECK_THAT(refusal_of(failed.dump()),
+               Contains("x.json is the report of a failed run, with no figures to compare: cannot "
+                        "connect to 127.0.0.1:45453"));
+    auto interrupted = plain_report();
+    interrupted["interrupted"] = true;
+    interrupted["interrupted_by"] = "SIGINT";
+    CHECK(refusal_of(interrupted.dump()) ==
+          "x.json is the report of an interrupted run (SIGINT): its figures cover only part of "
+          "the run");
+    const nlohmann::json sweep = {
+        {"tool", "sctp-perf"}, {"format_version", 1}, {"program", "run_spectrum.pl"}};
+    CHECK_THAT(refusal_of(sweep.dump()),
+               Contains("x.json was written by run_spectrum.pl, not by a client"));
+    auto old = plain_report();
+    old["format_version"] = 1;
+    CHECK_THAT(refusal_of(old.dump()), Contains("x.json is in report format 1"));
+    auto empty = plain_report();
+    empty["percentiles"]["p50_us"] = nullptr;
+    CHECK_THAT(refusal_of(empty.dump()),
+               Contains("x.json has no percentiles.p50_us: the run timed no round trip"));
+    CHECK_THAT(refusal_of(plain_report(0.0).dump()), Contains("not a positive time"));
+    auto failed_run = plain_report();
+    failed_run["runs"] = {run_of(11), {{"error", "the peer went silent"}}};
+    CHECK_THAT(refusal_of(failed_run.dump()),
+               Contains("run 2 of x.json is the report of a failed run"));
+    auto no_runs = plain_report();
+    no_runs["runs"] = nlohmann::json::array();
+    CHECK_THAT(refusal_of(no_runs.dump()), Contains("not a list of runs"));
+}
+
+TEST_CASE("compare: a side mixing configurations is refused; differences name both sides") {
+    const auto tcp = parse_report(plain_report().dump(), "a/1.json");
+    auto sctp_doc = plain_report();
+    sctp_doc["config"]["transport"] = "sctp";
+    const auto sctp = parse_report(sctp_doc.dump(), "a/2.json");
+    try {
+        gather_side('A', {"a"}, {tcp, sctp});
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()) ==
+              "the A side mixes configurations, so its runs measure different things: a/1.json "
+              "is tcp, a/2.json is sctp");
+    }
+    const auto side = gather_side('A', {"a"}, {tcp, tcp});
+    CHECK(side.runs.size() == 2);
+    CHECK(side.files == std::vector<std::string>{"a/1.json", "a/1.json"});
+
+    run_config a{"stream", "tcp", "ping-pong", 64, 2, false};
+    run_config b{"seqpack", "sctp", "rate", 16, 16, true};
+    const auto differences = config_differences(a, b);
+    REQUIRE(differences.size() == 5);
+    CHECK(differences[0] == "A is tcp, B is sctp");
+    CHECK(differences[1] == "A uses stream sockets, B seqpack sockets");
+    CHECK(differences[2] == "A runs ping-pong, B runs rate");
+    CHECK(differences[3] == "A sends 64-byte requests, B 16-byte requests");
+    CHECK(differences[4] == "A gets 2-byte replies, B 16-byte replies");
+    b = a;
+    b.nagle = true;  // what is being compared, not a reason to refuse
+    CHECK(config_differences(a, b).empty());
+    CHECK(different_sides_sentence(std::vector<std::string>{"A is tcp, B is sctp"}) ==
+          "A and B measure different things (A is tcp, B is sctp); compare them all the same "
+          "with --allow-different");
+}
+
+TEST_CASE("compare: the text and JSON reports of a clear difference") {
+    // B's p50 is twice A's in every run: 20..24 against 10..12.
+    auto result =
+        compare_runs(side_of({10, 11, 12, 11, 10}, "a"), side_of({20, 22, 24, 22, 21}, "b"), {},
+                     {{compared_percentile::p50, 0.5}});
+    REQUIRE(result.rows.size() == 5);
+    const auto& p50 = result.rows[0];
+    CHECK(p50.a.median_us == 11.0);
+    CHECK(p50.b.median_us == 22.0);
+    CHECK(p50.ratio.ratio == 2.0);
+    CHECK(p50.result == verdict::slower);
+    // Ties within each side (10, 11 twice; 22 twice) but none across: U_a = 0,
+    // normal approximation.
+    CHECK(p50.test.u_a == 0.0);
+    CHECK(p50.test.method == sctp_perf::u_test_method::normal);
+    CHECK(p50.a.median_interval_us.coverage == Approx(0.9375));
+    CHECK(result.exit_status == exit_slower);
+    CHECK(result.warnings.empty());
+
+    std::ostringstream text;
+    write_text_comparison(text, result);
+    const auto lines = sctp_perf::testing::lines_of(text.str());
+    CHECK(lines[0] ==
+          "A: 5 runs from a (5 reports): tcp stream, ping-pong, 64-byte requests, 2-byte "
+          "replies, Nagle off");
+    CHECK_THAT(text.str(), Contains("percentile  A median us  B median us"));
+    CHECK_THAT(text.str(), Contains("gate --fail-if-slower: FAILED (exit 3)"));
+    bool p50_row = false;
+    for (const auto& line : lines) {
+        p50_row =
+            p50_row || (line.rfind("p50 ", 0) == 0 && line.find("11.000") != std::string::npos &&
+                        line.find("22.000") != std::string::npos && line.ends_with("slower"));
+    }
+    CHECK(p50_row);
+
+    std::ostringstream json_text;
+    write_json_comparison(json_text, result);
+    const auto doc = nlohmann::json::parse(json_text.str());
+    CHECK(doc["program"] == "sctp-perf-compare");
+    CHECK(doc["a"]["runs"] == 5);
+    CHECK(doc["a"]["config"]["transport"] == "tcp");
+    CHECK(doc["threshold_percent"] == 5.0);
+    REQUIRE(doc["percentiles"].size() == 5);
+    const auto& row = doc["percentiles"][0];
+    CHECK(row["percentile"] == "p50");
+    CHECK(row["a"]["median_us"] == 11.0);
+    CHECK(row["a"]["median_interval"]["coverage_percent"] == 93.75);
+    CHECK(row["a"]["runs_us"].size() == 5);
+    CHECK(row["ratio"] == 2.0);
+    CHECK(row["verdict"] == "slower");
+    CHECK(row["p_method"] == "normal");
+    CHECK(doc["percentiles"][4]["percentile"] == "max");
+    CHECK(doc["gate"]["failed"] == true);
+    CHECK(doc["gate"]["rules"][0]["percentile"] == "p50");
+    CHECK(doc["gate"]["rules"][0]["threshold_percent"] == 50.0);
+    CHECK(doc["exit_code"] == 3);
+}
+
+TEST_CASE("compare: fewer than 5 runs a side is warned of, naming the count") {
+    const auto result =
+        compare_runs(side_of({10, 11, 12}, "a"), side_of({10, 11, 12, 13, 14}, "b"), {}, {});
+    REQUIRE(result.warnings.size() == 1);
+    CHECK_THAT(result.warnings[0], Contains("A has only 3 runs"));
+    CHECK(result.exit_status == 0);
+}
+
+TEST_CASE("compare: the plot script draws a percentile spectrum") {
+    const auto result = compare_runs(side_of({10, 11, 12, 11, 10}, "a"),
+                                     side_of({20, 22, 24, 22, 21}, "b"), {}, {});
+    const auto script = spectrum_plot_script(result, "it's.png");
+    CHECK_THAT(script, Contains("set output 'it''s.png'"));
+    CHECK_THAT(script, Contains("set logscale x 10"));
+    // Tic labels are formats in gnuplot: %% prints a percent sign.
+    CHECK_THAT(script,
+               Contains("set xtics ('50%%' 2, '90%%' 10, '99%%' 100, '99.9%%' 1000, 'max' 10000)"));
+    // p50 of A: x = 1/(1 - 0.5) = 2, median 11, its interval [10, 12].
+    CHECK_THAT(script,
+               Contains("$A << EOD\n# 1/(1-percentile) median_us low_us high_us\n2 11 10 12\n"));
+    CHECK_THAT(script, Contains("with filledcurves"));
+    CHECK_THAT(script, Contains("title 'A: the median''s 93.75 % interval over runs'"));
+}
