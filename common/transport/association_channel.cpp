@@ -101,6 +101,7 @@ std::size_t association_channel::send_ready(std::span<const std::byte> bytes,
             case ECONNRESET:
             case ENOTCONN:
             case ESHUTDOWN:
+            case ESRCH:  // Linux: the association is shutting down or gone
                 throw peer_error("the peer closed the association");
             case EINVAL:
                 // The association id names no association any more: it
