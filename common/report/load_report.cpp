@@ -277,6 +277,10 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                l.echo_every == 1 ? std::string("every message")
                                  : fmt::format("one message in {}", l.echo_every));
     fmt::print(out, "\tduration: {:.3f} s (sending {:.3f} s)\n", l.duration_s, l.sending_s);
+    if (l.setup_s) {
+        fmt::print(out, "\tset-up: {:.3f} s to connect, negotiate and prime {} flow{}\n",
+                   *l.setup_s, l.flows, l.flows == 1 ? "" : "s");
+    }
     fmt::print(out,
                "\tmessages: sent {}, received by the server {}, replies asked {}, replied {}, "
                "lost {}, duplicated {}\n",
@@ -340,6 +344,7 @@ json load_json(const load_result& l) {
         {"mode", std::string(protocol::name_of(l.mode))},
         {"duration_s", l.duration_s},
         {"sending_s", l.sending_s},
+        {"setup_s", l.setup_s ? json(*l.setup_s) : json(nullptr)},
         {"flows", l.flows},
         {"threads", l.threads},
         {"echo_every", l.echo_every},

@@ -74,6 +74,9 @@ struct load_result {
     std::optional<std::uint64_t> seed;        // a poisson schedule's
     double rate_achieved_per_s = 0.0;         // per flow, the mean of the flows'
     double sending_s = 0.0;                   // from the first send to the last, longest flow
+    // From the first connect to the end of the last primer: how long the
+    // flows took to connect, negotiate and prime. Unknown in unit tests.
+    std::optional<double> setup_s;
     std::uint64_t messages_sent = 0;
     std::uint64_t messages_received_by_server = 0;
     std::uint64_t messages_echo_requested = 0;

@@ -534,6 +534,10 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
             std::make_unique<load_flow>(static_cast<unsigned>(i), std::move(channels[i]), plan));
     }
     run_primers(flows, plan);
+    std::optional<double> setup_s;
+    if (plan.setup_began) {
+        setup_s = std::chrono::duration<double>(clock::now() - *plan.setup_began).count();
+    }
 
     const auto thread_count =
         static_cast<unsigned>(std::clamp<std::size_t>(plan.threads, 1, flows.size()));
@@ -562,6 +566,7 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     shared.spin = spin;
     shared.collector = &collector;
     load_result result;
+    result.setup_s = setup_s;
     const auto usage_start = read_process_usage();
 
     worker_threads threads(shared);
