@@ -123,3 +123,17 @@ seed('blob_json', 'sctp-huge-numbers', '{"sctp":{"streams_used":1e300,"outbound_
     . '"sack_freq":18446744073709551615,"pr_sctp":"ttl:99999999999999999999"}}');
 seed('blob_json', 'bad-utf8', "{\"host\":\"\xff\xfe\"}");
 seed('blob_json', 'deep', '[' x 200 . ']' x 200);
+
+# SCTP notifications, in the host's byte order as the kernel writes them:
+# SCTP_ASSOC_CHANGE (type 0x8001) type u16, flags u16, length u32, state u16,
+# error u16, outbound u16, inbound u16, assoc id s32; SCTP_SHUTDOWN_EVENT
+# (0x8005) type, flags, length, assoc id. States: 0 COMM_UP, 1 COMM_LOST,
+# 2 RESTART, 3 SHUTDOWN_COMP, 4 CANT_STR_ASSOC.
+sub assoc_change { my ($state, $id) = @_; pack 'S S L S S S S l', 0x8001, 0, 20, $state, 0, 10, 10, $id }
+seed('sctp_notification', 'comm-up', assoc_change(0, 7));
+seed('sctp_notification', 'comm-lost', assoc_change(1, 7));
+seed('sctp_notification', 'shutdown-comp', assoc_change(3, 9));
+seed('sctp_notification', 'assoc-change-cut', substr(assoc_change(0, 7), 0, 17));
+seed('sctp_notification', 'shutdown-event', pack('S S L l', 0x8005, 0, 12, 7));
+seed('sctp_notification', 'peer-addr-change', pack('S S L', 0x8002, 0, 148) . ("\0" x 140));
+seed('sctp_notification', 'one-byte', "\x01");

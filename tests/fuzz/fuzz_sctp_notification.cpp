@@ -1,0 +1,109 @@
+// The SCTP notifications a server or client reads with MSG_NOTIFICATION, as
+// a hostile or broken kernel buffer would hand them over: any bytes. The
+// decoder must never read past them, must decode a whole SCTP_ASSOC_CHANGE
+// or SCTP_SHUTDOWN_EVENT, and must drop (nullopt) only what is too short to
+// say which association it is about.
+//
+// The same input, cut into parts, then goes through an association_channel
+// (the one-to-many server's hand-over of each association's messages): every
+// byte delivered comes out once, in order, and a message's end is marked
+// only where a delivered part ended one.
+//
+// Input: the notification's bytes. For the channel, byte 0 gives the read
+// size (1..256) and each later byte cuts a part of 1..64 bytes, its low bit
+// saying whether the part ends its message.
+
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "replay_channel.hpp"
+#include "transport/association_channel.hpp"
+#include "transport/sctp_notification.hpp"
+
+using namespace sctp_perf;
+
+namespace {
+
+void check_decoder(std::span<const std::byte> bytes) {
+    const auto notice = decode_sctp_notification(bytes);
+    if (bytes.size() < sizeof(std::uint16_t)) {
+        if (notice) {
+            fuzz::broken("a notification too short for its type is dropped");
+        }
+        return;
+    }
+    std::uint16_t type = 0;
+    std::memcpy(&type, bytes.data(), sizeof type);
+    if (type == SCTP_ASSOC_CHANGE) {
+        if (notice.has_value() !=
+            (bytes.size() >= offsetof(sctp_assoc_change, sac_assoc_id) + sizeof(sctp_assoc_t))) {
+            fuzz::broken("an SCTP_ASSOC_CHANGE is decoded exactly when it holds its assoc id");
+        }
+    } else if (type == SCTP_SHUTDOWN_EVENT) {
+        if (notice.has_value() !=
+            (bytes.size() >= offsetof(sctp_shutdown_event, sse_assoc_id) + sizeof(sctp_assoc_t))) {
+            fuzz::broken("an SCTP_SHUTDOWN_EVENT is decoded exactly when it holds its assoc id");
+        }
+        if (notice && notice->event != association_event::shutdown) {
+            fuzz::broken("an SCTP_SHUTDOWN_EVENT is a shutdown");
+        }
+    } else if (!notice || notice->event != association_event::other) {
+        fuzz::broken("any other notification with a type is decoded as 'other'");
+    }
+}
+
+void check_channel(std::span<const std::byte> input) {
+    if (input.empty()) {
+        return;
+    }
+    const std::size_t read_size = 1 + std::to_integer<std::size_t>(input[0]);
+    association_channel channel(-1, 1);
+    std::vector<std::byte> delivered;
+    std::vector<std::size_t> ends;  // offsets in `delivered` where a message ended
+    std::uint8_t next = 0;
+    for (std::size_t i = 1; i < input.size(); ++i) {
+        const auto cut = std::to_integer<unsigned>(input[i]);
+        const std::size_t length = 1 + (cut >> 1) % 64;
+        std::vector<std::byte> part(length);
+        for (auto& b : part) {
+            b = std::byte{next++};
+        }
+        const bool message_end = (cut & 1) != 0;
+        channel.deliver(part, message_end, {});
+        delivered.insert(delivered.end(), part.begin(), part.end());
+        if (message_end) {
+            ends.push_back(delivered.size());
+        }
+    }
+    std::vector<std::byte> taken;
+    std::vector<std::byte> buffer(read_size);
+    for (;;) {
+        const auto got = channel.receive_part(buffer, false, false);
+        if (got.bytes == 0) {
+            break;
+        }
+        if (got.bytes > read_size) {
+            fuzz::broken("a read never returns more than its buffer holds");
+        }
+        taken.insert(taken.end(), buffer.begin(), buffer.begin() + static_cast<long>(got.bytes));
+        if (got.message_end && std::find(ends.begin(), ends.end(), taken.size()) == ends.end()) {
+            fuzz::broken("a message's end is marked only where a delivered part ended one");
+        }
+    }
+    if (taken != delivered || channel.queued_bytes() != 0) {
+        fuzz::broken("every delivered byte is read once, in order");
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const auto input = fuzz::as_bytes(data, size);
+    check_decoder(input);
+    check_channel(input);
+    return 0;
+}
