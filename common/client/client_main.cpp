@@ -7,14 +7,18 @@
 #include <cerrno>
 #include <csignal>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 #include "client/descriptor_budget.hpp"
 #include "client/load/load_engine.hpp"
+#include "client/load/pooled_load.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/ping_pong.hpp"
 #include "client/test_negotiation.hpp"
@@ -22,6 +26,7 @@
 #include "report/clock_info.hpp"
 #include "report/load_report.hpp"
 #include "report/output_file.hpp"
+#include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "runtime/interrupt.hpp"
@@ -92,6 +97,10 @@ const nlohmann::json* server_sctp_setting(const nlohmann::json& settings, const 
     return it == sctp->end() ? nullptr : &*it;
 }
 
+const char* server_program_name(const program_info& program) {
+    return program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+}
+
 // The server's PR-SCTP policy for its replies, as its settings state it.
 pr_sctp server_pr_sctp(const nlohmann::json& settings) {
     const auto* pr = server_sctp_setting(settings, "pr_sctp");
@@ -113,8 +122,7 @@ std::uint64_t server_outbound_streams(const nlohmann::json& settings) {
 // negotiates fewer without a word when the peer allows fewer inbound.
 void check_stream_counts(const client_options& options, const run_report& report) {
     const auto streams = options.common.sctp.streams;
-    const char* server_program =
-        report.program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    const char* server_program = server_program_name(report.program);
     if (streams <= 1 || !report.sctp_features) {
         return;
     }
@@ -140,32 +148,161 @@ int exit_status_after_report() {
     return signal != 0 ? exit_status_for_signal(signal) : exit_success;
 }
 
-int run_ping_pong_test(const client_options& options, run_report& report,
-                       const client_connector& connect, std::ofstream& json_file) {
+// The sentence on a failure, as the one line on stderr gives it.
+std::string failure_sentence(const std::exception& e, const program_info& program) {
+    const auto* connect = dynamic_cast<const connect_error*>(&e);
+    if (connect != nullptr && connect->refused()) {
+        return fmt::format("{}: is {} running?", e.what(), server_program_name(program));
+    }
+    return e.what();
+}
+
+// Waits `pause` between two runs, awake to an interrupt; false when one
+// came (before or during the wait).
+bool pause_between_runs(std::chrono::nanoseconds pause) {
+    using clock = std::chrono::steady_clock;
+    const auto until = clock::now() + pause;
+    while (interrupt_flag().load() == 0) {
+        const auto left = until - clock::now();
+        if (left <= clock::duration::zero()) {
+            return true;
+        }
+        // In slices: a signal does not cut a sleep short (sleep_for goes
+        // back to sleep after EINTR).
+        std::this_thread::sleep_for(std::min<clock::duration>(left, std::chrono::milliseconds(20)));
+    }
+    return false;
+}
+
+// Runs `one_run(k)` for run k = 0 .. --repeat - 1 with --pause between two,
+// until every run is done or one is interrupted. With --repeat above 1 an
+// interrupt is noted from the first run's connection to the last run's end,
+// pauses included, so that it never loses the runs done. A failure of the
+// first run goes on to the caller, as a single run's would; a later one ends
+// the runs, and its sentence is returned (empty when no run failed).
+std::string repeat_runs(const client_options& options, const program_info& program,
+                        const std::function<void(unsigned)>& one_run) {
+    std::optional<interrupt_scope> between_runs;
+    if (options.repeat > 1) {
+        between_runs.emplace();
+    }
+    for (unsigned run = 0; run < options.repeat; ++run) {
+        if (run > 0 && !pause_between_runs(options.pause)) {
+            break;
+        }
+        if (options.repeat > 1 && options.interval) {  // the runs' progress lines apart
+            std::cerr << fmt::format("run {} of {}\n", run + 1, options.repeat);
+        }
+        try {
+            one_run(run);
+        } catch (const std::exception& e) {
+            if (run == 0) {
+                throw;
+            }
+            return failure_sentence(e, program);
+        }
+        if (interrupt_flag().load() != 0) {
+            break;
+        }
+    }
+    return {};
+}
+
+// After the report of runs that a failure ended: the failure's line on
+// stderr, and its exit status.
+int exit_status_after_failed_runs(const program_info& program, const run_report& report) {
+    if (const auto failure = repeat_failure(report)) {
+        std::cerr << program.name << ": " << *failure << '\n';
+        return exit_runtime_failure;
+    }
+    return exit_status_after_report();
+}
+
+// The connection of the first run is the one a report describes; a later
+// run's is checked as the first one's was, since the server may have been
+// restarted in between.
+run_report& described_run(run_report& report, bool first, run_report& later) {
+    if (first) {
+        return report;
+    }
+    later.program = report.program;
+    return later;
+}
+
+// One ping-pong run: connects, agrees on the test with the server and
+// measures into `recorder`; `transport` gets the connection's counters.
+ping_pong_result measure_ping_pong(const client_options& options, run_report& report, bool first,
+                                   const client_connector& connect, latency_recorder& recorder,
+                                   std::optional<transport_counters>& transport) {
     client_connection connection = connect(options);
-    describe_connection(report, options, connection);
+    run_report later;
+    run_report& described = described_run(report, first, later);
+    describe_connection(described, options, connection);
     message_channel& channel = *connection.channel;
     // With --duration the server is told 0: serve until the client closes.
     const std::uint32_t total =
         options.duration ? 0 : options.iterations + protocol::primer_iterations;
-    report.server_settings =
+    described.server_settings =
         negotiate_test(channel, {options.payload_bytes(), total, options.mode});
-    check_stream_counts(options, report);
-    latency_recorder recorder(options.histogram);
+    check_stream_counts(options, described);
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
     const auto result = run_ping_pong(channel, plan, recorder);
-    report.interrupted_by = result.stopped ? interrupt_flag().load() : 0;
-    report.transport = read_transport_counters(channel.native_handle(), options.common.transport);
+    transport = read_transport_counters(channel.native_handle(), options.common.transport);
     connection.channel.reset();  // close before reporting, as the server expects
+    return result;
+}
 
-    report.duration_s = std::chrono::duration<double>(result.elapsed).count();
-    report.recorder = &recorder;
+// Counters summed over the runs' connections (see add_counters).
+void add_transport(std::optional<transport_counters>& total,
+                   const std::optional<transport_counters>& more) {
+    if (!more) {
+        return;
+    }
+    if (!total) {
+        total = more;
+    } else {
+        add_counters(*total, *more);
+    }
+}
+
+int run_ping_pong_test(const client_options& options, run_report& report,
+                       const client_connector& connect, std::ofstream& json_file) {
+    // The first run's recorder becomes the pool; later runs merge into it,
+    // their iteration numbers following on (repeat_report.hpp).
+    std::optional<latency_recorder> pooled;
+    repeat_account account;
+    account.asked = options.repeat;
+    bool stopped = false;
+    report.duration_s = 0.0;
+    const auto failure = repeat_runs(options, report.program, [&](unsigned run) {
+        latency_recorder recorder(options.histogram);
+        std::optional<transport_counters> transport;
+        const auto result =
+            measure_ping_pong(options, report, run == 0, connect, recorder, transport);
+        const double duration_s = std::chrono::duration<double>(result.elapsed).count();
+        auto figures = figures_of_run(recorder, duration_s);
+        figures.interrupted = result.stopped;
+        account.runs.push_back(figures);
+        stopped = result.stopped;
+        report.duration_s += duration_s;
+        add_transport(report.transport, transport);
+        if (!pooled) {
+            pooled.emplace(std::move(recorder));
+        } else {
+            pooled->merge(recorder, pooled->summary().count());
+        }
+    });
+    account.failure = failure;
+    report.interrupted_by = stopped || options.repeat > 1 ? interrupt_flag().load() : 0;
+    report.recorder = &*pooled;
+    report.repeats = options.repeat > 1 ? &account : nullptr;
+    const interrupt_scope while_writing;  // a signal now is noted, and the report finished
     write_reports(options, report, json_file);
-    return exit_status_after_report();
+    return exit_status_after_failed_runs(report.program, report);
 }
 
 // A seed for a poisson schedule that --seed did not give: 64 bits from the
@@ -175,29 +312,23 @@ std::uint64_t random_seed() {
     return (std::uint64_t{entropy()} << 32) ^ entropy();
 }
 
-int run_load(const client_options& options, run_report& report, const client_connector& connect,
-             std::ofstream& json_file, std::ofstream& flow_csv) {
-    const auto setup_began = std::chrono::steady_clock::now();
+// Connects every flow and agrees on the test with the server on each.
+std::vector<std::unique_ptr<message_channel>> connect_flows(const client_options& options,
+                                                            run_report& described,
+                                                            const client_connector& connect,
+                                                            const protocol::test_header& header) {
     std::vector<std::unique_ptr<message_channel>> channels;
     channels.reserve(options.flows);
-    // A load test ends with its end-of-test message, whatever the count.
-    protocol::test_header header{options.payload_bytes(), 0, options.mode};
-    // The server waits this much longer for a flow's next request than its
-    // --io-timeout, so that a slow schedule is not cut off between two
-    // messages; the closed loops have no schedule.
-    if (options.mode == protocol::test_mode::rate) {
-        header.max_gap_ms = longest_gap_ms(options.rate_per_s, options.arrivals);
-    }
     for (unsigned flow = 0; flow < options.flows; ++flow) {
         try {
             client_connection connection = connect(options);
             if (flow == 0) {
-                describe_connection(report, options, connection);
+                describe_connection(described, options, connection);
             }
             auto settings = negotiate_test(*connection.channel, header);
             if (flow == 0) {
-                report.server_settings = std::move(settings);
-                check_stream_counts(options, report);
+                described.server_settings = std::move(settings);
+                check_stream_counts(options, described);
             }
             channels.push_back(std::move(connection.channel));
         } catch (const connect_error& e) {
@@ -216,6 +347,24 @@ int run_load(const client_options& options, run_report& report, const client_con
                                            options.flows, flow, e.what()));
         }
     }
+    return channels;
+}
+
+// One load run: connects the flows and runs the load engine over them.
+load_result measure_load(const client_options& options, run_report& report, bool first,
+                         const client_connector& connect) {
+    const auto setup_began = std::chrono::steady_clock::now();
+    // A load test ends with its end-of-test message, whatever the count.
+    protocol::test_header header{options.payload_bytes(), 0, options.mode};
+    // The server waits this much longer for a flow's next request than its
+    // --io-timeout, so that a slow schedule is not cut off between two
+    // messages; the closed loops have no schedule.
+    if (options.mode == protocol::test_mode::rate) {
+        header.max_gap_ms = longest_gap_ms(options.rate_per_s, options.arrivals);
+    }
+    run_report later;
+    run_report& described = described_run(report, first, later);
+    auto channels = connect_flows(options, described, connect, header);
     load_plan plan;
     plan.mode = options.mode;
     plan.payload_bytes = options.payload_bytes();
@@ -234,7 +383,7 @@ int run_load(const client_options& options, run_report& report, const client_con
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
     plan.pr = options.common.sctp.pr;
-    plan.server_pr = server_pr_sctp(report.server_settings);
+    plan.server_pr = server_pr_sctp(described.server_settings);
     load_outputs outputs;
     outputs.progress = &std::cerr;
     outputs.interval_csv = options.interval_csv;
@@ -242,16 +391,38 @@ int run_load(const client_options& options, run_report& report, const client_con
     outputs.latency_file = options.latency_file;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
-    const auto result = run_load_test(std::move(channels), plan, outputs);
+    return run_load_test(std::move(channels), plan, outputs);
+}
+
+int run_load(const client_options& options, run_report& report, const client_connector& connect,
+             std::ofstream& json_file, std::ofstream& flow_csv) {
+    // The first run's result becomes the pool; later runs add to it.
+    std::optional<load_result> pooled;
+    repeat_account account;
+    account.asked = options.repeat;
+    const auto failure = repeat_runs(options, report.program, [&](unsigned run) {
+        auto result = measure_load(options, report, run == 0, connect);
+        auto figures = figures_of_run(result);
+        figures.interrupted = interrupt_flag().load() != 0;
+        account.runs.push_back(figures);
+        if (!pooled) {
+            pooled.emplace(std::move(result));
+        } else {
+            pool_load_run(*pooled, result, account.runs.size() - 1);
+        }
+    });
+    account.failure = failure;
     report.interrupted_by = interrupt_flag().load();
-    report.load = &result;
-    report.duration_s = result.duration_s;
+    report.load = &*pooled;
+    report.duration_s = pooled->duration_s;
+    report.repeats = options.repeat > 1 ? &account : nullptr;
+    const interrupt_scope while_writing;  // a signal now is noted, and the report finished
     write_reports(options, report, json_file);
     if (flow_csv.is_open()) {
-        write_flow_csv(flow_csv, result);
+        write_flow_csv(flow_csv, *pooled);
         close_output_file(flow_csv, options.flow_csv, "--flow-csv file");
     }
-    return exit_status_after_report();
+    return exit_status_after_failed_runs(report.program, report);
 }
 
 int run(const client_options& options, const program_info& program,
@@ -316,8 +487,6 @@ int client_main(int argc, const char* const* argv, const program_info& program,
     // A reader of stdout that went away is an error to report (EPIPE), not
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
-    const std::string server_name =
-        program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
     try {
         const auto options = parse_client_options(argc, argv, program, std::cout);
         if (!options) {
@@ -330,13 +499,9 @@ int client_main(int argc, const char* const* argv, const program_info& program,
                     fmt::format("Try '{} --help' for the options.\n", program.name),
                     list != nullptr ? fmt::format("{}", fmt::join(list->sentences(), "\n"))
                                     : std::string());
-    } catch (const connect_error& e) {
-        return fail(program, json_requested(argc, argv),
-                    fmt::format("{}{}", e.what(),
-                                e.refused() ? fmt::format(": is {} running?", server_name) : ""),
+    } catch (const std::exception& e) {  // connection, refused, peer failures, kernel errors
+        return fail(program, json_requested(argc, argv), failure_sentence(e, program),
                     exit_runtime_failure);
-    } catch (const std::exception& e) {  // refused, peer failures, kernel errors
-        return fail(program, json_requested(argc, argv), e.what(), exit_runtime_failure);
     }
 }
 

@@ -43,6 +43,8 @@ struct raw_client_options {
     std::string histogram_log;
     std::string latency_file;
     std::string flow_csv;
+    long long repeat = 1;
+    double pause_s = 0.0;
 };
 
 void add_client_options(option_groups& groups, raw_client_options& raw,
@@ -62,6 +64,14 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("duration", real_value(raw.duration_s, unreadable, "--duration", real_kind::seconds)
              ->value_name("S"),
          "run for S seconds instead of a count; excludes -c")
+        ("repeat", count_value(raw.repeat, unreadable, "--repeat")
+             ->default_value("1")->value_name("N"),
+         "run the whole test N times, 1..1000, each run on new connections after its own "
+         "primer; the report pools the runs and gives each percentile's median over them "
+         "with a confidence interval")
+        ("pause", real_value(raw.pause_s, unreadable, "--pause", real_kind::seconds)
+             ->value_name("S"),
+         "with --repeat: wait S seconds between runs, 0..3600 (default: 0)")
         ("rate", real_value(raw.rate_per_s, unreadable, "--rate", real_kind::rate)
              ->value_name("R"),
          "open loop: R messages per second per flow, each timed from when it was due "
@@ -176,7 +186,11 @@ help_layout client_help(const option_groups& groups, const program_info& program
                  "Exit status: 0 success, 1 runtime failure, 2 usage error, 130 or 143\n"
                  "interrupted by SIGINT (Ctrl-C) or SIGTERM: the report of what was measured\n"
                  "is written first, marked interrupted; a second signal ends it at once.\n"
-                 "Long names may also be spelled with underscores (--payload_size_power_of_2).\n";
+                 "Long names may also be spelled with underscores (--payload_size_power_of_2).\n"
+                 "With --repeat above 1, --json-file holds the whole report; --latency-file,\n"
+                 "--histogram-log, --interval-csv and --flow-csv describe one run and are\n"
+                 "refused. A failure or an interrupt ends the runs: the report covers those\n"
+                 "done.\n";
     help.examples = fmt::format(
         "  {0}{1} &\n"
         "      start a server on port 45453 (on this host or another)\n"
@@ -185,7 +199,9 @@ help_layout client_help(const option_groups& groups, const program_info& program
         "  {2}{1} -H 10.0.0.2 -s 10 --format json --json-file run.json\n"
         "      1 KiB round trips to 10.0.0.2; the report as JSON, also in run.json\n"
         "  {2}{1} -s 4 --rate 10k --duration 30 --flows 4\n"
-        "      4 flows of 10000 messages per second each, for 30 seconds\n",
+        "      4 flows of 10000 messages per second each, for 30 seconds\n"
+        "  {2}{1} -s 6 -c 100k --repeat 10 --pause 1\n"
+        "      10 runs of 100000 round trips, a second apart: each percentile over them\n",
         server, tcp, name);
     if (multi) {
         help.examples += "  " + name +
@@ -354,6 +370,36 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     }
 }
 
+// --repeat and --pause: how many runs, and the wait between two of them.
+void validate_repeat(const raw_client_options& raw, const po::variables_map& given,
+                     client_options& result, std::vector<std::string>& errors) {
+    if (raw.repeat < 1 || raw.repeat > max_repeat) {
+        errors.push_back(fmt::format("--repeat must be 1..{}", max_repeat));
+    } else {
+        result.repeat = static_cast<unsigned>(raw.repeat);
+    }
+    if (given.count("pause")) {
+        if (raw.repeat <= 1) {
+            errors.push_back("--pause needs --repeat above 1: it is the wait between runs");
+        } else if (!(raw.pause_s >= 0.0 && raw.pause_s <= 3600.0)) {
+            errors.push_back("--pause must be 0..3600 seconds");
+        } else {
+            result.pause =
+                std::chrono::nanoseconds(static_cast<long long>(raw.pause_s * 1e9 + 0.5));
+        }
+    }
+    if (raw.repeat > 1) {
+        for (const char* file : {"latency-file", "histogram-log", "interval-csv", "flow-csv"}) {
+            if (given.count(file)) {
+                errors.push_back(
+                    fmt::format("--{} describes one run: it cannot be given with --repeat above 1 "
+                                "(--json-file holds every run)",
+                                file));
+            }
+        }
+    }
+}
+
 client_options validate(const raw_client_options& raw, const po::variables_map& given,
                         const program_info& program) {
     std::vector<std::string> errors;
@@ -436,6 +482,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     result.all_bins = raw.all_bins;
 
     validate_workload(raw, given, result, errors);
+    validate_repeat(raw, given, result, errors);
     const bool open_loop =
         result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
     if (result.common.sctp.pr.any() && !open_loop) {

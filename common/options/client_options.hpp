@@ -23,6 +23,10 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
+// The most runs --repeat takes: enough for any interval over runs, few
+// enough that a typo does not start a week of runs.
+inline constexpr unsigned max_repeat = 1000;
+
 struct client_options {
     common_options common;
     std::uint32_t iterations = 1'000'000;  // measured iterations, primer not included
@@ -53,6 +57,10 @@ struct client_options {
     std::string histogram_log;                         // HdrHistogram interval log
     std::string latency_file;                          // every timed message as CSV
     std::string flow_csv;                              // every flow's figures as CSV
+    // Repeated runs (--repeat): each its own connections, primer and
+    // measurement; the report pools them and gives the spread over runs.
+    unsigned repeat = 1;                // runs, 1..max_repeat
+    std::chrono::nanoseconds pause{0};  // between two runs
 
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.

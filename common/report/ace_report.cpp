@@ -117,17 +117,27 @@ void write_percentiles(std::ostream& out, const latency_recorder& rec) {
 
 // The kept outliers with their iteration numbers, which ACE's block cannot
 // carry (a reader of it takes every line after "outliers:" as a value).
-void write_outlier_iterations(std::ostream& out, const binned_histogram& bins) {
+// With --repeat, each with its run too.
+void write_outlier_iterations(std::ostream& out, const binned_histogram& bins,
+                              const repeat_account* repeats) {
     const auto kept = bins.outliers();
     if (kept.empty()) {
         return;
     }
     fmt::print(out,
                "\noutliers ({} below {:g} us, {} at or above {:g} us; the {} most extreme, "
-               "with their iteration numbers counted from 0):\n",
-               bins.below(), bins.layout().min_us, bins.above(), bins.layout().max_us, kept.size());
+               "with their {}):\n",
+               bins.below(), bins.layout().min_us, bins.above(), bins.layout().max_us, kept.size(),
+               repeats != nullptr ? "runs, counted from 1, and iteration numbers in the run, from 0"
+                                  : "iteration numbers counted from 0");
     for (const auto& o : kept) {
-        fmt::print(out, "\t{:12.3f}  iteration {}\n", o.value_us, o.iteration);
+        if (repeats != nullptr) {
+            const auto where = locate_iteration(*repeats, o.iteration);
+            fmt::print(out, "\t{:12.3f}  run {}, iteration {}\n", o.value_us, where.run,
+                       where.iteration);
+        } else {
+            fmt::print(out, "\t{:12.3f}  iteration {}\n", o.value_us, o.iteration);
+        }
     }
 }
 
@@ -188,10 +198,18 @@ void write_run_description(std::ostream& out, const run_report& r) {
         fmt::print(out,
                    "\ttest: closed loop: each round trip waits for the one before it, so a stall "
                    "counts once; --rate N shows what an open-loop sender would see\n");
-        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
-                   r.recorder->summary().count());
+        if (r.repeats != nullptr) {
+            fmt::print(out,
+                       "\titerations: {} measured in {} runs, each after its own 100 unrecorded "
+                       "primer iterations\n",
+                       r.recorder->summary().count(), r.repeats->runs.size());
+        } else {
+            fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
+                       r.recorder->summary().count());
+        }
     } else {
-        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load\n");
+        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load{}\n",
+                   r.repeats != nullptr ? " of each run" : "");
     }
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
                r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
@@ -203,7 +221,15 @@ void write_run_description(std::ostream& out, const run_report& r) {
         asked.push_back(host_and_port(host, o.server_port));
     }
     fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
-    fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
+    if (r.repeats != nullptr) {
+        fmt::print(out, "\tstarted: {}, measured for {:.3f} s in {} runs{}\n", env.started_at,
+                   r.duration_s, r.repeats->runs.size(),
+                   o.pause.count() > 0 ? fmt::format(", {:g} s apart",
+                                                     std::chrono::duration<double>(o.pause).count())
+                                       : "");
+    } else {
+        fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
+    }
     write_sctp_and_transport_lines(out, r);
     write_clock_line(out, r);
     fmt::print(out,
@@ -243,11 +269,18 @@ void write_run_description(std::ostream& out, const run_report& r) {
 }  // namespace
 
 void write_ace_report(std::ostream& out, const run_report& r) {
+    if (const auto note = repeat_failure_note(r)) {
+        fmt::print(out, "{}\n", *note);
+    }
     if (const auto note = interruption_note(r)) {
         fmt::print(out, "{}\n", *note);
     }
     if (r.load != nullptr) {
         write_load_summary(out, *r.load);
+        if (r.repeats != nullptr) {
+            write_runs_section(out, *r.repeats, measured_latency_name(r));
+            fmt::print(out, "\n");
+        }
         write_run_description(out, r);
         return;
     }
@@ -256,8 +289,12 @@ void write_ace_report(std::ostream& out, const run_report& r) {
         write_percentiles(out, rec);
         fmt::print(out, "\n");
     }
+    if (r.repeats != nullptr) {
+        write_runs_section(out, *r.repeats, measured_latency_name(r));
+        fmt::print(out, "\n");
+    }
     write_run_description(out, r);
-    write_outlier_iterations(out, rec.bins());
+    write_outlier_iterations(out, rec.bins(), r.repeats);
     write_ace_histogram(out, r);
 }
 

@@ -4,11 +4,15 @@
 // files line up. Format version 2: no key contains a dot, every time carries
 // its unit in its key, lists are always lists, floats carry no binary noise
 // (json_numbers.hpp), and empty bins are left out unless --all-bins is given.
+// With --repeat the figures are those of every run pooled, and "runs" and
+// "aggregate" (repeat_report.hpp) follow at the end: keys a single run's
+// report does not have, so the version stays.
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
@@ -63,6 +67,10 @@ json config_json(const run_report& r) {
         config["threads"] = o.threads;
     }
     const auto buffer = [](const std::optional<int>& v) { return v ? json(*v) : json(nullptr); };
+    if (r.repeats != nullptr) {
+        config["repeat"] = o.repeat;
+        config["pause_s"] = std::chrono::duration<double>(o.pause).count();
+    }
     config["all_bins"] = o.all_bins;
     config["sndbuf_requested_bytes"] = buffer(o.common.buffers.send_bytes);
     config["rcvbuf_requested_bytes"] = buffer(o.common.buffers.receive_bytes);
@@ -129,12 +137,26 @@ json header_json(const run_report& r) {
         {"interrupted", r.interrupted_by != 0},
         {"interrupted_by",
          r.interrupted_by != 0 ? json(signal_name(r.interrupted_by)) : json(nullptr)},
-        {"config", config_json(r)},
-        {"environment", environment_json(r)},
-        {"clock", clock_json(r)},
-        {"warnings", run_warnings(r)},
     };
+    // Runs that a failure ended: the runs done are reported, with the error
+    // and the exit status as a failed run's document has them.
+    if (const auto failure = repeat_failure(r)) {
+        doc["error"] = *failure;
+        doc["exit_code"] = exit_runtime_failure;
+    }
+    doc["config"] = config_json(r);
+    doc["environment"] = environment_json(r);
+    doc["clock"] = clock_json(r);
+    doc["warnings"] = run_warnings(r);
     return doc;
+}
+
+// With --repeat: each run's own figures, then the spread over the runs.
+void add_repeats(json& doc, const run_report& r) {
+    if (r.repeats != nullptr) {
+        doc["runs"] = runs_json(*r.repeats);
+        doc["aggregate"] = aggregate_json(*r.repeats);
+    }
 }
 
 void write_document(std::ostream& out, json& doc) {
@@ -154,6 +176,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
+    add_repeats(doc, r);
     write_document(out, doc);
 }
 
@@ -204,12 +227,19 @@ void write_json_report(std::ostream& out, const run_report& r) {
                         {"bins", bin_rows}};
     json outliers = json::array();
     for (const auto& o : bins.outliers()) {
-        outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
+        if (r.repeats != nullptr) {
+            const auto where = locate_iteration(*r.repeats, o.iteration);
+            outliers.push_back(
+                {{"run", where.run}, {"iteration", where.iteration}, {"rtt_us", o.value_us}});
+        } else {
+            outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
+        }
     }
     doc["outliers"] = outliers;
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
+    add_repeats(doc, r);
     write_document(out, doc);
 }
 

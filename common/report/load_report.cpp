@@ -227,6 +227,12 @@ std::string describe_arrivals(const load_result& l) {
                 "one message every {:.3f} us in all",
                 every_us);
         case arrival_process::poisson:
+            if (!l.seed) {  // the runs of --repeat, each with a seed of its own
+                return fmt::format(
+                    "poisson, a seed drawn for each run (runs[].load.seed in the JSON): "
+                    "exponential gaps, one message every {:.3f} us in all on average",
+                    every_us);
+            }
             return fmt::format(
                 "poisson, seed {}: exponential gaps, one message every {:.3f} us in all on "
                 "average (--seed {} repeats them)",

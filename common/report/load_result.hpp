@@ -71,7 +71,7 @@ struct load_result {
     std::uint32_t payload_bytes = 0;
     double rate_asked_per_s = 0.0;            // per flow; 0 in throughput mode
     std::optional<arrival_process> arrivals;  // rate mode only
-    std::optional<std::uint64_t> seed;        // a poisson schedule's
+    std::optional<std::uint64_t> seed;        // a poisson schedule's (pooled runs: if all alike)
     double rate_achieved_per_s = 0.0;         // per flow, the mean of the flows'
     double sending_s = 0.0;                   // from the first send to the last, longest flow
     // From the first connect to the end of the last primer: how long the

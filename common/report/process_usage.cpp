@@ -72,6 +72,13 @@ void rss_tracker::add(std::uint64_t rss_kib) {
     ++count_;
 }
 
+void rss_tracker::merge(const rss_tracker& other) {
+    min_kib_ = std::min(min_kib_, other.min_kib_);
+    max_kib_ = std::max(max_kib_, other.max_kib_);
+    sum_kib_ += other.sum_kib_;
+    count_ += other.count_;
+}
+
 double rss_tracker::avg_kib() const {
     return count_ == 0 ? 0 : static_cast<double>(sum_kib_) / static_cast<double>(count_);
 }

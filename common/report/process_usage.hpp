@@ -34,6 +34,8 @@ double cpu_percent_between(const process_usage& earlier, const process_usage& la
 class rss_tracker {
   public:
     void add(std::uint64_t rss_kib);
+    // Adds every reading of `other`, as if each had been added here.
+    void merge(const rss_tracker& other);
     std::uint64_t min_kib() const { return count_ == 0 ? 0 : min_kib_; }
     double avg_kib() const;
     std::uint64_t max_kib() const { return max_kib_; }

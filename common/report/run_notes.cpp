@@ -54,6 +54,20 @@ std::optional<std::string> interruption_note(const run_report& r) {
     if (r.interrupted_by == 0) {
         return std::nullopt;
     }
+    if (r.repeats != nullptr) {
+        const auto& runs = r.repeats->runs;
+        if (!runs.empty() && runs.back().interrupted) {
+            return fmt::format(
+                "INTERRUPTED by {} in run {} of the {} asked, after {:.3f} s of it: every figure "
+                "below covers only what was measured before it",
+                signal_name(r.interrupted_by), runs.size(), r.repeats->asked,
+                runs.back().duration_s);
+        }
+        return fmt::format(
+            "INTERRUPTED by {} after run {} of the {} asked: every figure below covers only the "
+            "runs done",
+            signal_name(r.interrupted_by), runs.size(), r.repeats->asked);
+    }
     const auto& o = r.options;
     std::string done = fmt::format("{:.3f} s", r.duration_s);
     if (o.duration) {
@@ -66,6 +80,34 @@ std::optional<std::string> interruption_note(const run_report& r) {
     return fmt::format(
         "INTERRUPTED by {} after {}: every figure below covers only what was measured before it",
         signal_name(r.interrupted_by), done);
+}
+
+std::optional<std::string> repeat_failure_note(const run_report& r) {
+    if (r.repeats == nullptr || r.repeats->failure.empty()) {
+        return std::nullopt;
+    }
+    const auto done = r.repeats->runs.size();
+    return fmt::format(
+        "FAILED in run {} of the {} asked: {}: every figure below covers the {} run{} done before "
+        "it",
+        done + 1, r.repeats->asked, r.repeats->failure, done, done == 1 ? "" : "s");
+}
+
+std::optional<std::string> repeat_failure(const run_report& r) {
+    if (r.repeats == nullptr || r.repeats->failure.empty()) {
+        return std::nullopt;
+    }
+    return fmt::format("run {} of the {} asked failed: {}", r.repeats->runs.size() + 1,
+                       r.repeats->asked, r.repeats->failure);
+}
+
+std::string measured_latency_name(const run_report& r) {
+    if (r.load == nullptr) {
+        return "round-trip time";
+    }
+    return r.load->mode == protocol::test_mode::rate
+               ? "the headline latency, corrected (from each message's due time),"
+               : "the headline latency, uncorrected (from each message's send),";
 }
 
 // The bounds, and why (run_notes.hpp declares them):

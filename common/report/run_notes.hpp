@@ -36,8 +36,22 @@ std::optional<double> loop_overhead_ns(const run_report& report);
 std::string percentile_json_key(const percentile_point& point);
 
 // The sentence that opens the report of a run a signal ended early;
-// nullopt for a run that ran to its end.
+// nullopt for a run that ran to its end. With --repeat, it says in which run
+// or after which the signal came.
 std::optional<std::string> interruption_note(const run_report& report);
+
+// With --repeat: the sentence that opens the report of runs that a failure
+// ended, naming the run that failed and why; nullopt when none failed.
+std::optional<std::string> repeat_failure_note(const run_report& report);
+// The same failure in a few words for the JSON's "error", e.g. "run 3 of the
+// 5 asked failed: cannot connect to ..."; nullopt when none failed.
+std::optional<std::string> repeat_failure(const run_report& report);
+
+// What the latency of a report is, for the sentence that introduces its
+// figures over runs ("over the runs, NAME in microseconds"): "round-trip
+// time" in ping-pong, the headline latency (corrected in rate mode) in a
+// load mode.
+std::string measured_latency_name(const run_report& report);
 
 // Rate mode only: when the client itself could not keep the schedule, the
 // sentence that says so, nullopt otherwise. It could not when the p99 of

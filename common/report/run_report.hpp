@@ -12,6 +12,7 @@
 #include "options/client_options.hpp"
 #include "report/clock_info.hpp"
 #include "report/load_result.hpp"
+#include "report/repeat_report.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -49,6 +50,12 @@ struct run_report {
     // The signal (SIGINT, SIGTERM) that ended the measurement early, 0 when
     // it ran to its end: the figures then cover only what came before it.
     int interrupted_by = 0;
+    // With --repeat above 1: each run's own figures, from which the reports
+    // add the spread over runs; every other member then describes the runs
+    // pooled (recorder, load, duration_s and transport over all of them;
+    // addresses, server settings and SCTP state those of the first run).
+    // nullptr for a single run, whose reports are as they always were.
+    const repeat_account* repeats = nullptr;
 };
 
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the

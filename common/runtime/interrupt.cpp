@@ -13,6 +13,10 @@ static_assert(std::atomic<int>::is_always_lock_free,
 
 constexpr int handled_signals[] = {SIGINT, SIGTERM};
 
+// How many scopes are alive. Only the main thread makes them, and the
+// handler never reads it, so a plain counter will do.
+int open_scopes = 0;
+
 void set_action(int signal, void (*handler)(int)) {
     struct sigaction action {};
     action.sa_handler = handler;
@@ -71,14 +75,19 @@ const char* signal_name(int signal) noexcept {
 }
 
 interrupt_scope::interrupt_scope() {
-    for (const int signal : handled_signals) {
-        set_action(signal, note_interrupt);
+    if (open_scopes == 0) {
+        for (const int signal : handled_signals) {
+            set_action(signal, note_interrupt);
+        }
     }
+    ++open_scopes;
 }
 
 interrupt_scope::~interrupt_scope() {
-    for (const int signal : handled_signals) {
-        ::signal(signal, SIG_DFL);
+    if (--open_scopes == 0) {
+        for (const int signal : handled_signals) {
+            ::signal(signal, SIG_DFL);
+        }
     }
 }
 

@@ -28,12 +28,16 @@ inline constexpr int exit_status_for_signal(int signal) noexcept {
 // "SIGINT", "SIGTERM", or "signal N".
 const char* signal_name(int signal) noexcept;
 
+// Scopes nest, on the main thread: a repeated test holds one over all its
+// runs and the pauses between them, and each run holds its own inside it.
+// The handlers stay until the outermost scope ends.
 class interrupt_scope {
   public:
-    // Installs the handlers for SIGINT and SIGTERM. Throws std::system_error
-    // if the kernel refuses.
+    // Installs the handlers for SIGINT and SIGTERM, unless an enclosing
+    // scope has. Throws std::system_error if the kernel refuses.
     interrupt_scope();
-    // Puts the default actions back; a signal already noted stays noted.
+    // The outermost scope puts the default actions back; a signal already
+    // noted stays noted.
     ~interrupt_scope();
     interrupt_scope(const interrupt_scope&) = delete;
     interrupt_scope& operator=(const interrupt_scope&) = delete;

@@ -59,6 +59,23 @@ bool binned_histogram::record(double value_us, std::uint64_t iteration) noexcept
     return true;
 }
 
+void binned_histogram::merge(const binned_histogram& other, std::uint64_t iteration_offset) {
+    for (std::size_t i = 0; i < bins_.size() && i < other.bins_.size(); ++i) {
+        bins_[i] += other.bins_[i];
+    }
+    below_ += other.below_;
+    above_ += other.above_;
+    total_ += other.total_;
+    // In their iteration order, so that of two equally extreme outliers of
+    // `other` the earlier is kept, as when they were recorded.
+    std::vector<outlier> theirs = other.kept_;
+    std::sort(theirs.begin(), theirs.end(),
+              [](const outlier& a, const outlier& b) { return a.iteration < b.iteration; });
+    for (const auto& o : theirs) {
+        keep_outlier(o.value_us, o.iteration + iteration_offset);
+    }
+}
+
 double binned_histogram::distance_outside(double value_us) const noexcept {
     return value_us < layout_.min_us ? layout_.min_us - value_us : value_us - layout_.max_us;
 }

@@ -48,6 +48,14 @@ class binned_histogram {
     // Returns true when the value fell into a bin, false for an outlier.
     bool record(double value_us, std::uint64_t iteration) noexcept;
 
+    // Adds every sample of `other`, which must have the same layout, as if
+    // each had been recorded here after this histogram's own, its iteration
+    // number increased by `iteration_offset`: the runs of a repeated test
+    // number their samples on, one run after another. The kept outliers are
+    // the most extreme of both; where two are equally far from the range,
+    // this histogram's is kept, as record() keeps the earlier sample.
+    void merge(const binned_histogram& other, std::uint64_t iteration_offset = 0);
+
     const bin_layout& layout() const noexcept { return layout_; }
     std::uint64_t bin(std::size_t index) const noexcept { return bins_[index]; }
     // The edges of bin `index` in microseconds, as the reports print them:

@@ -41,6 +41,16 @@ class latency_recorder {
         percentiles_.record(rtt_ns);
     }
 
+    // Adds every sample of `other`, which must have the same bin layout, to
+    // all three views, as if each had been recorded here after this one's
+    // own, its iteration number increased by `iteration_offset` (see
+    // binned_histogram::merge): the pooled samples of a repeated test.
+    void merge(const latency_recorder& other, std::uint64_t iteration_offset) {
+        summary_.merge(other.summary_);
+        bins_.merge(other.bins_, iteration_offset);
+        percentiles_.merge(other.percentiles_);
+    }
+
     // Count, min, max, mean and sample variance, in microseconds (variance in
     // us^2), of the same ns values divided by 1000.
     const running_stats& summary() const noexcept { return summary_; }

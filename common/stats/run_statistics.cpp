@@ -101,6 +101,16 @@ median_interval median_confidence_interval(std::span<const double> values, doubl
     return {sorted[k - 1], sorted[n - k], k, n + 1 - k, order_statistic_coverage(n, k)};
 }
 
+figure_over_runs summarize_over_runs(std::span<const double> values, double confidence) {
+    if (values.empty()) {
+        return {0, not_a_number, median_confidence_interval(values, confidence), not_a_number,
+                not_a_number};
+    }
+    const auto [min, max] = std::minmax_element(values.begin(), values.end());
+    return {values.size(), median(values), median_confidence_interval(values, confidence), *min,
+            *max};
+}
+
 ratio_interval bootstrap_median_ratio(std::span<const double> a, std::span<const double> b,
                                       const bootstrap_settings& settings) {
     if (a.empty() || b.empty()) {

@@ -62,6 +62,19 @@ double order_statistic_coverage(std::size_t n, std::size_t k);
 // gives [x, x] with coverage 0; no value gives ranks 0 and NaN bounds.
 median_interval median_confidence_interval(std::span<const double> values, double confidence);
 
+// One figure over a set of runs, as a report states it: the median of the
+// run values, the interval for that median (median_confidence_interval, at
+// `confidence`) and the spread, the smallest and largest run value. Empty
+// `values` give runs 0 and NaN everywhere.
+struct figure_over_runs {
+    std::size_t runs = 0;
+    double median = 0.0;
+    median_interval interval;
+    double min = 0.0;
+    double max = 0.0;
+};
+figure_over_runs summarize_over_runs(std::span<const double> values, double confidence);
+
 // How a bootstrap is drawn. The seed makes the interval reproducible: the
 // same values and settings give the same interval on every machine, as the
 // generator (std::mt19937_64) and the way indices are drawn from it are fixed

@@ -28,6 +28,32 @@ class running_stats {
         max_ = std::max(max_, value);
     }
 
+    // Adds every value `other` was given, as if each had been added here:
+    // Chan, Golub and LeVeque's pairwise update, exact but for rounding. With
+    // n_a and n_b values, means m_a and m_b and delta = m_b - m_a, the mean
+    // becomes m_a + delta n_b / n and the squared deviations add up to
+    // M_a + M_b + delta^2 n_a n_b / n (n = n_a + n_b). Example: {1, 3} and
+    // {5}: delta = 5 - 2 = 3, mean 2 + 3 / 3 = 3, M = 2 + 0 + 9 * 2 / 3 = 8,
+    // which are {1, 3, 5}'s mean and squared deviations.
+    void merge(const running_stats& other) noexcept {
+        if (other.count_ == 0) {
+            return;
+        }
+        if (count_ == 0) {
+            *this = other;
+            return;
+        }
+        const auto n_a = static_cast<double>(count_);
+        const auto n_b = static_cast<double>(other.count_);
+        const double n = n_a + n_b;
+        const double delta = other.mean_ - mean_;
+        mean_ += delta * n_b / n;
+        sum_squared_deviation_ += other.sum_squared_deviation_ + delta * delta * n_a * n_b / n;
+        count_ += other.count_;
+        min_ = std::min(min_, other.min_);
+        max_ = std::max(max_, other.max_);
+    }
+
     std::uint64_t count() const noexcept { return count_; }
     // Undefined (NaN) when no value was added.
     double min() const noexcept { return count_ ? min_ : std::numeric_limits<double>::quiet_NaN(); }

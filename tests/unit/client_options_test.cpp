@@ -313,3 +313,38 @@ TEST_CASE("client options: up to 100000 flows, and --flow-csv") {
     CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--flow-csv", ""}),
                Contains("--flow-csv needs a file name"));
 }
+
+TEST_CASE("client options: --repeat and --pause") {
+    using Catch::Matchers::Contains;
+    const auto once = parse({"-s", "7"});
+    CHECK(once.repeat == 1);
+    CHECK(once.pause == std::chrono::nanoseconds(0));
+    const auto ten = parse({"-s", "7", "--repeat", "10", "--pause", "0.25"});
+    CHECK(ten.repeat == 10);
+    CHECK(ten.pause == std::chrono::milliseconds(250));
+    CHECK(parse({"-s", "7", "--repeat", "1k"}).repeat == 1000);
+    // Every mode repeats; --json-file holds every run.
+    CHECK(parse({"-s", "7", "--rate", "500", "--repeat", "2"}).repeat == 2);
+    CHECK(parse({"-s", "7", "--repeat", "3", "--json-file", "r.json"}).json_file == "r.json");
+
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "0"}), Contains("--repeat must be 1..1000"));
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "1001"}),
+               Contains("--repeat must be 1..1000"));
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2.5"}), Contains("--repeat must be a count"));
+    CHECK_THAT(usage_message({"-s", "7", "--pause", "1"}),
+               Contains("--pause needs --repeat above 1: it is the wait between runs"));
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "1", "--pause", "1"}),
+               Contains("--pause needs --repeat above 1"));
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2", "--pause", "3601"}),
+               Contains("--pause must be 0..3600 seconds"));
+    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2", "--pause", "-1"}), Contains("--pause"));
+    for (const std::string file : {"latency-file", "histogram-log", "interval-csv", "flow-csv"}) {
+        CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--repeat", "2", "--" + file, "f"}),
+                   Contains("--" + file +
+                            " describes one run: it cannot be given with --repeat above 1 "
+                            "(--json-file holds every run)"));
+    }
+    // With one run, they are written as always.
+    CHECK(parse({"-s", "7", "--rate", "10", "--repeat", "1", "--flow-csv", "f.csv"}).flow_csv ==
+          "f.csv");
+}
