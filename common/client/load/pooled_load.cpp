@@ -63,6 +63,9 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
                                               run.client_cpu_percent, run.duration_s);
     pooled.duration_s += run.duration_s;
     pooled.sending_s += run.sending_s;
+    if (run.setup_s) {
+        pooled.setup_s = pooled.setup_s.value_or(0.0) + *run.setup_s;  // every run sets up anew
+    }
     if (pooled.seed != run.seed) {
         pooled.seed.reset();
     }
