@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <system_error>
 
 #include "protocol/wire_protocol.hpp"
@@ -112,37 +111,17 @@ void one_to_many_worker::run() {
 
 bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
     sctp_delivery how;
-    sctp_assoc_t id = 0;
-    bool have_id = false;
+    // SCTP_FUTURE_ASSOC (0) is never an association's id: left as it is,
+    // the message came without one.
+    sctp_assoc_t id = SCTP_FUTURE_ASSOC;
     int msg_flags = 0;
-    ssize_t n = 0;
-    {
-        alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))]{};
-        iovec part{buffer_.data(), buffer_.size()};
-        msghdr header{};
-        header.msg_iov = &part;
-        header.msg_iovlen = 1;
-        header.msg_control = control;
-        header.msg_controllen = sizeof control;
-        n = ::recvmsg(socket_.get(), &header, wait ? 0 : MSG_DONTWAIT);
-        if (n < 0) {
-            if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                return false;
-            }
-            throw std::system_error(errno, std::generic_category(), "recvmsg failed");
+    const ssize_t n =
+        receive_with_delivery(socket_.get(), buffer_, wait ? 0 : MSG_DONTWAIT, msg_flags, how, &id);
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            return false;
         }
-        msg_flags = header.msg_flags;
-        for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
-            if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO &&
-                c->cmsg_len >= CMSG_LEN(sizeof(sctp_rcvinfo))) {
-                sctp_rcvinfo info{};
-                std::memcpy(&info, CMSG_DATA(c), sizeof info);
-                how.stream = info.rcv_sid;
-                how.unordered = (info.rcv_flags & SCTP_UNORDERED) != 0;
-                id = info.rcv_assoc_id;
-                have_id = true;
-            }
-        }
+        throw std::system_error(errno, std::generic_category(), "recvmsg failed");
     }
     now = clock::now();
     if (n == 0) {
@@ -172,7 +151,7 @@ bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
     }
     // A long message may come in parts; the kernel delivers them one after
     // the other, each with its association's id.
-    if (!have_id) {
+    if (id == SCTP_FUTURE_ASSOC) {
         if (!partial_of_) {
             log_error("dropped a {}-byte message that came without its association's id",
                       bytes.size());
