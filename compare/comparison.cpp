@@ -5,54 +5,47 @@
 
 #include <algorithm>
 
+#include "report/run_notes.hpp"
+#include "stats/latency_recorder.hpp"
+
 namespace sctp_perf::compare {
 
-std::string_view label_of(compared_percentile percentile) {
-    switch (percentile) {
-        case compared_percentile::p50:
-            return "p50";
-        case compared_percentile::p90:
-            return "p90";
-        case compared_percentile::p99:
-            return "p99";
-        case compared_percentile::p99_9:
-            return "p99.9";
-        case compared_percentile::max:
-            break;
+namespace {
+
+// The compared percentiles other than the maximum are reported percentiles
+// (p50 ... p99.9, in that order): their labels and keys are the reports'
+// own. The maximum is the largest sample and has no point of its own.
+static_assert(
+    std::string_view(reported_percentiles[static_cast<std::size_t>(compared_percentile::p99_9)]
+                         .label) == "p99.9" &&
+    std::string_view(
+        reported_percentiles[static_cast<std::size_t>(compared_percentile::p50)].label) == "p50");
+
+const percentile_point* point_of(compared_percentile percentile) {
+    if (percentile == compared_percentile::max) {
+        return nullptr;
     }
-    return "max";
+    return &reported_percentiles[static_cast<std::size_t>(percentile)];
 }
 
-std::string_view report_key_of(compared_percentile percentile) {
-    switch (percentile) {
-        case compared_percentile::p50:
-            return "p50_us";
-        case compared_percentile::p90:
-            return "p90_us";
-        case compared_percentile::p99:
-            return "p99_us";
-        case compared_percentile::p99_9:
-            return "p99_9_us";
-        case compared_percentile::max:
-            break;
-    }
-    return "max_us";
+}  // namespace
+
+std::string_view label_of(compared_percentile percentile) {
+    const auto* point = point_of(percentile);
+    return point != nullptr ? std::string_view(point->label) : "max";
+}
+
+std::string report_key_of(compared_percentile percentile) {
+    const auto* point = point_of(percentile);
+    return point != nullptr ? percentile_json_key(*point) : "max_us";
 }
 
 double spectrum_position(compared_percentile percentile) {
-    switch (percentile) {
-        case compared_percentile::p50:
-            return 2.0;
-        case compared_percentile::p90:
-            return 10.0;
-        case compared_percentile::p99:
-            return 100.0;
-        case compared_percentile::p99_9:
-            return 1000.0;
-        case compared_percentile::max:
-            break;
+    const auto* point = point_of(percentile);
+    if (point == nullptr) {
+        return 10000.0;
     }
-    return 10000.0;
+    return 1e6 / (1e6 - point->parts_per_million);
 }
 
 std::vector<std::string> config_differences(const run_config& a, const run_config& b,

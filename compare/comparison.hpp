@@ -27,7 +27,9 @@ namespace sctp_perf::compare {
 // program shares (errors.hpp): a gate's percentile came out slower.
 inline constexpr int exit_slower = 3;
 
-// The percentiles compared, in the order they are shown.
+// The percentiles compared, in the order they are shown: the first four
+// are reported_percentiles[0..3] (stats/latency_recorder.hpp), the maximum
+// is the largest sample.
 enum class compared_percentile { p50, p90, p99, p99_9, max };
 inline constexpr std::array all_compared_percentiles = {
     compared_percentile::p50, compared_percentile::p90, compared_percentile::p99,
@@ -37,7 +39,7 @@ inline constexpr std::size_t compared_percentile_count = all_compared_percentile
 // "p50", "p99.9", "max": how the user names it and how it is shown.
 std::string_view label_of(compared_percentile percentile);
 // "p50_us", "p99_9_us", "max_us": its key in a client's report.
-std::string_view report_key_of(compared_percentile percentile);
+std::string report_key_of(compared_percentile percentile);
 // Its place on a percentile spectrum's x axis, 1 / (1 - percentile): 2 for
 // p50, 10 for p90, 100 for p99, 1000 for p99.9. The maximum has no
 // percentile of its own (it is the last of however many samples a run had),
