@@ -187,6 +187,7 @@ for my \$name (qw(INT TERM HUP)) {
     };
 }
 log_text("client-\$power.args", encode_json([\$0, \@ARGV]));
+log_text('clients.log', encode_json([\$0, \@ARGV]) . "\n", '>>');
 log_text("client-\$power.pgid", getpgrp());
 log_text("client-\$power.pid", \$\$);
 if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
@@ -231,6 +232,19 @@ if (-e \$file) {
     \$doc->{config}{payload_bytes} = 2**\$power;
     \$text = encode_json(\$doc);
 }
+my (\$transport, \$nagle, \$scale);
+for my \$i (0 .. \$#ARGV) {
+    \$transport = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '-t';
+    \$nagle = 1 if \$ARGV[\$i] eq '-n';
+    \$scale = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--fake-scale';
+}
+if (defined \$transport || \$nagle || \$scale) {
+    my \$doc = decode_json(\$text);
+    \$doc->{config}{transport} = \$transport if defined \$transport;
+    \$doc->{config}{nagle} = JSON::PP::true if \$nagle;
+    if (\$scale) { \$_ *= \$scale for values %{ \$doc->{percentiles} } }
+    \$text = encode_json(\$doc);
+}
 if (\$interrupted) {
     my \$doc = decode_json(\$text);
     \@{\$doc}{qw(interrupted interrupted_by)} = (JSON::PP::true, "SIG\$interrupted");
@@ -252,13 +266,57 @@ sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
 \$SIG{INT} = sub { log_text('server.signals', "INT\\n", '>>'); exit 0 };
 \$SIG{HUP} = sub { log_text('server.signals', "HUP\\n", '>>'); \$SIG{HUP} = 'DEFAULT'; kill 'HUP', \$\$ };
 log_text('server.args', encode_json([\$0, \@ARGV]));
+my \$started_before = 0;
+if (\$log && open my \$in, '<', "\$log/servers.log") { \$started_before++ while <\$in> }
+my \$port = 40123 + \$started_before;
+log_text('servers.log', encode_json({ pid => \$\$, port => \$port, args => [\$0, \@ARGV] }) . "\n", '>>');
 log_text('server.pgid', getpgrp());
 log_text('server.pid', \$\$);
 exit 3 if \$ENV{FAKE_SERVER_EXIT};
 print STDERR "(\$\$|1) fake server\\n";
-print STDERR "(\$\$|1) starting server at port 40123\\n" unless \$ENV{FAKE_SERVER_SILENT};
+print STDERR "(\$\$|1) starting server at port \$port\\n" unless \$ENV{FAKE_SERVER_SILENT};
 sleep 1 while 1;
 PL
+    my $compare = <<"PL";
+#!$^X
+use strict; use warnings; use JSON::PP;
+my \$log = \$ENV{FAKE_LOG_DIR};
+if (\$log) { open my \$fh, '>>', "\$log/compare.log" or die; print {\$fh} encode_json([\$0, \@ARGV]), "\\n"; close \$fh }
+if (\$ENV{FAKE_COMPARE_EXIT}) { print STDERR "fake compare: cannot compare\\n"; exit \$ENV{FAKE_COMPARE_EXIT} }
+my (\%dir, \%side);
+for my \$i (0 .. \$#ARGV) { \$dir{\$1} = \$ARGV[\$i + 1] if \$ARGV[\$i] =~ /\\A--([ab])\\z/ }
+for my \$name (qw(a b)) {
+    for my \$file (sort glob "\$dir{\$name}/*.json") {
+        open my \$in, '<', \$file or die; local \$/;
+        my \$doc = decode_json(<\$in>);
+        push \@{ \$side{\$name}{runs} }, \$doc->{percentiles};
+        \$side{\$name}{transport} = \$doc->{config}{transport};
+    }
+}
+sub median { my \@v = sort { \$a <=> \$b } \@_; return \@v % 2 ? \$v[\$#v / 2] : (\$v[\@v / 2 - 1] + \$v[\@v / 2]) / 2 }
+my \@rows;
+for my \$p ([p50 => 'p50_us'], [p90 => 'p90_us'], [p99 => 'p99_us'], ['p99.9' => 'p99_9_us'], [max => 'max_us']) {
+    my (\$a, \$b) = map { median(map { \$_->{\$p->[1]} } \@{ \$side{\$_}{runs} }) } qw(a b);
+    my \$ratio = \$b / \$a;
+    my (\$low, \$high) = (\$ratio * 0.75, \$ratio * 1.25);
+    push \@rows, { percentile => \$p->[0], a => { median_us => \$a }, b => { median_us => \$b }, ratio => \$ratio,
+                   ratio_low => \$low, ratio_high => \$high, p_value => 0.5, p_method => 'exact',
+                   verdict => \$low > 1.05 ? 'slower' : \$high < 0.95 ? 'faster' : 'no difference' };
+}
+my \@differences = \$side{a}{transport} eq \$side{b}{transport} ? ()
+                 : ("A is \$side{a}{transport}, B is \$side{b}{transport}");
+my \@warnings = map { my \$n = \@{ \$side{\$_}{runs} }; \$n < 5 ? ("the \\U\$_\\E side has \$n runs") : () } qw(a b);
+print JSON::PP->new->canonical->pretty->encode({
+    tool => 'sctp-perf', program => 'sctp-perf-compare', format_version => 1,
+    a => { paths => [\$dir{a}], runs => scalar \@{ \$side{a}{runs} } }, b => { paths => [\$dir{b}], runs => scalar \@{ \$side{b}{runs} } },
+    differences => \\\@differences, threshold_percent => 5, method => { confidence_percent => 95 },
+    percentiles => \\\@rows, gate => undef, warnings => \\\@warnings, exit_code => 0 });
+PL
+    my $compare_path = File::Spec->catfile($dir->dirname, 'sctp-perf-compare');
+    open my $compare_fh, '>', $compare_path or die "cannot write $compare_path: $!";
+    print {$compare_fh} $compare;
+    close $compare_fh or die;
+    chmod 0755, $compare_path or die;
     for my $prefix (qw(SOCK_STREAM SOCK_SEQPACK)) {
         for ([ clt => $client ], [ srv => $server ]) {
             my $path = File::Spec->catfile($dir->dirname, "${prefix}_$_->[0]");
