@@ -220,7 +220,7 @@ sub parse_arguments(@args) {
     # --compare '-n' --repeat 3, with B forgotten, takes --repeat for B's options.
     my %own = map { $_ => 1 } map { my $name = $_; map { (length > 1 ? '--' : '-') . $_ } split /\|/, $name =~ s/[=!].*//sr }
               @spec[ grep { $_ % 2 == 0 } 0 .. $#spec ];
-    for my $i (grep { $own{ $compare[$_] =~ s/=.*//sr } } 0 .. $#compare) {
+    for my $i (grep { $own{ $compare[$_] } } 0 .. $#compare) {
         die usage_error("--compare takes two words, the client options of A and of B, each quoted as one word, "
                         . "but its " . ('A', 'B')[$i] . " is '$compare[$i]', run_spectrum.pl's own option: "
                         . "write e.g. --compare '-t tcp' '-t sctp'");
@@ -1471,6 +1471,13 @@ sub compare_table_text($compare, $sizes) {
     return join("\n", @lines) . "\n";
 }
 
+# To stdout, at once: a script that ends by its signal leaves no buffer to flush.
+sub print_text($text) {
+    local $| = 1;
+    print $text or die runtime_error("cannot write to standard output: $!");
+    return;
+}
+
 # compare.gp: draws compare.png from compare.csv, in the directory it is run in.
 # %a: title, payload_bytes (the sizes compared), threshold_percent, confidence_percent.
 sub compare_gnuplot_script(%a) {
@@ -1773,11 +1780,11 @@ sub run_compare($s, $programs, $work_dir) {
         }
         stop_all_children();
         eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
-        print compare_table_text($compare, $state{sizes}) if @{ $state{sizes} };
+        print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} };
         die $error;
     }
     finish_plot($plot) if $plot;
-    print compare_table_text($compare, $state{sizes});
+    print_text(compare_table_text($compare, $state{sizes}));
 
     note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) } @COMPARE_OUTPUT_NAME{qw(csv json gnuplot png runs)})
          . " in $out");

@@ -129,7 +129,7 @@ sub run_script($args, %o) {
              stdout => read_file($out), stderr => read_file($err) };
 }
 
-# Writes SOCK_STREAM_clt/_srv and SOCK_SEQPACK_clt/_srv stand-ins into a new directory
+# Writes SOCK_STREAM_clt/_srv, SOCK_SEQPACK_clt/_srv and sctp-perf-compare stand-ins into a new directory
 # and returns it. They log their arguments (JSON), pid and process group into
 # $ENV{FAKE_LOG_DIR}, and every SIGINT, SIGTERM or SIGHUP they get, one name a line.
 #
@@ -145,6 +145,7 @@ sub run_script($args, %o) {
 #                          error report ({"error": ..., "exit_code": 1}) in F
 #   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
 #                          given), printed as "fake client: TEXT" and the report's error
+#   FAKE_CLIENT_FAIL_WITH=WORD  fail so only when WORD is among its arguments
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
@@ -154,13 +155,27 @@ sub run_script($args, %o) {
 #   FAKE_WATCH_DIR=D       when it starts, record in FAKE_LOG_DIR/client-P.seen (JSON)
 #                          what D holds: whether D/spectrum.json exists, the bytes
 #                          and lines of D/spectrum.csv and the bytes of D/*.spectrum
-# Logs: client-P.args, client-P.pid, client-P.pgid, client-P.signals.
-# Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a
-# signal; exits 0 on SIGINT or SIGTERM. Logs: server.args, server.pid, server.pgid,
-# server.signals.
+# Its report takes the transport of a -t it is given, Nagle on for a -n, and with
+# --fake-scale F every percentile multiplied by F.
+# Logs: client-P.args, client-P.pid, client-P.pgid, client-P.signals, and
+# clients.log: the arguments of every client run, one JSON list a line, in order.
+# Server: prints "(PID|1) starting server at port N" to stderr and waits for a
+# signal; exits 0 on SIGINT or SIGTERM. N is 40123 for the first server started
+# with a log directory, 40124 for the second, and so on. Logs: server.args,
+# server.pid, server.pgid, server.signals (of the last started), and servers.log:
+# { pid, port, args } of every server, one a line.
 #   FAKE_SERVER_SILENT=1       never print the port line
 #   FAKE_SERVER_IGNORE_TERM=1  ignore SIGTERM
 #   FAKE_SERVER_EXIT=1         exit 3 at once
+# sctp-perf-compare: logs its arguments to compare.log (one JSON list a line), reads
+# every *.json in the directories after --a and --b, and prints JSON shaped as the
+# real program's --format json: for p50, p90, p99, p99.9 and max, each side's
+# median of the reports' percentiles (the mean of the middle two for an even
+# count), ratio B/A, an interval of ratio x 0.75 .. ratio x 1.25, p_value 0.5, and
+# the verdict "slower" when 0.75 x ratio > 1.05, "faster" when 1.25 x ratio < 0.95,
+# else "no difference"; "A is X, B is Y" among the differences when the reports'
+# transports differ; a warning for a side of fewer than 5 runs.
+#   FAKE_COMPARE_EXIT=N    print "fake compare: cannot compare" to stderr, exit N
 sub make_fake_bin() {
     my $dir = File::Temp->newdir;
     my $fixtures = fixture_dir();
@@ -204,7 +219,8 @@ if (\$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{F
     Time::HiRes::sleep(0.02) while !\$interrupted && Time::HiRes::time() < \$until;
 }
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
-if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
+if ((grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '')
+    && (!defined \$ENV{FAKE_CLIENT_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_FAIL_WITH} } \@ARGV)) {
     my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$power";
     print STDERR "fake client: \$message\\n";
     open my \$out, '>', \$json_file or die;
