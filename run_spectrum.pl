@@ -1887,6 +1887,7 @@ run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powe
                   [--client-cpu LIST] [--server-cpu LIST]
                   [--config-file FILE] [--output-dir DIR] [--bin-dir DIR]
                   [--[no-]plot] [--keep-going] [-- CLIENT-OPTIONS...]
+  run_spectrum.pl --compare 'OPTIONS A' 'OPTIONS B' [--repeat N] [the options above]
   run_spectrum.pl --help | --manual
 
 =head1 OPTIONS
@@ -2010,7 +2011,7 @@ Where the results go; created if missing. Default: the current directory.
 Where to find the programs. Default: the first of F<build/bin> and F<bin> under the
 script's directory, the script's directory itself, then every directory in PATH, that
 holds the programs needed (with B<--start-server>, client and server must be in the
-same directory).
+same directory; with B<--compare>, C<sctp-perf-compare> too).
 
 =item B<--plot>, B<--no-plot>
 
@@ -2033,6 +2034,27 @@ says C<-t tcp>), then advice of its own where it recognises the failure: on a ke
 without SCTP, B<--protocol tcp>; when the connection is refused and the script did
 not start the server, B<--start-server>.
 
+=item B<--compare> 'OPTIONS A' 'OPTIONS B'
+
+Compare two client configurations, A and B, size by size, instead of sweeping one:
+for every size, B<--repeat> rounds, each running A's client once and then B's (A B A
+B ...), so that a drift of the machine meets both sides; then C<sctp-perf-compare>
+judges each size (see L</COMPARING>). The two words are client options, each quoted
+as one word (C<''> for the client's defaults); each is split as a shell splits words,
+quotes and backslashes included, without expanding or running anything. They go to
+the client after the options the script sets and those after C<-->, which both sides
+share. They are checked as the options after C<--> are, except that a side may
+choose its transport with C<-t> (C<--protocol> for the other). Sides of different
+transports need B<--start-server>, or a C<-p PORT> of their own server in their
+options.
+
+=item B<--repeat> N
+
+With B<--compare>: the runs of each side per size, N rounds of A then B (default 5,
+at least 1). sctp-perf-compare warns below 5: its intervals are then wide, and its
+bootstrap's too narrow. The client's own C<--repeat> and C<--pause> are refused with
+B<--compare>.
+
 =item B<--> CLIENT-OPTIONS...
 
 Everything after C<--> is passed to the client unchanged, after the options from the
@@ -2052,7 +2074,8 @@ Print the synopsis and options, or this whole manual, and exit.
 =head1 DESCRIPTION
 
 For every payload power of two from B<--min-power> to B<--max-power>, the script runs
-the client once:
+the client once (with B<--compare>, two configurations several times each: see
+L</COMPARING>):
 
   SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] \
                   [--rate R | --throughput] [--duration S] [--flows N] \
@@ -2102,6 +2125,85 @@ F<spectrum.json>, which it writes once, at the end.
 Differences from the original ACE script: it sweeps 1 byte to 64 KiB for both
 transports by default, does not sleep 5 s between runs, reads no config file unless
 asked, keeps the case of paths and host names, parses the results and draws the plot.
+
+=head1 COMPARING
+
+  run_spectrum.pl --compare 'OPTIONS A' 'OPTIONS B' --repeat N ...
+
+One configuration measured after another lets whatever changes on the machine in
+the meantime (other work, the CPU's clock, the cache) fall on one side only. With
+B<--compare> the script runs, for each size from B<--min-power> to B<--max-power>, N
+rounds of one run of A followed by one run of B, each run a client started anew
+(its own connection and primer), with no pause; the next size starts when the
+previous one is compared. Every run writes its JSON report, kept as
+F<compare/BYTES/a/run-K.json> or F<compare/BYTES/b/run-K.json> in the output
+directory once it has read well.
+
+Once a size's rounds are done, the script runs
+
+  sctp-perf-compare --a compare/BYTES/a --b compare/BYTES/b --allow-different --format json
+
+(found as the client is, see B<--bin-dir>) and copies its figures, for p50, p90,
+p99, p99.9 and max: each side's median over its runs, the ratio B/A of the medians
+with its 95 % bootstrap interval, the Mann-Whitney U test's p-value, and the verdict
+(C<slower> or C<faster> only when the whole interval lies beyond the noise
+threshold of 5 %, else C<no difference>). The script computes none of them. A and
+B differ on purpose, so C<--allow-different> is always given: the differences
+sctp-perf-compare names (such as C<A is tcp, B is sctp>) are printed under the
+table, as are its warnings. sctp-perf-compare's man page states its methods.
+
+With B<--start-server> each side gets the server it needs: the script starts one
+for A and one for B when they differ in transport or Nagle (C<-n> goes to the
+server of the side that has it), else one for both. Both run from the start of the
+comparison to its end, each on a free port; B<--server-cpu> pins both.
+
+A run that fails is reported as a failed size of a sweep is, naming the size, the
+round and the side, and ends its size, which is then not compared; the comparison
+stops there, or with B<--keep-going> goes on with the next size. A failure of
+sctp-perf-compare fails its size alike. An interrupt is handled as in a sweep (see
+L</SIGNALS>): the running client is given the signal once, every program the
+script started is stopped, and F<compare.json> is written with the sizes compared
+and the run cut short (C<compare.interrupted_run>), whose report is not kept.
+
+The files, in the output directory (those of an earlier comparison there, the
+F<compare/> directory included, are removed when a comparison starts; the files of a
+sweep are left alone):
+
+=over 4
+
+=item F<compare.csv>
+
+A header, then for every size compared five rows, one per percentile, appended as
+each size is compared: C<payload_bytes>, C<percentile> (C<p50>, C<p90>, C<p99>,
+C<p99.9>, C<max>), C<a_median_us>, C<b_median_us>, C<ratio> (B/A), C<ratio_low> and
+C<ratio_high> (its interval), C<p_value>, C<verdict> (C<slower>, C<faster> or
+C<no difference>), C<a_runs> and C<b_runs> (the runs behind each median).
+
+=item F<compare.json>
+
+C<format_version> 1. C<compare>: the settings: C<a> and C<b> (C<options_text> as
+given, C<options> as split, C<transport>, C<server_host>, C<server_port>),
+C<repeat>, C<order>, the sweep's settings as in F<spectrum.json>, C<client_program>
+and C<compare_program>, C<started_at>, C<finished_at>, C<interrupted_by> and
+C<interrupted_run> (as C<interrupted_size> of F<spectrum.json>, with C<side> and
+C<round>). C<columns> and C<rows>: the CSV's content. C<sizes>: for every size
+compared, its C<a_dir> and C<b_dir>, its C<runs> in the order they ran (C<round>,
+C<side>, C<command>, C<report_file>), and C<comparison>, sctp-perf-compare's whole
+JSON output. C<failed>: every run or comparison that failed, with its command and
+the reason.
+
+=item F<compare.gp>, F<compare.png>
+
+The ratio B/A against the payload size (log2 x axis), for p50 and p99, each with its
+interval as error bars, a dashed line at 1 (no difference) and dotted lines at the
+noise threshold. As with F<spectrum.gp>, B<--no-plot> writes the script only, and
+without gnuplot the script says so and writes the rest.
+
+=back
+
+The comparison is also printed as a table on standard output, at the end (after an
+interrupt too, for the sizes compared); the progress lines, one per round and one
+per size, go to standard error.
 
 =head1 OUTPUT
 
@@ -2203,6 +2305,18 @@ at 2000 messages per second, then the same as fast as TCP accepts, echoing every
   run_spectrum.pl --protocol tcp --start-server --throughput --duration 3 \
                   --output-dir results/throughput -- --echo-every 10
 
+TCP against SCTP, 16 bytes to 16 KiB, five runs of each side per size, interleaved,
+with a server of each transport started by the script, both ends on CPU 0:
+
+  run_spectrum.pl --compare '-t tcp' '-t sctp' --repeat 5 --start-server \
+                  --min-power 4 --max-power 14 --iterations 10000 \
+                  --client-cpu 0 --server-cpu 0 --output-dir results/tcp-vs-sctp
+
+Nagle off (the default, A) against on (B) over TCP:
+
+  run_spectrum.pl --protocol tcp --start-server --compare '' '-n' \
+                  --min-power 4 --max-power 10 --iterations 2000
+
 The seqpack programs on a multi-homed pair, going on past failures:
 
   run_spectrum.pl --service seqpack --host 192.0.2.10,198.51.100.10 --keep-going
@@ -2218,8 +2332,9 @@ Every size ran and the files are written (also when gnuplot is not installed).
 =item B<1>
 
 A runtime failure: a run failed (with or without B<--keep-going>; also a client
-report of another format than 2), a program was not found, the server did not
-start, or an output file could not be written.
+report of another format than 2), a comparison by sctp-perf-compare failed, a
+program was not found, the server did not start, or an output file could not be
+written.
 
 =item B<2>
 
