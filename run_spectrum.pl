@@ -218,8 +218,7 @@ sub parse_arguments(@args) {
     };
     die usage_error(join '; ', map { lcfirst } @problems) if !$parsed || @problems;
     # --compare '-n' --repeat 3, with B forgotten, takes --repeat for B's options.
-    my %own = map { $_ => 1 } map { my $name = $_; map { (length > 1 ? '--' : '-') . $_ } split /\|/, $name =~ s/[=!].*//sr }
-              @spec[ grep { $_ % 2 == 0 } 0 .. $#spec ];
+    my %own = map { $_ => 1 } own_option_words(@spec[ grep { $_ % 2 == 0 } 0 .. $#spec ]);
     for my $i (grep { $own{ $compare[$_] } } 0 .. $#compare) {
         die usage_error("--compare takes two words, the client options of A and of B, each quoted as one word, "
                         . "but its " . ('A', 'B')[$i] . " is '$compare[$i]', run_spectrum.pl's own option: "
@@ -231,6 +230,12 @@ sub parse_arguments(@args) {
     $opt{compare} = \@compare if @compare;
     $opt{client_args} = \@client_args;
     return \%opt;
+}
+
+# The words that name the script's own options, from Getopt::Long's specifications:
+# 'min-power|min_power=s' gives --min-power and --min_power, 'help|h|?' -h and -?.
+sub own_option_words(@specs) {
+    return map { map { (length > 1 ? '--' : '-') . $_ } split /\|/, s/[=!].*//sr } @specs;
 }
 
 # Checks the parsed options, one sentence per rule, and normalises the enumerated
@@ -1730,6 +1735,18 @@ sub compare_settings($s, $programs) {
     };
 }
 
+# Writes compare.gp for the sizes compared and, unless --no-plot, starts gnuplot on
+# it; returns what finish_plot needs, or undef.
+sub start_compare_plot($s, $sizes, $gnuplot_path, $work_dir) {
+    my $doc = $sizes->[0]{comparison};
+    write_file_atomically($gnuplot_path, compare_gnuplot_script(
+        title              => compare_plot_title($s),
+        payload_bytes      => [ map { $_->{payload_bytes} } @$sizes ],
+        threshold_percent  => $doc->{threshold_percent} // 5,
+        confidence_percent => $doc->{method}{confidence_percent} // 95));
+    return $s->{plot} ? start_plot($s->{output_dir}, $work_dir, \%COMPARE_OUTPUT_NAME) : undef;
+}
+
 sub run_compare($s, $programs, $work_dir) {
     my $out = $s->{output_dir};
     my %path = map { $_ => File::Spec->catfile($out, $COMPARE_OUTPUT_NAME{$_}) } qw(csv json gnuplot png);
@@ -1756,15 +1773,8 @@ sub run_compare($s, $programs, $work_dir) {
         $state{csv} = open_csv($path{csv}, undef, join(',', @COMPARE_CSV_COLUMNS) . "\n");
         $stop_status = compare_sizes($s, $programs, $work_dir, \%state);
         close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
-        if (my @sizes = @{ $state{sizes} }) {
-            my $doc = $sizes[0]{comparison};
-            write_file_atomically($path{gnuplot}, compare_gnuplot_script(
-                title              => compare_plot_title($s),
-                payload_bytes      => [ map { $_->{payload_bytes} } @sizes ],
-                threshold_percent  => $doc->{threshold_percent} // 5,
-                confidence_percent => $doc->{method}{confidence_percent} // 95));
-            $plot = start_plot($out, $work_dir, \%COMPARE_OUTPUT_NAME) if $s->{plot};
-        }
+        # gnuplot draws while the servers stop and compare.json is written.
+        $plot = start_compare_plot($s, $state{sizes}, $path{gnuplot}, $work_dir) if @{ $state{sizes} };
         stop_server($_) for @{ $state{servers} };
         $write_json->();
         1;
@@ -1788,15 +1798,12 @@ sub run_compare($s, $programs, $work_dir) {
 
     note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) } @COMPARE_OUTPUT_NAME{qw(csv json gnuplot png runs)})
          . " in $out");
-    my @failed = @{ $state{failed} };
-    if (@failed) {
-        note('failed: ' . join(', ', map {
-            "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')'
-            . (defined $_->{side} ? ", run $_->{round} of $_->{side}" : ', the comparison')
-        } @failed));
-        return $stop_status // 1;
-    }
-    return 0;
+    return 0 unless @{ $state{failed} };
+    note('failed: ' . join(', ', map {
+        "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')'
+        . (defined $_->{side} ? ", run $_->{round} of $_->{side}" : ', the comparison')
+    } @{ $state{failed} }));
+    return $stop_status // 1;
 }
 
 sub run(@argv) {
