@@ -22,6 +22,7 @@ use File::Temp ();
 use Getopt::Long ();
 use JSON::PP ();
 use POSIX qw(:sys_wait_h);
+use Text::ParseWords ();
 use Time::HiRes ();
 
 our $VERSION = '1.0.0';
@@ -41,6 +42,9 @@ use constant {
     LOAD_MIN_POWER        => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
     MAX_FLOWS             => 100000,  # of --flows
     SERVER_MAX_CLIENTS    => 10000, # the server's own default for --max-clients
+    DEFAULT_COMPARE_REPEAT => 5,    # runs per side and size: sctp-perf-compare warns below 5
+    COMPARE_FORMAT_VERSION => 1,    # of compare.json
+    COMPARE_PROGRAM        => 'sctp-perf-compare',
 };
 
 # The CSV columns, in order; spectrum.json uses the same names for its rows.
@@ -172,6 +176,31 @@ sub parse_arguments(@args) {
         keep_going   => 0,
         start_server => 0,
     );
+    my @spec = (
+        'service=s'                   => \$opt{service},
+        "protocol|$ALIAS{protocol}=s" => \$opt{protocol},
+        'config-file|config_file=s'   => \$opt{config_file},
+        'min-power|min_power=s'       => \$opt{min_power},
+        'max-power|max_power=s'       => \$opt{max_power},
+        "iterations|$ALIAS{iterations}=s" => \$opt{iterations},
+        'rate=s'                      => \$opt{rate},
+        'throughput'                  => \$opt{throughput},
+        'duration=s'                  => \$opt{duration},
+        'flows=s'                     => \$opt{flows},
+        "host|$ALIAS{host}=s"         => \$opt{host},
+        "port|$ALIAS{port}=s"         => \$opt{port},
+        'output-dir|output_dir=s'     => \$opt{output_dir},
+        'start-server|start_server!'  => \$opt{start_server},
+        'plot!'                       => \$opt{plot},
+        'keep-going|keep_going!'      => \$opt{keep_going},
+        'bin-dir|bin_dir=s'           => \$opt{bin_dir},
+        'compare=s{2}'                => \my @compare,
+        'repeat=s'                    => \$opt{repeat},
+        'client-cpu|client_cpu=s'     => \$opt{client_cpu},
+        'server-cpu|server_cpu=s'     => \$opt{server_cpu},
+        'help|h|?'                    => \$opt{help},
+        'manual|man'                  => \$opt{manual},
+    );
     my @problems;
     # Case matters in option names, as in the programs': -H is not -h (help).
     my $parser = Getopt::Long::Parser->new(config => [qw(no_auto_abbrev no_getopt_compat no_ignore_case)]);
@@ -179,37 +208,34 @@ sub parse_arguments(@args) {
         local $SIG{__WARN__} = sub ($w) {
             chomp $w;
             push @problems, $w =~ /\AUnknown option: (\S+)\z/ && defined $CLIENT_SHORT{$1}
-                            ? "-$1 is the client's short option: $CLIENT_SHORT{$1}" : $w;
+                            ? "-$1 is the client's short option: $CLIENT_SHORT{$1}"
+                          : $w =~ /\AInsufficient arguments for option compare\z/
+                            ? "--compare takes two words, the client options of A and of B, each quoted "
+                              . "as one word: --compare '-t tcp' '-t sctp' ('' for the client's defaults)"
+                          : $w;
         };
-        $parser->getoptionsfromarray(
-            \@args,
-            'service=s'                   => \$opt{service},
-            "protocol|$ALIAS{protocol}=s" => \$opt{protocol},
-            'config-file|config_file=s'   => \$opt{config_file},
-            'min-power|min_power=s'       => \$opt{min_power},
-            'max-power|max_power=s'       => \$opt{max_power},
-            "iterations|$ALIAS{iterations}=s" => \$opt{iterations},
-            'rate=s'                      => \$opt{rate},
-            'throughput'                  => \$opt{throughput},
-            'duration=s'                  => \$opt{duration},
-            'flows=s'                     => \$opt{flows},
-            "host|$ALIAS{host}=s"         => \$opt{host},
-            "port|$ALIAS{port}=s"         => \$opt{port},
-            'output-dir|output_dir=s'     => \$opt{output_dir},
-            'start-server|start_server!'  => \$opt{start_server},
-            'plot!'                       => \$opt{plot},
-            'keep-going|keep_going!'      => \$opt{keep_going},
-            'bin-dir|bin_dir=s'           => \$opt{bin_dir},
-            'client-cpu|client_cpu=s'     => \$opt{client_cpu},
-            'server-cpu|server_cpu=s'     => \$opt{server_cpu},
-            'help|h|?'                    => \$opt{help},
-            'manual|man'                  => \$opt{manual},
-        );
+        $parser->getoptionsfromarray(\@args, @spec);
     };
     die usage_error(join '; ', map { lcfirst } @problems) if !$parsed || @problems;
+    # --compare '-n' --repeat 3, with B forgotten, takes --repeat for B's options.
+    my %own = map { $_ => 1 } own_option_words(@spec[ grep { $_ % 2 == 0 } 0 .. $#spec ]);
+    for my $i (grep { $own{ $compare[$_] } } 0 .. $#compare) {
+        die usage_error("--compare takes two words, the client options of A and of B, each quoted as one word, "
+                        . "but its " . ('A', 'B')[$i] . " is '$compare[$i]', run_spectrum.pl's own option: "
+                        . "write e.g. --compare '-t tcp' '-t sctp'");
+    }
     die usage_error("unexpected argument '$args[0]' (options for the client go after '--')") if @args;
+    die usage_error('--compare is given once, with two words: the client options of A and of B')
+        if @compare > 2;
+    $opt{compare} = \@compare if @compare;
     $opt{client_args} = \@client_args;
     return \%opt;
+}
+
+# The words that name the script's own options, from Getopt::Long's specifications:
+# 'min-power|min_power=s' gives --min-power and --min_power, 'help|h|?' -h and -?.
+sub own_option_words(@specs) {
+    return map { map { (length > 1 ? '--' : '-') . $_ } split /\|/, s/[=!].*//sr } @specs;
 }
 
 # Checks the parsed options, one sentence per rule, and normalises the enumerated
@@ -301,6 +327,7 @@ sub validate_options($opt) {
     $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
     check_client_args(\%s, 'in --config-file', $s{config_args});
     check_client_args(\%s, "after '--'", $s{client_args});
+    validate_compare(\%s);
     return \%s;
 }
 
@@ -343,6 +370,8 @@ sub client_option_conflict($s, $name) {
         if $is->('--duration');
     return "the script sets the flows; use run_spectrum.pl's own --flows option"
         if $is->('--flows');
+    return "--compare runs each side --repeat times, alternating A and B; use run_spectrum.pl's own --repeat"
+        if $s->{compare} && $is->(qw(--repeat --pause));
     # The placement goes into spectrum.json and the plot title, so the script must know it.
     return 'the script places the client; use --client-cpu'
         if $is->('--cpu');
@@ -365,6 +394,58 @@ sub check_client_args($s, $where, $args) {
         die usage_error("client option '$word' $where cannot be used: $why") if defined $why;
     }
     return;
+}
+
+# --compare: the client options of A and of B, each split into words as a shell
+# splits them (quotes and backslashes; nothing is expanded or run) and checked as
+# the options after '--' are, with one exception: a side may choose its transport
+# with -t, which for it replaces --protocol. Sets $s->{sides}, each { name, text,
+# words, settings }: settings are the sweep's settings as that side runs them.
+sub validate_compare($s) {
+    if (!$s->{compare}) {
+        die usage_error('--repeat needs --compare: it counts the runs of each side per size')
+            if defined $s->{repeat};
+        return;
+    }
+    $s->{repeat} //= DEFAULT_COMPARE_REPEAT;
+    die usage_error("--repeat must be a whole number of at least 1, not '$s->{repeat}'")
+        unless $s->{repeat} =~ /\A\+?[0-9]+\z/ && $s->{repeat} >= 1;
+    $s->{repeat} += 0;
+    $s->{sides} = [ compare_side($s, 'A', $s->{compare}[0]), compare_side($s, 'B', $s->{compare}[1]) ];
+    my ($a, $b) = map { $_->{settings} } @{ $s->{sides} };
+    $s->{servers_needed} = join("\0", server_command($a, '')) eq join("\0", server_command($b, '')) ? 1 : 2;
+    die usage_error("A and B need servers of their own (they differ in transport or Nagle), which cannot both "
+                    . "listen on --port $s->{port}: drop --port, and each server takes a free port")
+        if $s->{start_server} && $s->{servers_needed} == 2 && defined $s->{port};
+    return if $a->{protocol} eq $b->{protocol} || $s->{start_server};
+    die usage_error("A runs over $a->{protocol} and B over $b->{protocol}, so they need two servers: add "
+                    . '--start-server, or give each side the port of its server (-p PORT in its options)')
+        unless grep { /\A(?:-[pH]|--server[-_](?:port|host))/ } map { @{ $_->{words} } } @{ $s->{sides} };
+    return;
+}
+
+sub compare_side($s, $name, $text) {
+    my @words = Text::ParseWords::shellwords($text);
+    die usage_error("--compare: the options of $name have an unbalanced quote: $text")
+        if !@words && $text =~ /\S/;
+    my ($protocol, @rest);
+    for (my $i = 0; $i < @words; ++$i) {
+        if ($words[$i] =~ /\A(?:-t|--test[-_]transport[-_]protocol)(?:=?(.+))?\z/s) {
+            $protocol = $1 // $words[ ++$i ];
+            die usage_error("--compare: -t in the options of $name needs a value, tcp or sctp") unless defined $protocol;
+        } else {
+            push @rest, $words[$i];
+        }
+    }
+    if (defined $protocol) {
+        die usage_error("--compare: the options of $name choose a transport with -t, but --service seqpack "
+                        . 'runs over SCTP only') if $s->{service} eq 'seqpack';
+        die usage_error("--compare: -t in the options of $name must be 'tcp' or 'sctp', not '$protocol'")
+            unless $protocol =~ /\A(?:tcp|sctp)\z/i;
+    }
+    check_client_args($s, "in $name of --compare", \@rest);
+    my %settings = (%$s, protocol => lc($protocol // $s->{protocol}), client_args => [ @{ $s->{client_args} }, @rest ]);
+    return { name => $name, text => $text, words => \@words, settings => \%settings };
 }
 
 # The config file format of the original script: the first double-quoted string on a
@@ -608,9 +689,9 @@ sub parse_server_port($log_text) {
     return $log_text =~ /^(?:\S+[ \t]+)?\([^)]*\)[ \t]*starting server at port ([1-9][0-9]*)[ \t]*$/m ? $1 + 0 : undef;
 }
 
-sub start_server($s, $server, $work_dir) {
+sub start_server($s, $server, $work_dir, $log_name = 'server.log') {
     my @cmd = server_command($s, $server);
-    my $log = File::Spec->catfile($work_dir, 'server.log');
+    my $log = File::Spec->catfile($work_dir, $log_name);
     my $pid = spawn(\@cmd, stdout => $log);
     my $deadline = Time::HiRes::time() + SERVER_PORT_WAIT_S;
     while (1) {
@@ -792,9 +873,9 @@ sub csv_text($rows, $mode = 'ping-pong') {
 # spectrum.csv grows with the sweep: the header when it starts, then each row as
 # its size ends, each line in one write(2) straight to the file, so a crash or a
 # kill -9 leaves every finished size on disk. Nothing written is written again.
-sub open_csv($path, $mode) {
+sub open_csv($path, $mode, $header = csv_header($mode)) {
     open my $fh, '>', $path or die runtime_error("cannot create $path: $!");
-    append_line($fh, $path, csv_header($mode));
+    append_line($fh, $path, $header);
     return $fh;
 }
 
@@ -957,24 +1038,24 @@ sub plot_title($sweep, $rows, $runs) {
 
 # Runs gnuplot on the kept script. Returns 1 if the image was drawn, 0 if gnuplot
 # is not installed; dies if gnuplot fails.
-sub draw_plot($output_dir, $work_dir) {
-    my $plot = start_plot($output_dir, $work_dir) // return 0;
+sub draw_plot($output_dir, $work_dir, $names = \%OUTPUT_NAME) {
+    my $plot = start_plot($output_dir, $work_dir, $names) // return 0;
     return finish_plot($plot);
 }
 
 # The two halves of draw_plot, so a sweep can write spectrum.json and stop the
 # server while gnuplot draws. start_plot returns what finish_plot needs, or undef
-# if gnuplot is not installed.
-sub start_plot($output_dir, $work_dir) {
+# if gnuplot is not installed. $names: the file names, { gnuplot, png }.
+sub start_plot($output_dir, $work_dir, $names = \%OUTPUT_NAME) {
     my $gnuplot = find_in_path('gnuplot');
     if (!defined $gnuplot) {
-        note("gnuplot not found in PATH, so no $OUTPUT_NAME{png}; the data files are written. "
-             . "Install gnuplot-nox and run 'gnuplot $OUTPUT_NAME{gnuplot}' in $output_dir to draw it");
+        note("gnuplot not found in PATH, so no $names->{png}; the data files are written. "
+             . "Install gnuplot-nox and run 'gnuplot $names->{gnuplot}' in $output_dir to draw it");
         return;
     }
     my $log = File::Spec->catfile($work_dir, 'gnuplot.log');
-    my $pid = spawn([ $gnuplot, $OUTPUT_NAME{gnuplot} ], stdout => $log, dir => $output_dir);
-    return { pid => $pid, log => $log, output_dir => $output_dir,
+    my $pid = spawn([ $gnuplot, $names->{gnuplot} ], stdout => $log, dir => $output_dir);
+    return { pid => $pid, log => $log, output_dir => $output_dir, png => $names->{png},
              deadline => Time::HiRes::time() + GNUPLOT_TIMEOUT_S };
 }
 
@@ -985,7 +1066,7 @@ sub finish_plot($plot) {
         stop_child($plot->{pid});
         die runtime_error("gnuplot did not finish within ${\ GNUPLOT_TIMEOUT_S} s");
     }
-    my $png = File::Spec->catfile($plot->{output_dir}, $OUTPUT_NAME{png});
+    my $png = File::Spec->catfile($plot->{output_dir}, $plot->{png});
     die runtime_error("gnuplot " . describe_status($status) . " drawing $png; its output:\n"
                       . tail_lines(read_text($plot->{log})))
         if $status != 0 || !-s $png;
@@ -1054,6 +1135,54 @@ sub placement_note($s) {
          . ($s->{start_server} ? '--client-cpu 0 --server-cpu 0' : "--client-cpu 0 and the server's own --cpu 0");
 }
 
+# A client run that failed ($error: why its report is no row, or its exit status):
+# says so with the client's error and stderr, what became of a server the script
+# started, and advice of the script's own. $run: client_name, label, status, json,
+# err, and later_sizes (whether sizes are left to run). Returns { reason, stop }:
+# stop is the exit status of a sweep that cannot go on whatever --keep-going says,
+# or undef.
+sub client_failure($s, $state, $error, $run) {
+    my ($client_name, $status) = @{$run}{qw(client_name status)};
+    my $wrong_format = ref $error eq 'SctpPerf::RunSpectrum::WrongFormat';
+    chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '')
+                       . ($wrong_format ? $error->{message} : $error));
+    if ($status != 0 && defined(my $said = client_error_message($run->{json}))) {
+        $reason .= ': ' . in_script_terms($said);
+    } elsif ($status != 0 && defined(my $by = client_interrupted_by($run->{json}))) {
+        $reason .= ": $by from outside the sweep cut its run short; its partial report is not a row";
+    }
+    my $stderr = read_text($run->{err});
+    my $shown = in_script_terms($stderr);
+    my $message = "$run->{label} failed: $reason; its stderr"
+                . ($shown eq $stderr ? '' : ", its advice in run_spectrum.pl's options")
+                . ":\n" . tail_lines($shown);
+    my $server_gone;
+    for my $server (@{ $state->{servers} }) {
+        my $gone = wait_child($server->{pid}, 0) // next;
+        $server_gone = "$server->{name}, which the sweep started, " . describe_status($gone);
+        $message .= "$server_gone; its log:\n" . tail_lines(read_text($server->{log}));
+        $server->{gone} = 1;
+    }
+    @{ $state->{servers} } = grep { !$_->{gone} } @{ $state->{servers} };
+    note($message);
+    my $advice = failure_advice($s, "$reason\n$stderr");
+    note($advice->{text}) if $advice && !$state->{advised}{ $advice->{text} }++;
+    my %failure = (reason => $reason);
+    if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
+        note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
+        $failure{stop} = 2;
+    } elsif ($wrong_format || ($advice && $advice->{every_size})) {
+        note("every size would fail the same way, so the sweep stops");
+        $failure{stop} = 1;
+    } elsif ($server_gone && $run->{later_sizes}) {
+        # Each later size would only fail to connect, each with a message that no
+        # longer says why; the sweep stops even with --keep-going.
+        note("$server_gone: no later size can run, so the sweep stops");
+        $failure{stop} = 1;
+    }
+    return \%failure;
+}
+
 # Runs the client once per size. Appends each success to the .spectrum file,
 # spectrum.csv, $state->{rows} and {runs}, each failure to {failed}. Returns the
 # exit status of a sweep that stops early, or undef when it went through every
@@ -1084,46 +1213,14 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
         if (!$ok) {
             my $error = $@;
             rethrow_interrupt($error);
-            my $wrong_format = ref $error eq 'SctpPerf::RunSpectrum::WrongFormat';
-            chomp(my $reason = "$client_name " . ($status == 0 ? 'exited with status 0 but ' : '')
-                               . ($wrong_format ? $error->{message} : $error));
-            if ($status != 0 && defined(my $said = client_error_message($file{json}))) {
-                $reason .= ': ' . in_script_terms($said);
-            } elsif ($status != 0 && defined(my $by = client_interrupted_by($file{json}))) {
-                $reason .= ": $by from outside the sweep cut its run short; its partial report is not a row";
-            }
-            my $stderr = read_text($file{err});
-            my $shown = in_script_terms($stderr);
-            my $message = "$label failed: $reason; its stderr"
-                        . ($shown eq $stderr ? '' : ", its advice in run_spectrum.pl's options")
-                        . ":\n" . tail_lines($shown);
-            my $server = $state->{server};
-            my $server_gone;
-            if ($server && defined(my $gone = wait_child($server->{pid}, 0))) {
-                $server_gone = "$server->{name}, which the sweep started, " . describe_status($gone);
-                $message .= "$server_gone; its log:\n" . tail_lines(read_text($server->{log}));
-                $state->{server} = undef;
-            }
-            note($message);
-            my $advice = failure_advice($s, "$reason\n$stderr");
-            note($advice->{text}) if $advice && !$state->{advised}{ $advice->{text} }++;
+            my $failure = client_failure($s, $state, $error,
+                                         { client_name => $client_name, label => $label, status => $status,
+                                           json => $file{json}, err => $file{err},
+                                           later_sizes => $power < $s->{max_power} });
             push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes,
-                                          command => \@cmd, reason => $reason };
+                                          command => \@cmd, reason => $failure->{reason} };
             delete $state->{current};
-            if ($status != -1 && ($status & 127) == 0 && ($status >> 8) == 2) {
-                note("$client_name rejected its options; every size would fail the same way, so the sweep stops");
-                return 2;
-            }
-            if ($wrong_format || ($advice && $advice->{every_size})) {
-                note("every size would fail the same way, so the sweep stops");
-                return 1;
-            }
-            # Each later size would only fail to connect, each with a message that no
-            # longer says why; the sweep stops even with --keep-going.
-            if ($server_gone && $power < $s->{max_power}) {
-                note("$server_gone: no later size can run, so the sweep stops");
-                return 1;
-            }
+            return $failure->{stop} if defined $failure->{stop};
             return 1 unless $s->{keep_going};
             next;
         }
@@ -1178,8 +1275,11 @@ sub stop_interrupted_client($current, $signal, $client_name) {
         $size{client_report_interrupted_by} = client_interrupted_by($current->{json});
         $said .= defined $size{client_report_interrupted_by} ? ', its report marked interrupted' : ', with no report';
     }
-    note("interrupted by SIG$signal during $current->{label}: $said; that size is "
-         . (defined $size{signal_passed_on} ? 'partial and ' : '') . 'not in the table');
+    # A compared run says what its loss means for its size (fate, with %s for 'partial and ').
+    my $partial = defined $size{signal_passed_on} ? 'partial and ' : '';
+    my $fate = defined $current->{fate} ? sprintf($current->{fate}, $partial) : "that size is ${partial}not in the table";
+    $size{$_} = $current->{$_} for grep { exists $current->{$_} } qw(side round);
+    note("interrupted by SIG$signal during $current->{label}: $said; $fate");
     return \%size;
 }
 
@@ -1190,11 +1290,11 @@ sub run_sweep($s, $programs, $work_dir) {
     unlink values %path;    # what is left in the directory afterwards belongs to this sweep
     my $spectrum_name = timestamp() . '.spectrum';
 
-    my %state = (rows => [], runs => [], failed => [], spectrum_path => File::Spec->catfile($out, $spectrum_name),
+    my %state = (rows => [], runs => [], failed => [], servers => [], spectrum_path => File::Spec->catfile($out, $spectrum_name),
                  csv_path => $path{csv});
     if ($s->{start_server}) {
-        $state{server} = start_server($s, $programs->{server}, $work_dir);
-        $s->{port} = $state{server}{port};
+        $state{servers} = [ start_server($s, $programs->{server}, $work_dir) ];
+        $s->{port} = $state{servers}[0]{port};
         $s->{host} //= '127.0.0.1';
     }
 
@@ -1249,7 +1349,7 @@ sub run_sweep($s, $programs, $work_dir) {
                 mode          => $s->{mode}));
             $plot = start_plot($out, $work_dir) if $s->{plot};
         }
-        stop_server($state{server}) if $state{server};
+        stop_server($_) for @{ $state{servers} };
         $write_json->();
         1;
     };
@@ -1281,6 +1381,431 @@ sub run_sweep($s, $programs, $work_dir) {
     return 0;
 }
 
+# ---------------------------------------------------------------------------
+# Interleaved comparison (--compare 'OPTIONS A' 'OPTIONS B')
+#
+# For every size, --repeat rounds, each running A's client once and then B's, so
+# that a drift of the machine over the minutes of a comparison (other work, the
+# CPU's clock) falls on both sides alike instead of on the side run last. Each
+# run's report is kept in OUTPUT-DIR/compare/BYTES/a or .../b; once a size's
+# rounds are done, sctp-perf-compare compares the two directories and the script
+# copies its figures into compare.csv and compare.json. As in the sweep, the
+# script computes no statistic itself.
+
+my %COMPARE_OUTPUT_NAME = (
+    csv     => 'compare.csv',
+    json    => 'compare.json',
+    gnuplot => 'compare.gp',
+    png     => 'compare.png',
+    runs    => 'compare',    # a directory: BYTES/a/run-K.json, BYTES/b/run-K.json
+);
+
+# compare.csv: one row per size and percentile, every figure sctp-perf-compare's.
+our @COMPARE_CSV_COLUMNS = qw(payload_bytes percentile a_median_us b_median_us ratio ratio_low ratio_high
+                              p_value verdict a_runs b_runs);
+
+# The percentiles the plot draws, with the offset of each on the x axis (in powers
+# of two), so that the intervals of one size stand side by side.
+my @COMPARE_PLOTTED = ([ p50 => -0.06, 'p50 (median)' ], [ p99 => 0.06, 'p99' ]);
+
+# The rows of compare.csv for one size from sctp-perf-compare's JSON output: values
+# copied, never recomputed.
+sub compare_rows($doc, $bytes) {
+    my $percentiles = $doc->{percentiles};
+    die "its JSON output has no list of percentiles\n" unless ref $percentiles eq 'ARRAY' && @$percentiles;
+    my %runs = map { $_ => report_value($doc, $_, 'runs') } qw(a b);
+    return [ map {
+        my $p = $_;
+        +{ payload_bytes => $bytes,
+           percentile    => error_text(report_node($p, 'percentile')),
+           a_median_us   => report_value($p, qw(a median_us)),
+           b_median_us   => report_value($p, qw(b median_us)),
+           (map { $_ => report_value($p, $_) } qw(ratio ratio_low ratio_high p_value)),
+           verdict       => error_text(report_node($p, 'verdict')),
+           a_runs        => $runs{a},
+           b_runs        => $runs{b} }
+    } @$percentiles ];
+}
+
+sub compare_csv_line($row) {
+    return join(',', map { csv_field($_) } @{$row}{@COMPARE_CSV_COLUMNS}) . "\n";
+}
+
+# A p-value as sctp-perf-compare's table shows it.
+sub p_value_text($p) {
+    return 'n/a' unless defined $p;
+    return $p < 1e-4 ? '<0.0001' : sprintf '%.2g', $p;
+}
+
+# The words of a list, each once, in the order first seen.
+sub distinct(@words) {
+    my %seen;
+    return grep { !$seen{$_}++ } @words;
+}
+
+# The comparison as a table for stdout: the two sides, one line per size and
+# percentile, then what sctp-perf-compare said of the sides (their differences,
+# which it compared all the same, and its warnings). $sizes: as in compare.json.
+sub compare_table_text($compare, $sizes) {
+    my $confidence = @$sizes ? $sizes->[0]{comparison}{method}{confidence_percent} // 95 : 95;
+    my $options = sub ($side) { return $side->{options_text} eq '' ? "'' (the client's defaults)" : $side->{options_text} };
+    my @lines = ('A: ' . $options->($compare->{a}), 'B: ' . $options->($compare->{b}),
+                 "$compare->{repeat} runs of each side per size, interleaved A B A B ...; "
+                 . 'B/A is the ratio of the medians over the runs');
+    my @table = ([ 'payload bytes', 'percentile', 'A median us', 'B median us', 'B/A',
+                   "$confidence % interval of B/A", 'U test p', 'verdict for B' ]);
+    for my $size (@$sizes) {
+        push @table, map {
+            [ $_->{payload_bytes}, $_->{percentile}, sprintf('%.3f', $_->{a_median_us}), sprintf('%.3f', $_->{b_median_us}),
+              sprintf('%.3f', $_->{ratio}), sprintf('[%.3f, %.3f]', $_->{ratio_low}, $_->{ratio_high}),
+              p_value_text($_->{p_value}), $_->{verdict} ]
+        } @{ $size->{rows} };
+    }
+    my @widths = map { my $i = $_; (sort { $b <=> $a } map { length $_->[$i] } @table)[0] } 0 .. 7;
+    push @lines, '', map {
+        my $cells = $_;
+        join('  ', (map { sprintf $_ == 1 ? '%-*s' : '%*s', $widths[$_], $cells->[$_] } 0 .. 6), $cells->[7])
+    } @table;
+    push @lines, '(no size was compared)' unless @$sizes;
+    my @differences = distinct(map { @{ $_->{comparison}{differences} // [] } } @$sizes);
+    push @lines, '', @differences
+        ? 'differences named by sctp-perf-compare, compared all the same (--allow-different): '
+          . join('; ', @differences)
+        : 'differences named by sctp-perf-compare: none (same service, transport, mode, payload and reply size)';
+    push @lines, map { "warning: $_" } distinct(map { @{ $_->{comparison}{warnings} // [] } } @$sizes);
+    return join("\n", @lines) . "\n";
+}
+
+# To stdout, at once: a script that ends by its signal leaves no buffer to flush.
+sub print_text($text) {
+    local $| = 1;
+    print $text or die runtime_error("cannot write to standard output: $!");
+    return;
+}
+
+# compare.gp: draws compare.png from compare.csv, in the directory it is run in.
+# %a: title, payload_bytes (the sizes compared), threshold_percent, confidence_percent.
+sub compare_gnuplot_script(%a) {
+    my @sizes = @{ $a{payload_bytes} };
+    my $xtics = join ', ', map { gnuplot_string(size_label($_)) . " $_" } @sizes;
+    my ($csv, $png) = map { gnuplot_string($_) } @COMPARE_OUTPUT_NAME{qw(csv png)};
+    my $threshold = $a{threshold_percent} / 100;
+    my @plots = map {
+        my ($percentile, $shift, $label) = @$_;
+        "data_file using (column('payload_bytes') * 2**($shift)):"
+        . "(strcol('percentile') eq '$percentile' ? column('ratio') : NaN):'ratio_low':'ratio_high' "
+        . "with yerrorlines pointtype 7 title " . gnuplot_string("$label, with its $a{confidence_percent} % interval")
+    } @COMPARE_PLOTTED;
+    my $plot = join ", \\\n     ", @plots,
+        "1 with lines dashtype 2 linecolor 'black' title 'B/A = 1: no difference'",
+        "1 + $threshold with lines dashtype 3 linecolor 'gray40' title "
+        . gnuplot_string("noise threshold, 1 +/- $a{threshold_percent} %"),
+        "1 - $threshold with lines dashtype 3 linecolor 'gray40' notitle";
+    return <<"GP";
+# Written by $SCRIPT_NAME. Restyle freely and redraw with: gnuplot $COMPARE_OUTPUT_NAME{gnuplot}
+# (run it in the directory that holds $COMPARE_OUTPUT_NAME{csv}).
+# x: payload bytes, log2 scale; y: the ratio B/A of the medians over the runs, with
+# its interval as error bars. Each percentile's points are shifted a little along x
+# so that the bars of one size do not cover each other.
+data_file = $csv
+image_file = $png
+
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size 1000,650 noenhanced font ',10'
+} else {
+    set terminal png size 1000,650 noenhanced
+}
+set output image_file
+set datafile separator comma
+set datafile missing NaN
+set title ${\ gnuplot_string($a{title}) } noenhanced
+set xlabel 'payload size (bytes, log2 scale)'
+set ylabel 'B/A: median of B over median of A (1 = the same; above 1, B is slower)'
+set logscale x 2
+set xrange [$sizes[0] / sqrt(2) : $sizes[-1] * sqrt(2)]
+set xtics ($xtics)
+set grid xtics ytics
+set key below
+
+plot $plot
+GP
+}
+
+sub compare_plot_title($s) {
+    my ($a, $b) = map { $_->{text} eq '' ? "(the client's defaults)" : $_->{text} } @{ $s->{sides} };
+    my $placement = placement_text($s->{client_cpu}, $s->{server_cpu}, $s->{start_server});
+    return "sctp-perf B/A per payload size: A $a, B $b; $s->{repeat} runs of each, interleaved; $placement";
+}
+
+# With --start-server, the server each side needs (server_command mirrors its
+# transport and Nagle): one when A and B need the same, else one for each, both
+# running from the start to the end, so that no run waits for a server to start.
+# Each side's settings get the host and port of its server.
+sub start_compare_servers($s, $programs, $work_dir, $state) {
+    return unless $s->{start_server};
+    my %by_command;
+    for my $side (@{ $s->{sides} }) {
+        my $settings = $side->{settings};
+        my $key = join "\0", server_command($settings, $programs->{server});
+        my $server = $by_command{$key} //= do {
+            my $started = start_server($settings, $programs->{server}, $work_dir, 'server-' . lc($side->{name}) . '.log');
+            push @{ $state->{servers} }, $started;
+            $started;
+        };
+        $settings->{port} = $server->{port};
+        $settings->{host} //= '127.0.0.1';
+    }
+    return;
+}
+
+# One run of one side: its client, round $at{round} of 2^$at{power}. A report that
+# reads well is kept as side_dir/run-ROUND.json. Returns { report, file, command },
+# or { failure } (client_failure's) after recording it in $state->{failed}.
+sub run_side_once($s, $side, $programs, $state, %at) {
+    my ($power, $round, $name) = ($at{power}, $at{round}, $side->{name});
+    my $bytes = 2**$power;
+    my $label = "payload 2^$power (" . bytes_text($bytes) . "), run $round of $s->{repeat} of $name";
+    my $stem = File::Spec->catfile($at{work_dir}, "client-$power-$round-\L$name");
+    my %file = map { $_ => "$stem.$_" } qw(json out err);
+    my @cmd = client_command($side->{settings}, $programs->{client}, $power, $file{json});
+    $state->{current} = { payload_power_of_2 => $power, payload_bytes => $bytes, side => $name, round => $round,
+                          label => $label, command => \@cmd, json => $file{json},
+                          fate => "that run is %snot kept, and 2^$power is not compared" };
+    my $pid = spawn(\@cmd, stdout => $file{out}, stderr => $file{err}, pid_to => \$state->{current}{pid});
+    my $status = $state->{current}{status} = wait_child($pid);
+    my $report;
+    my $ok = eval {
+        die describe_status($status) . "\n" if $status != 0;
+        $report = read_report($file{json}, $power);
+        1;
+    };
+    if ($ok) {
+        my $kept = File::Spec->catfile($at{side_dir}, "run-$round.json");
+        write_file_atomically($kept, read_text($file{json}));
+        delete $state->{current};
+        return { report => $report, file => $kept, command => \@cmd };
+    }
+    my $error = $@;
+    rethrow_interrupt($error);
+    my $failure = client_failure($s, $state, $error,
+                                 { client_name => basename($programs->{client}), label => $label, status => $status,
+                                   json => $file{json}, err => $file{err}, later_sizes => $power < $s->{max_power} });
+    push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes, side => $name,
+                                  round => $round, command => \@cmd, reason => $failure->{reason} };
+    delete $state->{current};
+    return { failure => $failure };
+}
+
+# sctp-perf-compare over the runs of one size, A against B. Fills $size->{comparison}
+# (its JSON output) and {rows}; returns 1, or 0 after recording why it failed.
+sub compare_one_size($programs, $work_dir, $state, $size) {
+    my $power = $size->{payload_power_of_2};
+    my %file = map { $_ => File::Spec->catfile($work_dir, "compare-$power.$_") } qw(json err);
+    # The sides differ on purpose, perhaps in transport: the differences it names go
+    # into the table.
+    my @cmd = ($programs->{compare}, '--a', $size->{dirs}{A}, '--b', $size->{dirs}{B}, '--allow-different',
+               '--format', 'json');
+    my $status = wait_child(spawn(\@cmd, stdout => $file{json}, stderr => $file{err}));
+    my $ok = eval {
+        die describe_status($status) . "\n" if $status != 0;
+        my $doc = eval { json_codec()->decode(read_text($file{json})) };
+        rethrow_interrupt($@);
+        die "its output is not a JSON object\n" unless ref $doc eq 'HASH';
+        $size->{rows} = compare_rows($doc, $size->{payload_bytes});
+        $size->{comparison} = $doc;
+        1;
+    };
+    return 1 if $ok;
+    my $error = $@;
+    rethrow_interrupt($error);
+    chomp(my $reason = basename($programs->{compare}) . " $error");
+    note("comparing payload 2^$power (" . bytes_text($size->{payload_bytes}) . ") failed: $reason; its stderr:\n"
+         . tail_lines(read_text($file{err})));
+    push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $size->{payload_bytes},
+                                  command => \@cmd, reason => $reason };
+    return 0;
+}
+
+# One progress line per compared size: B/A with its interval and the verdict at the
+# percentiles plotted.
+sub compare_progress_line($size, $number, $count) {
+    my %row = map { $_->{percentile} => $_ } @{ $size->{rows} };
+    return sprintf '[%d/%d] %6d bytes: %s', $number, $count, $size->{payload_bytes}, join '; ', map {
+        my $r = $row{ $_->[0] };
+        $r ? sprintf('%s B/A %.3f [%.3f, %.3f] %s', $_->[0], @{$r}{qw(ratio ratio_low ratio_high verdict)}) : ()
+    } @COMPARE_PLOTTED;
+}
+
+# Runs the rounds of every size and compares each size. Appends each compared size
+# to compare.csv and $state->{sizes}, each failure to {failed}. Returns the exit
+# status of a comparison that stops early, or undef when it went through every size.
+sub compare_sizes($s, $programs, $work_dir, $state) {
+    my $count = $s->{max_power} - $s->{min_power} + 1;
+    SIZE: for my $power ($s->{min_power} .. $s->{max_power}) {
+        my $bytes = 2**$power;
+        my %dirs = map { $_ => File::Spec->catdir($state->{runs_dir}, $bytes, lc $_) } qw(A B);
+        make_path(values %dirs, { error => \my $mkdir_errors });
+        die runtime_error("cannot create $dirs{A} and $dirs{B}: " . join('; ', map { values %$_ } @$mkdir_errors))
+            if grep { !-d } values %dirs;
+        my %size = (payload_power_of_2 => $power, payload_bytes => $bytes, dirs => \%dirs, runs => []);
+        for my $round (1 .. $s->{repeat}) {
+            my @said;
+            for my $side (@{ $s->{sides} }) {
+                my $run = run_side_once($s, $side, $programs, $state, power => $power, round => $round,
+                                        work_dir => $work_dir, side_dir => $dirs{ $side->{name} });
+                if (my $failure = $run->{failure}) {
+                    return $failure->{stop} if defined $failure->{stop};
+                    return 1 unless $s->{keep_going};
+                    next SIZE;
+                }
+                push @{ $size{runs} }, { round => $round, side => $side->{name}, command => $run->{command},
+                                         report_file => File::Spec->abs2rel($run->{file}, $s->{output_dir}) };
+                my $p50 = $run->{report}{percentiles}{p50_us};
+                push @said, "$side->{name} p50 " . (defined $p50 ? sprintf('%.1f us', $p50) : 'n/a');
+            }
+            note(sprintf '%6d bytes, round %d of %d: %s', $bytes, $round, $s->{repeat}, join(', ', @said));
+        }
+        if (!compare_one_size($programs, $work_dir, $state, \%size)) {
+            return 1 unless $s->{keep_going};
+            next SIZE;
+        }
+        append_line($state->{csv}, $state->{csv_path}, compare_csv_line($_)) for @{ $size{rows} };
+        push @{ $state->{sizes} }, \%size;
+        note(compare_progress_line(\%size, $power - $s->{min_power} + 1, $count));
+    }
+    return;
+}
+
+# compare.json: the comparison's settings, the rows as in the CSV, and for every
+# size compared its runs (each report's file under the output directory) and
+# sctp-perf-compare's whole output.
+sub compare_document(%a) {
+    my $out = $a{output_dir};
+    return {
+        tool           => 'sctp-perf',
+        program        => $SCRIPT_NAME,
+        tool_version   => $VERSION,
+        format_version => COMPARE_FORMAT_VERSION,
+        units          => 'microseconds',
+        compare        => $a{compare},
+        columns        => [@COMPARE_CSV_COLUMNS],
+        rows           => [ map { @{ $_->{rows} } } @{ $a{sizes} } ],
+        sizes          => [ map {
+            +{ payload_power_of_2 => $_->{payload_power_of_2}, payload_bytes => $_->{payload_bytes},
+               a_dir => File::Spec->abs2rel($_->{dirs}{A}, $out), b_dir => File::Spec->abs2rel($_->{dirs}{B}, $out),
+               runs => $_->{runs}, comparison => $_->{comparison} }
+        } @{ $a{sizes} } ],
+        failed         => $a{failed},
+    };
+}
+
+# The comparison's settings for compare.json.
+sub compare_settings($s, $programs) {
+    my %side = map {
+        my $settings = $_->{settings};
+        $_->{name} => { options_text => $_->{text}, options => $_->{words}, transport => $settings->{protocol},
+                        server_host => $settings->{host}, server_port => $settings->{port} }
+    } @{ $s->{sides} };
+    return {
+        a => $side{A}, b => $side{B},
+        repeat           => $s->{repeat},
+        order            => 'each round runs A once, then B once',
+        service          => $s->{service},
+        started_server   => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        servers_started  => $s->{start_server} ? $s->{servers_needed} : 0,
+        client_cpu       => $s->{client_cpu},
+        server_cpu       => $s->{server_cpu},
+        min_power        => $s->{min_power},
+        max_power        => $s->{max_power},
+        iterations       => $s->{iterations},
+        mode             => $s->{mode},
+        rate_per_s       => $s->{rate},
+        duration_s       => $s->{duration},
+        flows            => $s->{flows},
+        config_file      => $s->{config_file},
+        config_options   => $s->{config_args},
+        client_options   => $s->{client_args},
+        client_program   => $programs->{client},
+        compare_program  => $programs->{compare},
+        keep_going       => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+        started_at       => iso_utc(),
+        finished_at      => undef,
+        interrupted_by   => undef,
+        interrupted_run  => undef,
+    };
+}
+
+# Writes compare.gp for the sizes compared and, unless --no-plot, starts gnuplot on
+# it; returns what finish_plot needs, or undef.
+sub start_compare_plot($s, $sizes, $gnuplot_path, $work_dir) {
+    my $doc = $sizes->[0]{comparison};
+    write_file_atomically($gnuplot_path, compare_gnuplot_script(
+        title              => compare_plot_title($s),
+        payload_bytes      => [ map { $_->{payload_bytes} } @$sizes ],
+        threshold_percent  => $doc->{threshold_percent} // 5,
+        confidence_percent => $doc->{method}{confidence_percent} // 95));
+    return $s->{plot} ? start_plot($s->{output_dir}, $work_dir, \%COMPARE_OUTPUT_NAME) : undef;
+}
+
+sub run_compare($s, $programs, $work_dir) {
+    my $out = $s->{output_dir};
+    my %path = map { $_ => File::Spec->catfile($out, $COMPARE_OUTPUT_NAME{$_}) } qw(csv json gnuplot png);
+    my $runs_dir = File::Spec->catdir($out, $COMPARE_OUTPUT_NAME{runs});
+    # What is left in the directory afterwards belongs to this comparison; an earlier
+    # one's runs would also be read by sctp-perf-compare, which takes whole directories.
+    unlink values %path;
+    File::Path::remove_tree($runs_dir, { error => \my $rm_errors });
+    die runtime_error("cannot remove the runs of an earlier comparison in $runs_dir: "
+                      . join('; ', map { values %$_ } @$rm_errors)) if -e $runs_dir;
+
+    my %state = (sizes => [], failed => [], servers => [], runs_dir => $runs_dir, csv_path => $path{csv});
+    note(placement_note($s));
+    start_compare_servers($s, $programs, $work_dir, \%state);
+    my $compare = compare_settings($s, $programs);
+    my $write_json = sub {
+        $compare->{finished_at} = iso_utc();
+        write_file_atomically($path{json}, json_text(compare_document(
+            compare => $compare, sizes => $state{sizes}, failed => $state{failed}, output_dir => $out)));
+    };
+
+    my ($stop_status, $plot);
+    my $done = eval {
+        $state{csv} = open_csv($path{csv}, undef, join(',', @COMPARE_CSV_COLUMNS) . "\n");
+        $stop_status = compare_sizes($s, $programs, $work_dir, \%state);
+        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
+        # gnuplot draws while the servers stop and compare.json is written.
+        $plot = start_compare_plot($s, $state{sizes}, $path{gnuplot}, $work_dir) if @{ $state{sizes} };
+        stop_server($_) for @{ $state{servers} };
+        $write_json->();
+        1;
+    };
+    if (!$done) {
+        my $error = $@;
+        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
+            $compare->{interrupted_by} = "SIG$error->{signal}";
+            $compare->{interrupted_run} = stop_interrupted_client($state{current}, $error->{signal},
+                                                                  basename($programs->{client}))
+                if $state{current};
+        }
+        stop_all_children();
+        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
+        print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} };
+        die $error;
+    }
+    finish_plot($plot) if $plot;
+    print_text(compare_table_text($compare, $state{sizes}));
+
+    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) } @COMPARE_OUTPUT_NAME{qw(csv json gnuplot png runs)})
+         . " in $out");
+    return 0 unless @{ $state{failed} };
+    note('failed: ' . join(', ', map {
+        "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')'
+        . (defined $_->{side} ? ", run $_->{round} of $_->{side}" : ', the comparison')
+    } @{ $state{failed} }));
+    return $stop_status // 1;
+}
+
 sub run(@argv) {
     my $opt = parse_arguments(@argv);
     if ($opt->{help} || $opt->{manual}) {
@@ -1292,13 +1817,14 @@ sub run(@argv) {
     my $s = validate_options($opt);
 
     my ($client_name, $server_name) = program_names($s->{service});
-    my @needed = ($client_name, $s->{start_server} ? $server_name : ());
+    my @needed = ($client_name, $s->{start_server} ? $server_name : (), $s->{compare} ? COMPARE_PROGRAM : ());
     my @dirs = defined $s->{bin_dir} ? ($s->{bin_dir}) : default_bin_dirs();
     my $bin_dir = find_bin_dir(\@needed, \@dirs)
         // die runtime_error(join(' and ', @needed) . ' not found in ' . join(', ', @dirs)
                              . '; build the programs or point --bin-dir at them');
-    my %programs = (client => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $client_name)),
-                    server => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $server_name)));
+    my %programs = (client  => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $client_name)),
+                    server  => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $server_name)),
+                    compare => File::Spec->rel2abs(File::Spec->catfile($bin_dir, COMPARE_PROGRAM)));
 
     make_path($s->{output_dir}, { error => \my $mkdir_errors });
     die runtime_error("cannot create --output-dir '$s->{output_dir}': "
@@ -1314,7 +1840,9 @@ sub run(@argv) {
         my $sig = $_;
         sub { $SIG{$_} = 'IGNORE' for qw(INT TERM HUP); die interrupted($sig) }
     } qw(INT TERM HUP);
-    my $status = eval { run_sweep($s, \%programs, $work_dir->dirname) };
+    my $status = eval {
+        $s->{compare} ? run_compare($s, \%programs, $work_dir->dirname) : run_sweep($s, \%programs, $work_dir->dirname)
+    };
     my $error = $@;
     # On success no child is left; after an error or interrupt, stop them, and let a
     # second Ctrl-C not cut that short.
@@ -1366,6 +1894,7 @@ run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powe
                   [--client-cpu LIST] [--server-cpu LIST]
                   [--config-file FILE] [--output-dir DIR] [--bin-dir DIR]
                   [--[no-]plot] [--keep-going] [-- CLIENT-OPTIONS...]
+  run_spectrum.pl --compare 'OPTIONS A' 'OPTIONS B' [--repeat N] [the options above]
   run_spectrum.pl --help | --manual
 
 =head1 OPTIONS
@@ -1489,7 +2018,7 @@ Where the results go; created if missing. Default: the current directory.
 Where to find the programs. Default: the first of F<build/bin> and F<bin> under the
 script's directory, the script's directory itself, then every directory in PATH, that
 holds the programs needed (with B<--start-server>, client and server must be in the
-same directory).
+same directory; with B<--compare>, C<sctp-perf-compare> too).
 
 =item B<--plot>, B<--no-plot>
 
@@ -1512,6 +2041,27 @@ says C<-t tcp>), then advice of its own where it recognises the failure: on a ke
 without SCTP, B<--protocol tcp>; when the connection is refused and the script did
 not start the server, B<--start-server>.
 
+=item B<--compare> 'OPTIONS A' 'OPTIONS B'
+
+Compare two client configurations, A and B, size by size, instead of sweeping one:
+for every size, B<--repeat> rounds, each running A's client once and then B's (A B A
+B ...), so that a drift of the machine meets both sides; then C<sctp-perf-compare>
+judges each size (see L</COMPARING>). The two words are client options, each quoted
+as one word (C<''> for the client's defaults); each is split as a shell splits words,
+quotes and backslashes included, without expanding or running anything. They go to
+the client after the options the script sets and those after C<-->, which both sides
+share. They are checked as the options after C<--> are, except that a side may
+choose its transport with C<-t> (C<--protocol> for the other). Sides of different
+transports need B<--start-server>, or a C<-p PORT> of their own server in their
+options.
+
+=item B<--repeat> N
+
+With B<--compare>: the runs of each side per size, N rounds of A then B (default 5,
+at least 1). sctp-perf-compare warns below 5: its intervals are then wide, and its
+bootstrap's too narrow. The client's own C<--repeat> and C<--pause> are refused with
+B<--compare>.
+
 =item B<--> CLIENT-OPTIONS...
 
 Everything after C<--> is passed to the client unchanged, after the options from the
@@ -1531,7 +2081,8 @@ Print the synopsis and options, or this whole manual, and exit.
 =head1 DESCRIPTION
 
 For every payload power of two from B<--min-power> to B<--max-power>, the script runs
-the client once:
+the client once (with B<--compare>, two configurations several times each: see
+L</COMPARING>):
 
   SOCK_STREAM_clt -s P --json-file TMP -t PROTOCOL [-c N] \
                   [--rate R | --throughput] [--duration S] [--flows N] \
@@ -1581,6 +2132,85 @@ F<spectrum.json>, which it writes once, at the end.
 Differences from the original ACE script: it sweeps 1 byte to 64 KiB for both
 transports by default, does not sleep 5 s between runs, reads no config file unless
 asked, keeps the case of paths and host names, parses the results and draws the plot.
+
+=head1 COMPARING
+
+  run_spectrum.pl --compare 'OPTIONS A' 'OPTIONS B' --repeat N ...
+
+One configuration measured after another lets whatever changes on the machine in
+the meantime (other work, the CPU's clock, the cache) fall on one side only. With
+B<--compare> the script runs, for each size from B<--min-power> to B<--max-power>, N
+rounds of one run of A followed by one run of B, each run a client started anew
+(its own connection and primer), with no pause; the next size starts when the
+previous one is compared. Every run writes its JSON report, kept as
+F<compare/BYTES/a/run-K.json> or F<compare/BYTES/b/run-K.json> in the output
+directory once it has read well.
+
+Once a size's rounds are done, the script runs
+
+  sctp-perf-compare --a compare/BYTES/a --b compare/BYTES/b --allow-different --format json
+
+(found as the client is, see B<--bin-dir>) and copies its figures, for p50, p90,
+p99, p99.9 and max: each side's median over its runs, the ratio B/A of the medians
+with its 95 % bootstrap interval, the Mann-Whitney U test's p-value, and the verdict
+(C<slower> or C<faster> only when the whole interval lies beyond the noise
+threshold of 5 %, else C<no difference>). The script computes none of them. A and
+B differ on purpose, so C<--allow-different> is always given: the differences
+sctp-perf-compare names (such as C<A is tcp, B is sctp>) are printed under the
+table, as are its warnings. sctp-perf-compare's man page states its methods.
+
+With B<--start-server> each side gets the server it needs: the script starts one
+for A and one for B when they differ in transport or Nagle (C<-n> goes to the
+server of the side that has it), else one for both. Both run from the start of the
+comparison to its end, each on a free port; B<--server-cpu> pins both.
+
+A run that fails is reported as a failed size of a sweep is, naming the size, the
+round and the side, and ends its size, which is then not compared; the comparison
+stops there, or with B<--keep-going> goes on with the next size. A failure of
+sctp-perf-compare fails its size alike. An interrupt is handled as in a sweep (see
+L</SIGNALS>): the running client is given the signal once, every program the
+script started is stopped, and F<compare.json> is written with the sizes compared
+and the run cut short (C<compare.interrupted_run>), whose report is not kept.
+
+The files, in the output directory (those of an earlier comparison there, the
+F<compare/> directory included, are removed when a comparison starts; the files of a
+sweep are left alone):
+
+=over 4
+
+=item F<compare.csv>
+
+A header, then for every size compared five rows, one per percentile, appended as
+each size is compared: C<payload_bytes>, C<percentile> (C<p50>, C<p90>, C<p99>,
+C<p99.9>, C<max>), C<a_median_us>, C<b_median_us>, C<ratio> (B/A), C<ratio_low> and
+C<ratio_high> (its interval), C<p_value>, C<verdict> (C<slower>, C<faster> or
+C<no difference>), C<a_runs> and C<b_runs> (the runs behind each median).
+
+=item F<compare.json>
+
+C<format_version> 1. C<compare>: the settings: C<a> and C<b> (C<options_text> as
+given, C<options> as split, C<transport>, C<server_host>, C<server_port>),
+C<repeat>, C<order>, the sweep's settings as in F<spectrum.json>, C<client_program>
+and C<compare_program>, C<started_at>, C<finished_at>, C<interrupted_by> and
+C<interrupted_run> (as C<interrupted_size> of F<spectrum.json>, with C<side> and
+C<round>). C<columns> and C<rows>: the CSV's content. C<sizes>: for every size
+compared, its C<a_dir> and C<b_dir>, its C<runs> in the order they ran (C<round>,
+C<side>, C<command>, C<report_file>), and C<comparison>, sctp-perf-compare's whole
+JSON output. C<failed>: every run or comparison that failed, with its command and
+the reason.
+
+=item F<compare.gp>, F<compare.png>
+
+The ratio B/A against the payload size (log2 x axis), for p50 and p99, each with its
+interval as error bars, a dashed line at 1 (no difference) and dotted lines at the
+noise threshold. As with F<spectrum.gp>, B<--no-plot> writes the script only, and
+without gnuplot the script says so and writes the rest.
+
+=back
+
+The comparison is also printed as a table on standard output, at the end (after an
+interrupt too, for the sizes compared); the progress lines, one per round and one
+per size, go to standard error.
 
 =head1 OUTPUT
 
@@ -1682,6 +2312,18 @@ at 2000 messages per second, then the same as fast as TCP accepts, echoing every
   run_spectrum.pl --protocol tcp --start-server --throughput --duration 3 \
                   --output-dir results/throughput -- --echo-every 10
 
+TCP against SCTP, 16 bytes to 16 KiB, five runs of each side per size, interleaved,
+with a server of each transport started by the script, both ends on CPU 0:
+
+  run_spectrum.pl --compare '-t tcp' '-t sctp' --repeat 5 --start-server \
+                  --min-power 4 --max-power 14 --iterations 10000 \
+                  --client-cpu 0 --server-cpu 0 --output-dir results/tcp-vs-sctp
+
+Nagle off (the default, A) against on (B) over TCP:
+
+  run_spectrum.pl --protocol tcp --start-server --compare '' '-n' \
+                  --min-power 4 --max-power 10 --iterations 2000
+
 The seqpack programs on a multi-homed pair, going on past failures:
 
   run_spectrum.pl --service seqpack --host 192.0.2.10,198.51.100.10 --keep-going
@@ -1697,8 +2339,9 @@ Every size ran and the files are written (also when gnuplot is not installed).
 =item B<1>
 
 A runtime failure: a run failed (with or without B<--keep-going>; also a client
-report of another format than 2), a program was not found, the server did not
-start, or an output file could not be written.
+report of another format than 2), a comparison by sctp-perf-compare failed, a
+program was not found, the server did not start, or an output file could not be
+written.
 
 =item B<2>
 

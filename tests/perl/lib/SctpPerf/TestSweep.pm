@@ -129,7 +129,7 @@ sub run_script($args, %o) {
              stdout => read_file($out), stderr => read_file($err) };
 }
 
-# Writes SOCK_STREAM_clt/_srv and SOCK_SEQPACK_clt/_srv stand-ins into a new directory
+# Writes SOCK_STREAM_clt/_srv, SOCK_SEQPACK_clt/_srv and sctp-perf-compare stand-ins into a new directory
 # and returns it. They log their arguments (JSON), pid and process group into
 # $ENV{FAKE_LOG_DIR}, and every SIGINT, SIGTERM or SIGHUP they get, one name a line.
 #
@@ -145,6 +145,7 @@ sub run_script($args, %o) {
 #                          error report ({"error": ..., "exit_code": 1}) in F
 #   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
 #                          given), printed as "fake client: TEXT" and the report's error
+#   FAKE_CLIENT_FAIL_WITH=WORD  fail so only when WORD is among its arguments
 #   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
@@ -154,13 +155,27 @@ sub run_script($args, %o) {
 #   FAKE_WATCH_DIR=D       when it starts, record in FAKE_LOG_DIR/client-P.seen (JSON)
 #                          what D holds: whether D/spectrum.json exists, the bytes
 #                          and lines of D/spectrum.csv and the bytes of D/*.spectrum
-# Logs: client-P.args, client-P.pid, client-P.pgid, client-P.signals.
-# Server: prints "(PID|1) starting server at port 40123" to stderr and waits for a
-# signal; exits 0 on SIGINT or SIGTERM. Logs: server.args, server.pid, server.pgid,
-# server.signals.
+# Its report takes the transport of a -t it is given, Nagle on for a -n, and with
+# --fake-scale F every percentile multiplied by F.
+# Logs: client-P.args, client-P.pid, client-P.pgid, client-P.signals, and
+# clients.log: the arguments of every client run, one JSON list a line, in order.
+# Server: prints "(PID|1) starting server at port N" to stderr and waits for a
+# signal; exits 0 on SIGINT or SIGTERM. N is 40123 for the first server started
+# with a log directory, 40124 for the second, and so on. Logs: server.args,
+# server.pid, server.pgid, server.signals (of the last started), and servers.log:
+# { pid, port, args } of every server, one a line.
 #   FAKE_SERVER_SILENT=1       never print the port line
 #   FAKE_SERVER_IGNORE_TERM=1  ignore SIGTERM
 #   FAKE_SERVER_EXIT=1         exit 3 at once
+# sctp-perf-compare: logs its arguments to compare.log (one JSON list a line), reads
+# every *.json in the directories after --a and --b, and prints JSON shaped as the
+# real program's --format json: for p50, p90, p99, p99.9 and max, each side's
+# median of the reports' percentiles (the mean of the middle two for an even
+# count), ratio B/A, an interval of ratio x 0.75 .. ratio x 1.25, p_value 0.5, and
+# the verdict "slower" when 0.75 x ratio > 1.05, "faster" when 1.25 x ratio < 0.95,
+# else "no difference"; "A is X, B is Y" among the differences when the reports'
+# transports differ; a warning for a side of fewer than 5 runs.
+#   FAKE_COMPARE_EXIT=N    print "fake compare: cannot compare" to stderr, exit N
 sub make_fake_bin() {
     my $dir = File::Temp->newdir;
     my $fixtures = fixture_dir();
@@ -187,6 +202,7 @@ for my \$name (qw(INT TERM HUP)) {
     };
 }
 log_text("client-\$power.args", encode_json([\$0, \@ARGV]));
+log_text('clients.log', encode_json([\$0, \@ARGV]) . "\n", '>>');
 log_text("client-\$power.pgid", getpgrp());
 log_text("client-\$power.pid", \$\$);
 if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
@@ -203,7 +219,8 @@ if (\$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{F
     Time::HiRes::sleep(0.02) while !\$interrupted && Time::HiRes::time() < \$until;
 }
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
-if (grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '') {
+if ((grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '')
+    && (!defined \$ENV{FAKE_CLIENT_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_FAIL_WITH} } \@ARGV)) {
     my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$power";
     print STDERR "fake client: \$message\\n";
     open my \$out, '>', \$json_file or die;
@@ -231,6 +248,19 @@ if (-e \$file) {
     \$doc->{config}{payload_bytes} = 2**\$power;
     \$text = encode_json(\$doc);
 }
+my (\$transport, \$nagle, \$scale);
+for my \$i (0 .. \$#ARGV) {
+    \$transport = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '-t';
+    \$nagle = 1 if \$ARGV[\$i] eq '-n';
+    \$scale = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--fake-scale';
+}
+if (defined \$transport || \$nagle || \$scale) {
+    my \$doc = decode_json(\$text);
+    \$doc->{config}{transport} = \$transport if defined \$transport;
+    \$doc->{config}{nagle} = JSON::PP::true if \$nagle;
+    if (\$scale) { \$_ *= \$scale for values %{ \$doc->{percentiles} } }
+    \$text = encode_json(\$doc);
+}
 if (\$interrupted) {
     my \$doc = decode_json(\$text);
     \@{\$doc}{qw(interrupted interrupted_by)} = (JSON::PP::true, "SIG\$interrupted");
@@ -252,13 +282,57 @@ sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
 \$SIG{INT} = sub { log_text('server.signals', "INT\\n", '>>'); exit 0 };
 \$SIG{HUP} = sub { log_text('server.signals', "HUP\\n", '>>'); \$SIG{HUP} = 'DEFAULT'; kill 'HUP', \$\$ };
 log_text('server.args', encode_json([\$0, \@ARGV]));
+my \$started_before = 0;
+if (\$log && open my \$in, '<', "\$log/servers.log") { \$started_before++ while <\$in> }
+my \$port = 40123 + \$started_before;
+log_text('servers.log', encode_json({ pid => \$\$, port => \$port, args => [\$0, \@ARGV] }) . "\n", '>>');
 log_text('server.pgid', getpgrp());
 log_text('server.pid', \$\$);
 exit 3 if \$ENV{FAKE_SERVER_EXIT};
 print STDERR "(\$\$|1) fake server\\n";
-print STDERR "(\$\$|1) starting server at port 40123\\n" unless \$ENV{FAKE_SERVER_SILENT};
+print STDERR "(\$\$|1) starting server at port \$port\\n" unless \$ENV{FAKE_SERVER_SILENT};
 sleep 1 while 1;
 PL
+    my $compare = <<"PL";
+#!$^X
+use strict; use warnings; use JSON::PP;
+my \$log = \$ENV{FAKE_LOG_DIR};
+if (\$log) { open my \$fh, '>>', "\$log/compare.log" or die; print {\$fh} encode_json([\$0, \@ARGV]), "\\n"; close \$fh }
+if (\$ENV{FAKE_COMPARE_EXIT}) { print STDERR "fake compare: cannot compare\\n"; exit \$ENV{FAKE_COMPARE_EXIT} }
+my (\%dir, \%side);
+for my \$i (0 .. \$#ARGV) { \$dir{\$1} = \$ARGV[\$i + 1] if \$ARGV[\$i] =~ /\\A--([ab])\\z/ }
+for my \$name (qw(a b)) {
+    for my \$file (sort glob "\$dir{\$name}/*.json") {
+        open my \$in, '<', \$file or die; local \$/;
+        my \$doc = decode_json(<\$in>);
+        push \@{ \$side{\$name}{runs} }, \$doc->{percentiles};
+        \$side{\$name}{transport} = \$doc->{config}{transport};
+    }
+}
+sub median { my \@v = sort { \$a <=> \$b } \@_; return \@v % 2 ? \$v[\$#v / 2] : (\$v[\@v / 2 - 1] + \$v[\@v / 2]) / 2 }
+my \@rows;
+for my \$p ([p50 => 'p50_us'], [p90 => 'p90_us'], [p99 => 'p99_us'], ['p99.9' => 'p99_9_us'], [max => 'max_us']) {
+    my (\$a, \$b) = map { median(map { \$_->{\$p->[1]} } \@{ \$side{\$_}{runs} }) } qw(a b);
+    my \$ratio = \$b / \$a;
+    my (\$low, \$high) = (\$ratio * 0.75, \$ratio * 1.25);
+    push \@rows, { percentile => \$p->[0], a => { median_us => \$a }, b => { median_us => \$b }, ratio => \$ratio,
+                   ratio_low => \$low, ratio_high => \$high, p_value => 0.5, p_method => 'exact',
+                   verdict => \$low > 1.05 ? 'slower' : \$high < 0.95 ? 'faster' : 'no difference' };
+}
+my \@differences = \$side{a}{transport} eq \$side{b}{transport} ? ()
+                 : ("A is \$side{a}{transport}, B is \$side{b}{transport}");
+my \@warnings = map { my \$n = \@{ \$side{\$_}{runs} }; \$n < 5 ? ("the \\U\$_\\E side has \$n runs") : () } qw(a b);
+print JSON::PP->new->canonical->pretty->encode({
+    tool => 'sctp-perf', program => 'sctp-perf-compare', format_version => 1,
+    a => { paths => [\$dir{a}], runs => scalar \@{ \$side{a}{runs} } }, b => { paths => [\$dir{b}], runs => scalar \@{ \$side{b}{runs} } },
+    differences => \\\@differences, threshold_percent => 5, method => { confidence_percent => 95 },
+    percentiles => \\\@rows, gate => undef, warnings => \\\@warnings, exit_code => 0 });
+PL
+    my $compare_path = File::Spec->catfile($dir->dirname, 'sctp-perf-compare');
+    open my $compare_fh, '>', $compare_path or die "cannot write $compare_path: $!";
+    print {$compare_fh} $compare;
+    close $compare_fh or die;
+    chmod 0755, $compare_path or die;
     for my $prefix (qw(SOCK_STREAM SOCK_SEQPACK)) {
         for ([ clt => $client ], [ srv => $server ]) {
             my $path = File::Spec->catfile($dir->dirname, "${prefix}_$_->[0]");
