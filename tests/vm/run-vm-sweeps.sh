@@ -370,8 +370,13 @@ main() {
     done
     echo "run-vm-sweeps: host $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs," \
         "kernel $(uname -r); $("$(command -v qemu-system-x86_64 || echo qemu-system-x86_64)" --version 2>/dev/null | head -n 1)"
-    echo "run-vm-sweeps: sweeps ${checks}, ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}," \
-        "${hol_count} messages per run of the hol sweep"
+    # The settings that apply to the sweeps chosen, so the log states no
+    # figure that played no part (the comparison's guest prints its commands).
+    local settings=""
+    [[ ",${checks}," != *_sweep,* ]] ||
+        settings+=", ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}"
+    [[ ",${checks}," != *,sctp_hol_blocking,* ]] || settings+=", ${hol_count} messages per run of the hol sweep"
+    echo "run-vm-sweeps: sweeps ${checks}${settings}"
 
     local started=${SECONDS} status=0 filter_fd filter_pid
     # run-vm-checks.sh runs in the background so a TERM to this script can
