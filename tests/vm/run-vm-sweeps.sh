@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Produces SCTP sample sweeps with run_spectrum.pl inside the test VM, and
-# the head-of-line blocking experiment of the hol_blocking check.
+# Produces SCTP sample sweeps with run_spectrum.pl inside the test VM, the
+# head-of-line blocking experiment of the hol_blocking check, and the TCP
+# against SCTP comparison of the manual's "Comparing configurations".
 #
 # Why a VM: the host may have no SCTP in its kernel. run-vm-checks.sh already
 # boots Debian's cloud kernel under QEMU with the programs and the sctp
@@ -28,15 +29,19 @@ readonly spectrum_script="${repo_root}/run_spectrum.pl"
 
 # sweep name -> the guest check that makes it and the programs it needs.
 declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep
-                        [hol]=sctp_hol_blocking)
-declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm [hol]=sctp-hol-blocking-vm)
+                        [hol]=sctp_hol_blocking [compare]=tcp_sctp_compare)
+declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm [hol]=sctp-hol-blocking-vm
+                      [compare]=tcp-vs-sctp-vm)
+# sctp-perf-compare runs on the host, on the reports the compare sweep brings back.
 declare -A sweep_programs=([stream]="SOCK_STREAM_clt SOCK_STREAM_srv"
                            [seqpack]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv"
-                           [hol]="SOCK_STREAM_clt SOCK_STREAM_srv")
+                           [hol]="SOCK_STREAM_clt SOCK_STREAM_srv"
+                           [compare]="SOCK_STREAM_clt SOCK_STREAM_srv sctp-perf-compare")
 # The files a sweep writes into its directory, which a new run replaces.
 declare -A sweep_files=([stream]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
                         [seqpack]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
-                        [hol]="table.csv setup.csv *.json *-latency.csv hol.gp hol-ccdf.png hol-shares.png")
+                        [hol]="table.csv setup.csv *.json *-latency.csv hol.gp hol-ccdf.png hol-shares.png"
+                        [compare]="tcp/*.json tcp/*.txt sctp/*.json sctp/*.txt compare.txt compare.png")
 # The head-of-line blocking experiment is the hol_blocking check itself.
 hol_check="$(compgen -G "${script_dir}/guest/checks/*-hol_blocking.sh" | head -n 1 || true)"
 readonly hol_check
@@ -63,6 +68,19 @@ and copies into sctp-hol-blocking-vm: table.csv, setup.csv, every run's
 JSON report and latency histogram (NAME.json, NAME-latency.csv), hol.gp and
 the plots hol-ccdf.png and hol-shares.png that gnuplot drew from them.
 
+The compare sweep (--sweeps compare) starts SOCK_STREAM_srv -t tcp and
+-t sctp, both --cpu 0, and runs, twice in turn,
+
+  SOCK_STREAM_clt -t tcp|sctp -s 7 -c 2000 --repeat 10 --cpu 0 --json-file R.json > R.txt
+
+(guest/sweeps/checks/40-tcp_sctp_compare.sh), copies the reports into
+tcp-vs-sctp-vm/tcp and tcp-vs-sctp-vm/sctp, and then runs on the host,
+in tcp-vs-sctp-vm,
+
+  sctp-perf-compare --a tcp --b sctp --allow-different --plot compare.png > compare.txt
+
+with the sctp-perf-compare of --bin-dir.
+
 Other files there (a README.md) are kept; the sweep's own files are replaced.
 
 Options:
@@ -70,7 +88,7 @@ Options:
                        SOCK_SEQPACK_clt/_srv (required)
   --output-dir DIR     where the sweep directories go (required)
   --iterations N       timed iterations per payload size (default: 5000)
-  --sweeps LIST        comma-separated: stream, seqpack, hol
+  --sweeps LIST        comma-separated: stream, seqpack, hol, compare
                        (default: stream,seqpack)
   --hol-count N        messages per run of the hol sweep (default: 10000)
   --min-power N        smallest payload 2^N (default: 0)
@@ -141,7 +159,8 @@ bin_dir="$(cd "${bin_dir}" && pwd)"
 selected=()
 IFS=, read -r -a requested <<<"${sweeps}"
 for sweep in "${requested[@]}"; do
-    [[ -n "${sweep_check[${sweep}]:-}" ]] || usage_error "--sweeps takes stream, seqpack and/or hol, not '${sweep}'"
+    [[ -n "${sweep_check[${sweep}]:-}" ]] ||
+        usage_error "--sweeps takes stream, seqpack, hol and/or compare, not '${sweep}'"
     for program in ${sweep_programs[${sweep}]}; do
         [[ -x "${bin_dir}/${program}" ]] || die "${program} is not in ${bin_dir}; build the project first"
     done
@@ -297,10 +316,23 @@ unpack_sweep() {
         # shellcheck disable=SC2086 # the pattern is a glob on purpose
         rm -f "${dest}"/${pattern}
     done
+    # -R: the compare sweep keeps each side's reports in a directory.
     for file in "${staging}/${name}"/*; do
-        cp "${file}" "${dest}/"
+        cp -R "${file}" "${dest}/"
     done
     echo "run-vm-sweeps: ${dest}:" "${staging}/${name}"/* | sed "s|${staging}/${name}/||g"
+}
+
+# compare_sides: sctp-perf-compare on the reports the compare sweep brought
+# back, as the manual shows it, from inside their directory so that the
+# table and the plot name the sides tcp and sctp.
+compare_sides() {
+    local dest="${output_dir}/${sweep_dir[compare]}"
+    (cd "${dest}" && "${bin_dir}/sctp-perf-compare" --a tcp --b sctp --allow-different \
+        --plot compare.png >compare.txt) ||
+        { echo "run-vm-sweeps: sctp-perf-compare failed on ${dest}" >&2; return 1; }
+    echo "run-vm-sweeps: ${dest}: compare.txt compare.png"
+    cat "${dest}/compare.txt"
 }
 
 # --- main ----------------------------------------------------------------
@@ -338,8 +370,13 @@ main() {
     done
     echo "run-vm-sweeps: host $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs," \
         "kernel $(uname -r); $("$(command -v qemu-system-x86_64 || echo qemu-system-x86_64)" --version 2>/dev/null | head -n 1)"
-    echo "run-vm-sweeps: sweeps ${checks}, ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}," \
-        "${hol_count} messages per run of the hol sweep"
+    # The settings that apply to the sweeps chosen, so the log states no
+    # figure that played no part (the comparison's guest prints its commands).
+    local settings=""
+    [[ ",${checks}," != *_sweep,* ]] ||
+        settings+=", ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}"
+    [[ ",${checks}," != *,sctp_hol_blocking,* ]] || settings+=", ${hol_count} messages per run of the hol sweep"
+    echo "run-vm-sweeps: sweeps ${checks}${settings}"
 
     local started=${SECONDS} status=0 filter_fd filter_pid
     # run-vm-checks.sh runs in the background so a TERM to this script can
@@ -359,7 +396,11 @@ main() {
 
     local failed=0
     for sweep in "${selected[@]}"; do
-        unpack_sweep "${sweep}" || failed=1
+        if unpack_sweep "${sweep}"; then
+            [[ "${sweep}" != compare ]] || compare_sides || failed=1
+        else
+            failed=1
+        fi
     done
     ((status == 0 && failed == 0)) || die "not every sweep came back; see the messages above"
 }
