@@ -89,7 +89,7 @@ stall() {
     [ "${_status}" -eq 0 ] || mismatches="; the observer exited with status ${_status}"
     _sent="$(report_field load.messages_sent)"
     [ -n "${_sent}" ] && [ "${_sent}" -gt 0 ] ||
-        mismatches="${mismatches}; the observer sent nothing"
+        mismatches="${mismatches}; the observer's report counts no message sent"
     expect_field load.messages_replied "${_sent}"
     expect_field load.messages_lost 0
     [ "$(count_lines "${_srv_log}" ' ok in .*: finished ')" -eq 1 ] ||
