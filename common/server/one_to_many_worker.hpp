@@ -23,11 +23,14 @@
 // receive queue holds every association's messages in arrival order, so
 // the reader takes them all, and a session that cannot send its replies
 // (its client stopped reading) keeps its requests queued in user space, up
-// to queued_bytes_bound; beyond it the session ends. How a stalled
-// association affects the others' sends is the kernel's choice:
-// net.sctp.sndbuf_policy 0 (the default) charges every association's unsent
-// data to the one socket's send buffer, 1 gives each association a buffer
-// of its own (see man SOCK_SEQPACK_srv).
+// to queued_bytes_bound; beyond it the session ends. Nor may the reader
+// wait for one association: every send is MSG_DONTWAIT (a send that
+// waited for one association's room would leave every other association's
+// requests unread meanwhile). How a stalled association affects the
+// others' sends is the kernel's choice: net.sctp.sndbuf_policy 0 (the
+// default) charges every association's unsent data to the one socket's
+// send buffer, so they wait for room too until the stalled session ends;
+// 1 gives each association a buffer of its own (see man SOCK_SEQPACK_srv).
 //
 // The wait is a blocking recvmsg() with a short receive timeout
 // (receive_wait): the deadlines of the sessions (--header-timeout,

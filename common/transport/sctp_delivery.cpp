@@ -12,20 +12,42 @@ namespace sctp_perf {
 
 ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
                            const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id) {
-    sctp_sendv_spa info{};
-    info.sendv_flags = SCTP_SEND_SNDINFO_VALID;
-    info.sendv_sndinfo.snd_assoc_id = assoc_id;
-    info.sendv_sndinfo.snd_sid = delivery.stream;
-    info.sendv_sndinfo.snd_flags = delivery.unordered ? SCTP_UNORDERED : 0;
-    if (delivery.pr.any()) {
-        info.sendv_flags |= SCTP_SEND_PRINFO_VALID;
-        info.sendv_prinfo.pr_policy =
-            delivery.pr.policy == pr_sctp_policy::ttl ? SCTP_PR_SCTP_TTL : SCTP_PR_SCTP_RTX;
-        info.sendv_prinfo.pr_value = delivery.pr.value;
-    }
+    // The SCTP_SNDINFO and SCTP_PRINFO that sctp_sendv() would build, built
+    // here: lksctp-tools' sctp_sendv() (1.0.19) passes 0 to sendmsg() and
+    // keeps `flags` only in msg_flags, which sendmsg() ignores. MSG_DONTWAIT
+    // was lost with it, so a full send buffer made a "non-blocking" send
+    // wait out SO_SNDTIMEO, and MSG_NOSIGNAL too, so a send to an
+    // association that had just gone would raise SIGPIPE.
+    alignas(cmsghdr)
+        std::byte control[CMSG_SPACE(sizeof(sctp_sndinfo)) + CMSG_SPACE(sizeof(sctp_prinfo))]{};
     iovec part{const_cast<std::byte*>(message.data()), message.size()};
-    return ::sctp_sendv(fd, &part, 1, nullptr, 0, &info, sizeof info, SCTP_SENDV_SPA,
-                        flags | MSG_NOSIGNAL);
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = delivery.pr.any() ? sizeof control : CMSG_SPACE(sizeof(sctp_sndinfo));
+
+    sctp_sndinfo info{};
+    info.snd_sid = delivery.stream;
+    info.snd_flags = delivery.unordered ? SCTP_UNORDERED : 0;
+    info.snd_assoc_id = assoc_id;
+    cmsghdr* c = CMSG_FIRSTHDR(&header);
+    c->cmsg_level = IPPROTO_SCTP;
+    c->cmsg_type = SCTP_SNDINFO;
+    c->cmsg_len = CMSG_LEN(sizeof info);
+    std::memcpy(CMSG_DATA(c), &info, sizeof info);
+    if (delivery.pr.any()) {
+        sctp_prinfo policy{};
+        policy.pr_policy =
+            delivery.pr.policy == pr_sctp_policy::ttl ? SCTP_PR_SCTP_TTL : SCTP_PR_SCTP_RTX;
+        policy.pr_value = delivery.pr.value;
+        c = CMSG_NXTHDR(&header, c);
+        c->cmsg_level = IPPROTO_SCTP;
+        c->cmsg_type = SCTP_PRINFO;
+        c->cmsg_len = CMSG_LEN(sizeof policy);
+        std::memcpy(CMSG_DATA(c), &policy, sizeof policy);
+    }
+    return ::sendmsg(fd, &header, flags | MSG_NOSIGNAL);
 }
 
 void enable_receive_info(int fd) {

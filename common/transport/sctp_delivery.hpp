@@ -24,10 +24,10 @@ struct sctp_delivery {
 };
 
 // One sendmsg() of `message` as one SCTP message carrying `delivery`
-// (SCTP_SNDINFO and, with a policy, SCTP_PRINFO, as sctp_sendv() builds
-// them), on association `assoc_id` of a one-to-many socket (0 on a socket
-// that holds one association). Returns what sendmsg() returned; errno as
-// it left it.
+// (SCTP_SNDINFO and, with a policy, SCTP_PRINFO), on association
+// `assoc_id` of a one-to-many socket (0 on a socket that holds one
+// association), with `flags` (MSG_DONTWAIT) and MSG_NOSIGNAL. Returns what
+// sendmsg() returned; errno as it left it.
 ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
                            const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id = 0);
 

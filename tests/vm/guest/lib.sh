@@ -363,6 +363,12 @@ run_every_size() {
 # count_lines FILE PATTERN: how many lines of FILE match the extended
 # regular expression PATTERN (0 when the file is missing).
 count_lines() {
+    # grep -c prints no count for a missing file; a client started in the
+    # background may not have created its output yet.
+    [ -f "$1" ] || {
+        echo 0
+        return
+    }
     grep -cE "$2" "$1" 2>/dev/null || true
 }
 

@@ -84,8 +84,6 @@ peer_dies() {
         --format json
 
     # The first progress line: both flows are connected and under load.
-    # count_lines prints nothing, not 0, while the shell has yet to create
-    # the client's stderr file.
     _ticks=0
     while _lines="$(count_lines "${_out}.err" "${progress_line}")" && [ "${_lines:-0}" -lt 1 ]; do
         if ! kill -0 "${CLIENT_PID}" 2>/dev/null; then
