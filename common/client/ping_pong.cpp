@@ -20,6 +20,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                                               : primer + plan.measured_iterations;
     using clock = std::chrono::steady_clock;
     clock::time_point measuring_since{};
+    wall_time measuring_since_wall{};
     clock::time_point last_stop{};
     const auto deadline = plan.duration.value_or(clock::duration::max());
 
@@ -35,7 +36,15 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         payload.back() = static_cast<std::byte>(r >> 8);
         const auto expected = protocol::pingpong_reply(payload);
         if (i == primer) {
+            if (plan.start) {
+                check_start_ahead(*plan.start, clock::now(), "connected and primed");
+                if (!wait_until(plan.start->steady, plan.stop)) {
+                    stopped = true;
+                    break;
+                }
+            }
             measuring_since = clock::now();
+            measuring_since_wall = std::chrono::system_clock::now();
         }
         // Stream 0 ordered, the default, is a plain send().
         const sctp_delivery delivery{
@@ -65,9 +74,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         }
     }
     if (i <= primer) {
-        return {std::chrono::nanoseconds(0), 0, stopped};  // stopped in the primer
+        return {std::chrono::nanoseconds(0), 0, stopped, {}};  // stopped in the primer
     }
-    return {last_stop - measuring_since, i - primer, stopped};
+    return {last_stop - measuring_since, i - primer, stopped, measuring_since_wall};
 }
 
 }  // namespace sctp_perf

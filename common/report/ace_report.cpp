@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <string>
 
@@ -229,6 +230,14 @@ void write_run_description(std::ostream& out, const run_report& r) {
                                        : "");
     } else {
         fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
+    }
+    if (r.options.start_at) {
+        const auto late_us = start_late_us(r);
+        fmt::print(out, "\tstart at: {} asked, measuring began {}\n",
+                   utc_iso_text(*r.options.start_at),
+                   late_us ? fmt::format("{} ({:.1f} us {})", utc_iso_text(*r.measurement_began),
+                                         std::abs(*late_us), *late_us < 0 ? "early" : "late")
+                           : std::string("never (interrupted before)"));
     }
     write_sctp_and_transport_lines(out, r);
     write_clock_line(out, r);
