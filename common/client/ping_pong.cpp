@@ -9,6 +9,20 @@
 #include "protocol/wire_protocol.hpp"
 
 namespace sctp_perf {
+namespace {
+
+// --start-at: once the primer is done, waits for the instant. False when
+// plan.stop came first; throws start_missed when the instant has passed.
+bool await_start(const ping_pong_plan& plan) {
+    if (!plan.start) {
+        return true;
+    }
+    check_start_ahead(*plan.start, std::chrono::steady_clock::now(), "connected and primed");
+    return wait_until(plan.start->steady, plan.stop);
+}
+
+}  // namespace
+
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder) {
     std::vector<std::byte> payload(plan.payload_bytes);
@@ -36,12 +50,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         payload.back() = static_cast<std::byte>(r >> 8);
         const auto expected = protocol::pingpong_reply(payload);
         if (i == primer) {
-            if (plan.start) {
-                check_start_ahead(*plan.start, clock::now(), "connected and primed");
-                if (!wait_until(plan.start->steady, plan.stop)) {
-                    stopped = true;
-                    break;
-                }
+            if (!await_start(plan)) {
+                stopped = true;
+                break;
             }
             measuring_since = clock::now();
             measuring_since_wall = std::chrono::system_clock::now();
