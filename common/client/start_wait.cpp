@@ -27,15 +27,18 @@ void check_start_ahead(const start_instant& start, steady_time now, std::string_
             utc_iso_text(start.requested),
             std::chrono::duration<double>(now - start.steady).count(), stage));
     }
+    // The server's silence began a little earlier than this client can
+    // see (when it read the last primer request), hence the margin.
     const auto left = start.steady - now;
-    if (start.server_io_timeout && left >= *start.server_io_timeout) {
+    if (start.server_io_timeout && left + silence_margin >= *start.server_io_timeout) {
         throw start_missed(fmt::format(
             "--start-at {} is {:.3f} s away after the primer, but the server ends a session "
             "silent for its --io-timeout of {:.3f} s; start the server with an --io-timeout "
-            "above {} s (the client connects {} s before the instant)",
+            "above {} s (the client connects {} s before the instant and keeps {} s to spare)",
             utc_iso_text(start.requested), std::chrono::duration<double>(left).count(),
             std::chrono::duration<double>(*start.server_io_timeout).count(),
-            start_setup_lead.count(), start_setup_lead.count()));
+            (start_setup_lead + silence_margin).count(), start_setup_lead.count(),
+            silence_margin.count()));
     }
 }
 

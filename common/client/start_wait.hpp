@@ -9,9 +9,11 @@
 // start_setup_lead before the instant, then connects, agrees on the test and
 // primes as it always does, and then waits what is left of the lead. That
 // wait is shorter than the lead, which is half the server's default
-// --io-timeout, so the server's bounds stay as they are. A client that is
-// not ready by the instant fails (start_missed) rather than start late: a
-// late start would silently misalign the runs merged across hosts.
+// --io-timeout, so the server's bounds stay as they are; a server with a
+// shorter --io-timeout is found before the wait (check_start_ahead). A
+// client that is not ready by the instant fails (start_missed) rather than
+// start late: a late start would silently misalign the runs merged across
+// hosts.
 //
 // The instant is a wall-clock (CLOCK_REALTIME) time, converted to the
 // steady clock once, as the wait begins: the measurement is timed on the
@@ -33,6 +35,11 @@ using steady_time = std::chrono::steady_clock::time_point;
 // and half the server's default --io-timeout of 10 s.
 inline constexpr std::chrono::seconds start_setup_lead{5};
 
+// What the wait after the primer keeps below the server's --io-timeout: the
+// server counts its silence from before the client's primer ends (by up to
+// half a round trip), and a start cut that fine would be lost.
+inline constexpr std::chrono::seconds silence_margin{1};
+
 // The requested instant on both clocks, and how long the server lets a
 // client stay silent after its primer (its --io-timeout, as its settings
 // state it; unset: not known).
@@ -51,8 +58,8 @@ start_instant start_on_steady_clock(wall_time requested);
 wall_time wall_time_of(steady_time instant);
 
 // Throws start_missed when `now` is past the instant, or when the wait
-// left is as long as the server's I/O timeout (it would end the session
-// before the instant). `stage` says what the client had done by then.
+// left and silence_margin reach the server's I/O timeout (it would end the
+// session before the instant). `stage` says what the client had done by then.
 void check_start_ahead(const start_instant& start, steady_time now, std::string_view stage);
 
 // Sleeps until `until`: in slices of at most 20 ms, since a signal does not

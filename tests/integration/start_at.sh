@@ -92,7 +92,7 @@ pass "an instant already past: exit 1, '$ERR'"
 srv_port=$SERVER_PORT
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1 --io-timeout 1
 run_capture 1 "${clt[@]}" -p "$SERVER_PORT" -s 6 -c 100 --start-at $(($(date +%s) + 4))
-grep -q "the server ends a session silent for its --io-timeout of 1.000 s; start the server with an --io-timeout above 5 s" <<<"$ERR" ||
+grep -q "the server ends a session silent for its --io-timeout of 1.000 s; start the server with an --io-timeout above 6 s" <<<"$ERR" ||
     fail "short server --io-timeout: $ERR"
 pass "a server --io-timeout shorter than the wait: exit 1, named"
 
