@@ -53,6 +53,13 @@ class connect_error : public std::runtime_error {
     bool refused_;
 };
 
+// --start-at came before the client was ready to measure: starting late
+// would misalign the runs merged across hosts, so the run fails instead.
+class start_missed : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 // A name in an address list that does not resolve; what() names it and says why.
 class resolve_error : public std::runtime_error {
   public:

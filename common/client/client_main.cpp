@@ -21,6 +21,7 @@
 #include "client/load/pooled_load.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/ping_pong.hpp"
+#include "client/start_wait.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
 #include "report/clock_info.hpp"
@@ -229,10 +230,27 @@ run_report& described_run(run_report& report, bool first, run_report& later) {
     return later;
 }
 
+// The start instant with the server's I/O timeout from its settings: the
+// longest a client may stay silent between its primer and the instant.
+std::optional<start_instant> with_server_timeout(std::optional<start_instant> start,
+                                                 const nlohmann::json& settings) {
+    if (start) {
+        const auto it = settings.find("io_timeout_ms");
+        if (it != settings.end() && it->is_number_unsigned()) {
+            // A day at most, as the server's option is; no overflow from a stray value.
+            start->server_io_timeout = std::chrono::milliseconds(
+                std::min<std::uint64_t>(it->get<std::uint64_t>(), 86'400'000));
+        }
+    }
+    return start;
+}
+
 // One ping-pong run: connects, agrees on the test with the server and
 // measures into `recorder`; `transport` gets the connection's counters.
 ping_pong_result measure_ping_pong(const client_options& options, run_report& report, bool first,
-                                   const client_connector& connect, latency_recorder& recorder,
+                                   const client_connector& connect,
+                                   const std::optional<start_instant>& start,
+                                   latency_recorder& recorder,
                                    std::optional<transport_counters>& transport) {
     client_connection connection = connect(options);
     run_report later;
@@ -248,6 +266,7 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
+    plan.start = with_server_timeout(start, described.server_settings);
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
     const auto result = run_ping_pong(channel, plan, recorder);
@@ -270,7 +289,8 @@ void add_transport(std::optional<transport_counters>& total,
 }
 
 int run_ping_pong_test(const client_options& options, run_report& report,
-                       const client_connector& connect, std::ofstream& json_file) {
+                       const client_connector& connect, const std::optional<start_instant>& start,
+                       std::ofstream& json_file) {
     // The first run's recorder becomes the pool; later runs merge into it,
     // their iteration numbers following on (repeat_report.hpp).
     std::optional<latency_recorder> pooled;
@@ -282,7 +302,10 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         latency_recorder recorder(options.histogram);
         std::optional<transport_counters> transport;
         const auto result =
-            measure_ping_pong(options, report, run == 0, connect, recorder, transport);
+            measure_ping_pong(options, report, run == 0, connect, start, recorder, transport);
+        if (run == 0) {
+            report.measurement_began = result.began;
+        }
         const double duration_s = std::chrono::duration<double>(result.elapsed).count();
         auto figures = figures_of_run(recorder, duration_s);
         figures.interrupted = result.stopped;
@@ -352,7 +375,8 @@ std::vector<std::unique_ptr<message_channel>> connect_flows(const client_options
 
 // One load run: connects the flows and runs the load engine over them.
 load_result measure_load(const client_options& options, run_report& report, bool first,
-                         const client_connector& connect) {
+                         const client_connector& connect,
+                         const std::optional<start_instant>& start) {
     const auto setup_began = std::chrono::steady_clock::now();
     // A load test ends with its end-of-test message, whatever the count.
     protocol::test_header header{options.payload_bytes(), 0, options.mode};
@@ -384,6 +408,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.unordered = options.common.sctp.unordered;
     plan.pr = options.common.sctp.pr;
     plan.server_pr = server_pr_sctp(described.server_settings);
+    plan.start = with_server_timeout(start, described.server_settings);
     load_outputs outputs;
     outputs.progress = &std::cerr;
     outputs.interval_csv = options.interval_csv;
@@ -395,13 +420,14 @@ load_result measure_load(const client_options& options, run_report& report, bool
 }
 
 int run_load(const client_options& options, run_report& report, const client_connector& connect,
-             std::ofstream& json_file, std::ofstream& flow_csv) {
+             const std::optional<start_instant>& start, std::ofstream& json_file,
+             std::ofstream& flow_csv) {
     // The first run's result becomes the pool; later runs add to it.
     std::optional<load_result> pooled;
     repeat_account account;
     account.asked = options.repeat;
     const auto failure = repeat_runs(options, report.program, [&](unsigned run) {
-        auto result = measure_load(options, report, run == 0, connect);
+        auto result = measure_load(options, report, run == 0, connect, start);
         auto figures = figures_of_run(result);
         figures.interrupted = interrupt_flag().load() != 0;
         account.runs.push_back(figures);
@@ -414,6 +440,7 @@ int run_load(const client_options& options, run_report& report, const client_con
     account.failure = failure;
     report.interrupted_by = interrupt_flag().load();
     report.load = &*pooled;
+    report.measurement_began = pooled->began;
     report.duration_s = pooled->duration_s;
     report.repeats = options.repeat > 1 ? &account : nullptr;
     const interrupt_scope while_writing;  // a signal now is noted, and the report finished
@@ -423,6 +450,20 @@ int run_load(const client_options& options, run_report& report, const client_con
         close_output_file(flow_csv, options.flow_csv, "--flow-csv file");
     }
     return exit_status_after_failed_runs(report.program, report);
+}
+
+// With --start-at: the instant on the steady clock, once the time to
+// connect has come (start_setup_lead before it; see client/start_wait.hpp).
+// Ctrl-C while this sleeps ends the program at once, as while connecting:
+// nothing has been measured.
+std::optional<start_instant> wait_to_connect(const client_options& options) {
+    if (!options.start_at) {
+        return std::nullopt;
+    }
+    const auto start = start_on_steady_clock(*options.start_at);
+    check_start_ahead(start, std::chrono::steady_clock::now(), "it had not yet connected");
+    wait_until(start.steady - start_setup_lead, nullptr);
+    return start;
 }
 
 int run(const client_options& options, const program_info& program,
@@ -438,10 +479,11 @@ int run(const client_options& options, const program_info& program,
     report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     std::ofstream flow_csv = open_output_file(options.flow_csv, "--flow-csv file");
+    const auto start = wait_to_connect(options);
     if (options.load_mode()) {
-        return run_load(options, report, connect, json_file, flow_csv);
+        return run_load(options, report, connect, start, json_file, flow_csv);
     }
-    return run_ping_pong_test(options, report, connect, json_file);
+    return run_ping_pong_test(options, report, connect, start, json_file);
 }
 
 // Whether the command line asks for the JSON format on stdout, read from

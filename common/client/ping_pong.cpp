@@ -9,6 +9,20 @@
 #include "protocol/wire_protocol.hpp"
 
 namespace sctp_perf {
+namespace {
+
+// --start-at: once the primer is done, waits for the instant. False when
+// plan.stop came first; throws start_missed when the instant has passed.
+bool await_start(const ping_pong_plan& plan) {
+    if (!plan.start) {
+        return true;
+    }
+    check_start_ahead(*plan.start, std::chrono::steady_clock::now(), "connected and primed");
+    return wait_until(plan.start->steady, plan.stop);
+}
+
+}  // namespace
+
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder) {
     std::vector<std::byte> payload(plan.payload_bytes);
@@ -20,6 +34,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                                               : primer + plan.measured_iterations;
     using clock = std::chrono::steady_clock;
     clock::time_point measuring_since{};
+    wall_time measuring_since_wall{};
     clock::time_point last_stop{};
     const auto deadline = plan.duration.value_or(clock::duration::max());
 
@@ -35,7 +50,12 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         payload.back() = static_cast<std::byte>(r >> 8);
         const auto expected = protocol::pingpong_reply(payload);
         if (i == primer) {
+            if (!await_start(plan)) {
+                stopped = true;
+                break;
+            }
             measuring_since = clock::now();
+            measuring_since_wall = std::chrono::system_clock::now();
         }
         // Stream 0 ordered, the default, is a plain send().
         const sctp_delivery delivery{
@@ -65,9 +85,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         }
     }
     if (i <= primer) {
-        return {std::chrono::nanoseconds(0), 0, stopped};  // stopped in the primer
+        return {std::chrono::nanoseconds(0), 0, stopped, {}};  // stopped in the primer
     }
-    return {last_stop - measuring_since, i - primer, stopped};
+    return {last_stop - measuring_since, i - primer, stopped, measuring_since_wall};
 }
 
 }  // namespace sctp_perf

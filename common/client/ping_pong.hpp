@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "client/start_wait.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/message_channel.hpp"
 
@@ -25,18 +26,23 @@ struct ping_pong_plan {
     // Read before each round trip; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends the run there, with what it measured.
     const std::atomic<int>* stop = nullptr;
+    // --start-at: after the primer, wait for this instant, then measure.
+    std::optional<start_instant> start{};
 };
 
 struct ping_pong_result {
     std::chrono::nanoseconds elapsed{0};  // wall time of the measured iterations
     std::uint64_t measured_iterations = 0;
     bool stopped = false;  // ended early by plan.stop
+    // The wall-clock time at which the first measured round trip began;
+    // unset when none did.
+    std::optional<wall_time> began{};
 };
 
-// Runs the primer and the measured iterations, recording into `recorder`,
-// until all are done or plan.stop is set.
-// Throws peer_error naming the iteration at which the peer failed, or whose
-// reply does not carry the request's check bytes.
+// Runs the primer, waits for plan.start if set, then the measured iterations, recording into
+// `recorder`, until all are done or plan.stop is set. Throws start_missed when plan.start passed
+// during the primer, and peer_error naming the iteration at which the peer failed, or whose reply
+// does not carry the request's check bytes.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder);
 

@@ -45,6 +45,7 @@ struct raw_client_options {
     std::string flow_csv;
     long long repeat = 1;
     double pause_s = 0.0;
+    std::string start_at;
 };
 
 void add_client_options(option_groups& groups, raw_client_options& raw,
@@ -72,6 +73,11 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("pause", real_value(raw.pause_s, unreadable, "--pause", real_kind::seconds)
              ->value_name("S"),
          "with --repeat: wait S seconds between runs, 0..3600 (default: 0)")
+        ("start-at", po::value(&raw.start_at)->value_name("TIME"),
+         "connect and prime, then begin to measure at TIME, so that clients on several hosts "
+         "measure together: ISO 8601 with a zone (2026-11-26T14:05:00Z, "
+         "2026-11-26T14:05:00.250+01:00) or Unix seconds (1795701900.5), at most 24 h ahead; "
+         "connecting begins 5 s before it, and a client not ready by then fails")
         ("rate", real_value(raw.rate_per_s, unreadable, "--rate", real_kind::rate)
              ->value_name("R"),
          "open loop: R messages per second per flow, each timed from when it was due "
@@ -201,7 +207,9 @@ help_layout client_help(const option_groups& groups, const program_info& program
         "  {2}{1} -s 4 --rate 10k --duration 30 --flows 4\n"
         "      4 flows of 10000 messages per second each, for 30 seconds\n"
         "  {2}{1} -s 6 -c 100k --repeat 10 --pause 1\n"
-        "      10 runs of 100000 round trips, a second apart: each percentile over them\n",
+        "      10 runs of 100000 round trips, a second apart: each percentile over them\n"
+        "  {2}{1} -H 10.0.0.2 -s 6 --rate 10k --start-at 1795701900\n"
+        "      the same on every client host: all measure from 2026-11-26T14:05:00Z\n",
         server, tcp, name);
     if (multi) {
         help.examples += "  " + name +
@@ -400,6 +408,37 @@ void validate_repeat(const raw_client_options& raw, const po::variables_map& giv
     }
 }
 
+// --start-at: the instant, no further off than max_start_ahead, for one run.
+// An instant already past is found when the client is about to connect or
+// to measure, and is a runtime failure then (client/start_wait.hpp): the
+// same command line is right a second earlier.
+void validate_start_at(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("start-at")) {
+        return;
+    }
+    const auto parsed = parse_start_time(raw.start_at);
+    if (!parsed.time) {
+        errors.push_back(parsed.error);
+        return;
+    }
+    const auto ahead = *parsed.time - std::chrono::system_clock::now();
+    if (ahead > max_start_ahead) {
+        errors.push_back(fmt::format(
+            "--start-at {} is {:.1f} h ahead, more than 24 h: check its date and zone",
+            raw.start_at, std::chrono::duration<double, std::ratio<3600>>(ahead).count()));
+    }
+    // The runs of --repeat follow one another at times that depend on how
+    // long each takes, which no other host knows: only one run can be
+    // aligned, and a repeated test would misalign the rest silently.
+    if (raw.repeat > 1) {
+        errors.push_back(
+            "--start-at aligns one run across hosts; it cannot be given with --repeat above 1 "
+            "(start each run with its own --start-at)");
+    }
+    result.start_at = parsed.time;
+}
+
 client_options validate(const raw_client_options& raw, const po::variables_map& given,
                         const program_info& program) {
     std::vector<std::string> errors;
@@ -483,6 +522,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
 
     validate_workload(raw, given, result, errors);
     validate_repeat(raw, given, result, errors);
+    validate_start_at(raw, given, result, errors);
     const bool open_loop =
         result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
     if (result.common.sctp.pr.any() && !open_loop) {

@@ -10,6 +10,7 @@
 
 #include "options/arrival_process.hpp"
 #include "options/common_options.hpp"
+#include "options/start_time.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "stats/binned_histogram.hpp"
 
@@ -61,6 +62,9 @@ struct client_options {
     // measurement; the report pools them and gives the spread over runs.
     unsigned repeat = 1;                // runs, 1..max_repeat
     std::chrono::nanoseconds pause{0};  // between two runs
+    // --start-at: connect and prime, then begin to measure at this instant,
+    // as clients on other hosts given the same instant do (client/start_wait.hpp).
+    std::optional<wall_time> start_at;
 
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.

@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <string>
 
@@ -189,6 +190,19 @@ void write_server_block(std::ostream& out, const run_report& r) {
     }
 }
 
+// --start-at: the instant asked for, and when measuring began (section 9.5).
+void write_start_at_line(std::ostream& out, const run_report& r) {
+    if (!r.options.start_at) {
+        return;
+    }
+    const auto late_us = start_late_us(r);
+    fmt::print(out, "\tstart at: {} asked, {}\n", utc_iso_text(*r.options.start_at),
+               late_us ? fmt::format("measuring began {} ({:.1f} us {})",
+                                     utc_iso_text(*r.measurement_began), std::abs(*late_us),
+                                     *late_us < 0 ? "early" : "late")
+                       : std::string("interrupted before measuring began"));
+}
+
 void write_run_description(std::ostream& out, const run_report& r) {
     const auto& o = r.options;
     const auto& env = r.environment;
@@ -230,6 +244,7 @@ void write_run_description(std::ostream& out, const run_report& r) {
     } else {
         fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
     }
+    write_start_at_line(out, r);
     write_sctp_and_transport_lines(out, r);
     write_clock_line(out, r);
     fmt::print(out,

@@ -186,7 +186,10 @@ histogram_log_writer::histogram_log_writer(std::ostream& out,
                                            std::chrono::system_clock::time_point start_time)
     : out_(out) {
     using namespace std::chrono;
-    const auto start_ms = floor<milliseconds>(start_time).time_since_epoch();
+    // Rounded, as the intervals' timestamps are: a start a few microseconds
+    // before a whole second (--start-at's instant, read back on the wall
+    // clock) is written as that second, not a millisecond before it.
+    const auto start_ms = round<milliseconds>(start_time).time_since_epoch();
     if (start_ms.count() < 0) {
         throw std::invalid_argument("histogram log: start time precedes the epoch");
     }

@@ -54,7 +54,7 @@ std::string encode_compressed_histogram(const log_linear_histogram& h);
 class histogram_log_writer {
   public:
     // Writes the header: the format version, `#[StartTime: ...]` and an equal
-    // `#[BaseTime: ...]` (both whole milliseconds since the epoch, printed as
+    // `#[BaseTime: ...]` (both to the nearest millisecond since the epoch, printed as
     // seconds, with the date in UTC), and the column legend. The explicit
     // BaseTime tells readers that interval timestamps are relative to
     // `start_time`, rather than leaving them to guess. `start_time` must not

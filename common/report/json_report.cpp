@@ -97,6 +97,8 @@ json environment_json(const run_report& r) {
         {"local_addresses", r.local_addresses},
         {"peer_addresses", r.peer_addresses},
         {"started_at", env.started_at},
+        {"measurement_began_at",
+         r.measurement_began ? json(utc_iso_text(*r.measurement_began)) : json(nullptr)},
     };
     if (r.client_buffers) {
         environment["client_sndbuf_bytes"] = r.client_buffers->send_bytes;
@@ -124,6 +126,20 @@ json clock_json(const run_report& r) {
     };
 }
 
+// --start-at: the instant asked for, when the measurement began, and how
+// late that was; null without --start-at.
+json start_at_json(const run_report& r) {
+    if (!r.options.start_at) {
+        return nullptr;
+    }
+    const auto late_us = start_late_us(r);
+    return {
+        {"requested", utc_iso_text(*r.options.start_at)},
+        {"actual", r.measurement_began ? json(utc_iso_text(*r.measurement_began)) : json(nullptr)},
+        {"late_us", late_us ? json(*late_us) : json(nullptr)},
+    };
+}
+
 json header_json(const run_report& r) {
     const bool open_loop = r.load != nullptr && (r.options.mode == protocol::test_mode::rate ||
                                                  r.options.mode == protocol::test_mode::throughput);
@@ -146,6 +162,7 @@ json header_json(const run_report& r) {
     }
     doc["config"] = config_json(r);
     doc["environment"] = environment_json(r);
+    doc["start_at"] = start_at_json(r);
     doc["clock"] = clock_json(r);
     doc["warnings"] = run_warnings(r);
     return doc;

@@ -8,6 +8,7 @@
 // 280 KiB each); each flow keeps a compact_histogram (5 KiB, within 6.25 %):
 // about 50 MB for 10,000 flows rather than 2.9 GB.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,6 +66,9 @@ struct flow_result {
 struct load_result {
     protocol::test_mode mode = protocol::test_mode::rate;
     double duration_s = 0.0;  // from t0 to the last flow's end-of-test reply
+    // t0 on the wall clock: when the measured load began (the first run's,
+    // pooled); unset in unit tests.
+    std::optional<std::chrono::system_clock::time_point> began;
     unsigned flows = 0;
     unsigned threads = 0;
     std::uint32_t echo_every = 1;

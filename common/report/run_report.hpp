@@ -3,6 +3,7 @@
 // where and how it ran, and the recorded round trips. One writer per format,
 // each writing to any std::ostream.
 
+#include <chrono>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -47,6 +48,11 @@ struct run_report {
     std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
     std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
     std::optional<clock_info> clock;                  // measured at start
+    // When the measurement began, on the wall clock (the first run's with
+    // --repeat): the first measured round trip, or the load's t0. Unset when
+    // it never did (interrupted before). Reports from several hosts are
+    // aligned on it; --start-at asked for options.start_at.
+    std::optional<wall_time> measurement_began;
     // The signal (SIGINT, SIGTERM) that ended the measurement early, 0 when
     // it ran to its end: the figures then cover only what came before it.
     int interrupted_by = 0;
@@ -62,6 +68,17 @@ struct run_report {
 // request's message header in the load modes.
 inline std::size_t reply_bytes_of(const client_options& options) noexcept {
     return options.load_mode() ? protocol::load_reply_size : protocol::reply_size;
+}
+
+// How far the measurement's start was from --start-at, in microseconds
+// (positive: late); unset without --start-at or without a start.
+inline std::optional<double> start_late_us(const run_report& report) {
+    if (!report.options.start_at || !report.measurement_began) {
+        return std::nullopt;
+    }
+    return std::chrono::duration<double, std::micro>(*report.measurement_began -
+                                                     *report.options.start_at)
+        .count();
 }
 
 // A description of the run and its percentiles, then ACE's histogram report

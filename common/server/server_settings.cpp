@@ -49,6 +49,7 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
         {"data_path", identity.data_path},
         {"transport", std::string(name_of(identity.transport))},
         {"nagle", identity.nagle},
+        {"io_timeout_ms", identity.io_timeout.count()},
         {"sndbuf_bytes", buffers.send_bytes},
         {"rcvbuf_bytes", buffers.receive_bytes},
         {"sctp_rto", nullptr},

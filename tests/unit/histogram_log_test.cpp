@@ -192,6 +192,25 @@ TEST_CASE("histogram_log: header lines", "[hdr]") {
           "\"Interval_Compressed_Histogram\"\n");
 }
 
+TEST_CASE("histogram_log: the start time is rounded to the nearest millisecond", "[hdr]") {
+    // A start read back on the wall clock lands a few microseconds either
+    // side of the instant asked for (--start-at); both sides give the instant.
+    const auto start_line = [](std::chrono::nanoseconds since_epoch) {
+        std::ostringstream out;
+        histogram_log_writer writer(out, std::chrono::system_clock::time_point{since_epoch});
+        const auto text = out.str();
+        const auto begin = text.find("#[StartTime: ") + 13;
+        return text.substr(begin, text.find(' ', begin) - begin);
+    };
+    using std::chrono::microseconds;
+    const std::chrono::nanoseconds instant = std::chrono::seconds(1'795'701'900);
+    CHECK(start_line(instant - microseconds(3)) == "1795701900.000");
+    CHECK(start_line(instant + microseconds(3)) == "1795701900.000");
+    // 0.1234 s rounds down to .123, 0.1236 s up to .124.
+    CHECK(start_line(instant + microseconds(123'400)) == "1795701900.123");
+    CHECK(start_line(instant + microseconds(123'600)) == "1795701900.124");
+}
+
 TEST_CASE("histogram_log: interval lines", "[hdr]") {
     std::ostringstream out;
     histogram_log_writer writer(out, std::chrono::system_clock::time_point{});

@@ -518,6 +518,25 @@ void run_primers(std::vector<std::unique_ptr<load_flow>>& flows, const load_plan
     }
 }
 
+// t0: a moment's head start from now, so that every worker is running
+// before the first message is due, and the time a worker takes to start its
+// flows' schedules (about 2 us each); one that is late only catches up.
+// With --start-at, t0 is the instant itself, waited for until the head start
+// before it; an interrupt during that wait starts at once, and the workers,
+// seeing it, end with nothing measured.
+clock::time_point choose_t0(const load_plan& plan, std::size_t flows_per_worker) {
+    const std::chrono::nanoseconds head_start =
+        std::chrono::milliseconds(2) + per_flow_start * static_cast<std::int64_t>(flows_per_worker);
+    if (!plan.start) {
+        return clock::now() + head_start;
+    }
+    check_start_ahead(*plan.start, clock::now(), "connected and primed");
+    if (!wait_until(plan.start->steady - head_start, plan.stop)) {
+        return clock::now() + head_start;
+    }
+    return plan.start->steady;
+}
+
 }  // namespace
 
 load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels,
@@ -574,14 +593,11 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
         threads.start([&, t] { worker(groups[t], *sinks[t], plan, shared).run(); });
     }
     shared.wait_for_workers(thread_count);
-    // A moment's head start, so that every worker is running before the
-    // first message is due, and the time a worker takes to start its flows'
-    // schedules (about 2 us each); one that is late only catches up.
-    const std::chrono::nanoseconds head_start =
-        std::chrono::milliseconds(2) +
-        per_flow_start * static_cast<std::int64_t>(groups.front().size());
-    shared.t0 = clock::now() + head_start;
-    const auto wall_t0 = std::chrono::system_clock::now() + head_start;
+    shared.t0 = choose_t0(plan, groups.front().size());
+    const auto wall_t0 = wall_time_of(shared.t0);
+    // Measuring begins at t0, or when the workers are let go if that is
+    // later (a main thread woken late): the start is then that late.
+    result.began = wall_time_of(std::max(shared.t0, clock::now()));
     if (plan.duration) {
         shared.stop_at = shared.t0 + *plan.duration;
     }

@@ -20,6 +20,7 @@
 #include "client/load/reply_matcher.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/random_tokens.hpp"
+#include "client/start_wait.hpp"
 #include "report/latency_file.hpp"
 #include "report/load_result.hpp"
 #include "transport/message_channel.hpp"
@@ -50,6 +51,9 @@ struct load_plan {
     // runtime/interrupt.hpp) ends every flow early and cleanly: no more
     // measured messages, then the end of test and the server's account.
     const std::atomic<int>* stop = nullptr;
+    // --start-at: t0 is this instant, waited for once every flow is primed
+    // and every worker ready.
+    std::optional<start_instant> start{};
 
     // How the measured messages travel (SCTP only; the defaults are plain
     // sends): flow message k goes on stream k % streams.

@@ -1,0 +1,66 @@
+#include "client/start_wait.hpp"
+
+#include <fmt/format.h>
+
+#include <thread>
+
+#include "errors.hpp"
+
+namespace sctp_perf {
+
+start_instant start_on_steady_clock(wall_time requested) {
+    const auto steady_now = std::chrono::steady_clock::now();
+    const auto wall_now = std::chrono::system_clock::now();
+    return {requested, steady_now + (requested - wall_now), std::nullopt};
+}
+
+wall_time wall_time_of(steady_time instant) {
+    const auto steady_now = std::chrono::steady_clock::now();
+    const auto wall_now = std::chrono::system_clock::now();
+    return wall_now + std::chrono::duration_cast<wall_time::duration>(instant - steady_now);
+}
+
+void check_start_ahead(const start_instant& start, steady_time now, std::string_view stage) {
+    if (now > start.steady) {
+        throw start_missed(fmt::format(
+            "--start-at {} passed {:.3f} s before the client was ready ({}); give a later time",
+            utc_iso_text(start.requested),
+            std::chrono::duration<double>(now - start.steady).count(), stage));
+    }
+    // The server's silence began a little earlier than this client can
+    // see (when it read the last primer request), hence the margin.
+    const auto left = start.steady - now;
+    if (start.server_io_timeout && left + silence_margin >= *start.server_io_timeout) {
+        throw start_missed(fmt::format(
+            "--start-at {} is {:.3f} s away after the primer, but the server ends a session "
+            "silent for its --io-timeout of {:.3f} s; start the server with an --io-timeout "
+            "above {} s (the client connects {} s before the instant and keeps {} s to spare)",
+            utc_iso_text(start.requested), std::chrono::duration<double>(left).count(),
+            std::chrono::duration<double>(*start.server_io_timeout).count(),
+            (start_setup_lead + silence_margin).count(), start_setup_lead.count(),
+            silence_margin.count()));
+    }
+}
+
+bool wait_until(steady_time until, const std::atomic<int>* stop) {
+    using clock = std::chrono::steady_clock;
+    constexpr auto slice = std::chrono::milliseconds(20);
+    constexpr auto spin = std::chrono::microseconds(200);
+    const auto stopped = [stop] {
+        return stop != nullptr && stop->load(std::memory_order_relaxed) != 0;
+    };
+    for (auto left = until - clock::now(); left > spin; left = until - clock::now()) {
+        if (stopped()) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::min<clock::duration>(left - spin, slice));
+    }
+    while (clock::now() < until) {
+        if (stopped()) {
+            return false;
+        }
+    }
+    return !stopped();
+}
+
+}  // namespace sctp_perf
