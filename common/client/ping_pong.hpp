@@ -2,7 +2,7 @@
 // The ping-pong workload: a closed loop of round trips over one channel.
 //
 // After the primer iterations (unrecorded), each measured iteration is
-//     start clock -> send 2^s bytes -> receive the 2-byte reply -> stop clock,
+//     start clock -> send the request -> receive the whole reply -> stop clock,
 // so a stall counts once, as the single long round trip it delays; --rate
 // measures what an open-loop sender would see instead.
 
@@ -25,6 +25,7 @@ struct ping_pong_plan {
     // Read before each round trip; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends the run there, with what it measured.
     const std::atomic<int>* stop = nullptr;
+    std::uint32_t reply_bytes = 2;  // protocol::reply_size, or the size the test asked for
 };
 
 struct ping_pong_result {
@@ -36,7 +37,8 @@ struct ping_pong_result {
 // Runs the primer and the measured iterations, recording into `recorder`,
 // until all are done or plan.stop is set.
 // Throws peer_error naming the iteration at which the peer failed, or whose
-// reply does not carry the request's check bytes.
+// reply is not the one fill_pingpong_reply makes of the request (its check
+// bytes at its ends, the filler between).
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder);
 
