@@ -138,7 +138,8 @@ TEST_CASE("client options: SCTP retransmission timers") {
 
 TEST_CASE("client options: each rule has its own sentence") {
     using Catch::Matchers::Contains;
-    CHECK_THAT(usage_message({}), Contains("-s/--payload-size-power-of-2 is required"));
+    CHECK_THAT(usage_message({}),
+               Contains("-s/--payload-size-power-of-2 or --payload-bytes is required"));
     CHECK_THAT(usage_message({"-s", "17"}), Contains("must be 0..16"));
     CHECK_THAT(usage_message({"-s", "-1"}), Contains("not '-1' (negative)"));
     CHECK_THAT(usage_message({"-s", "1", "-c", "0"}), Contains("-c/--test-iterations must be"));
