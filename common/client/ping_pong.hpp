@@ -20,12 +20,12 @@ struct ping_pong_plan {
     std::uint32_t payload_bytes = 1;
     std::uint32_t measured_iterations = 0;             // used when no duration is set
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
-    std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
-    bool unordered = false;     // SCTP: requests sent unordered
+    std::uint16_t streams = 1;      // SCTP: round trip i goes on stream i % streams
+    bool unordered = false;         // SCTP: requests sent unordered
+    std::uint32_t reply_bytes = 2;  // protocol::reply_size, or the size the test asked for
     // Read before each round trip; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends the run there, with what it measured.
     const std::atomic<int>* stop = nullptr;
-    std::uint32_t reply_bytes = 2;  // protocol::reply_size, or the size the test asked for
 };
 
 struct ping_pong_result {
