@@ -20,9 +20,11 @@ struct ping_pong_plan {
     std::uint32_t payload_bytes = 1;
     std::uint32_t measured_iterations = 0;             // used when no duration is set
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
-    std::uint16_t streams = 1;      // SCTP: round trip i goes on stream i % streams
-    bool unordered = false;         // SCTP: requests sent unordered
-    std::uint32_t reply_bytes = 2;  // protocol::reply_size, or the size the test asked for
+    std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
+    bool unordered = false;     // SCTP: requests sent unordered
+    // protocol::reply_size, or the size the test asked for; every reply must
+    // be what fill_pingpong_reply makes of its request, filler included.
+    std::uint32_t reply_bytes = 2;
     // Read before each round trip; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends the run there, with what it measured.
     const std::atomic<int>* stop = nullptr;
@@ -37,8 +39,7 @@ struct ping_pong_result {
 // Runs the primer and the measured iterations, recording into `recorder`,
 // until all are done or plan.stop is set.
 // Throws peer_error naming the iteration at which the peer failed, or whose
-// reply is not the one fill_pingpong_reply makes of the request (its check
-// bytes at its ends, the filler between).
+// reply does not carry the request's check bytes.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder);
 
