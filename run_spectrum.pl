@@ -153,7 +153,7 @@ my %CLIENT_SHORT = (
     c => 'run_spectrum.pl takes --iterations (or --test-iterations)',
     H => 'run_spectrum.pl takes --host (or --server-host)',
     p => 'run_spectrum.pl takes --port (or --server-port)',
-    s => 'the sweep sets the payload size; give --min-power and --max-power',
+    s => 'the sweep sets the payload size; give --min-power and --max-power, or --sizes',
     map { $_ => "client options go after '--'" } qw(n m M x b C i),
 );
 
@@ -171,7 +171,6 @@ sub parse_arguments(@args) {
     my %opt = (
         service      => 'stream',
         protocol     => 'sctp',
-        max_power    => MAX_POWER_LIMIT,
         plot         => 1,
         keep_going   => 0,
         start_server => 0,
@@ -182,6 +181,7 @@ sub parse_arguments(@args) {
         'config-file|config_file=s'   => \$opt{config_file},
         'min-power|min_power=s'       => \$opt{min_power},
         'max-power|max_power=s'       => \$opt{max_power},
+        'sizes=s'                     => \$opt{sizes},
         "iterations|$ALIAS{iterations}=s" => \$opt{iterations},
         'rate=s'                      => \$opt{rate},
         'throughput'                  => \$opt{throughput},
@@ -288,7 +288,20 @@ sub validate_options($opt) {
                     . 'reads the one-flow ACE histogram report')
         if !$load && defined $s{flows} && $s{flows} > 1;
 
-    $s{min_power} //= $load ? LOAD_MIN_POWER : 0;
+    $s{sizes} = defined $s{sizes} ? sizes_from_list(\%s, $load) : sizes_from_powers(\%s, $load);
+    validate_port_and_paths(\%s);
+    $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
+    check_client_args(\%s, 'in --config-file', $s{config_args});
+    check_client_args(\%s, "after '--'", $s{client_args});
+    validate_compare(\%s);
+    return \%s;
+}
+
+# --min-power/--max-power: the sizes of the sweep, each { power, bytes }.
+sub sizes_from_powers($s, $load) {
+    $s->{min_power} //= $load ? LOAD_MIN_POWER : 0;
+    $s->{max_power} //= MAX_POWER_LIMIT;
+    my %s = %$s;
     for my $name (qw(min_power max_power)) {
         (my $flag = "--$name") =~ tr/_/-/;
         die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_LIMIT}, not '$s{$name}'")
@@ -300,7 +313,44 @@ sub validate_options($opt) {
     }
     die usage_error("--min-power ($s{min_power}) must not be larger than --max-power ($s{max_power})")
         if $s{min_power} > $s{max_power};
+    @{$s}{qw(min_power max_power)} = @s{qw(min_power max_power)};
+    return [ map { power_size($_) } $s{min_power} .. $s{max_power} ];
+}
 
+# The size of payload power $power: { power, bytes }.
+sub power_size($power) { return { power => $power, bytes => 2**$power } }
+
+# --sizes LIST: payload sizes in bytes, comma-separated, ascending (the plot's
+# line joins them in that order), each given to the client as --payload-bytes.
+# Each is { power (its base-2 logarithm for a power of two, else undef), bytes }.
+sub sizes_from_list($s, $load) {
+    die usage_error('--sizes and --min-power/--max-power exclude each other: give a list of sizes or a '
+                    . 'range of powers of two')
+        if defined $s->{min_power} || defined $s->{max_power};
+    my $max_bytes = 2**MAX_POWER_LIMIT;
+    my $min_bytes = $load ? 2**LOAD_MIN_POWER : 1;
+    my @sizes;
+    for my $word (split /,/, $s->{sizes}, -1) {
+        die usage_error("--sizes takes payload sizes in bytes, comma-separated, such as 32,64,100,1000, "
+                        . "each a whole number from $min_bytes to $max_bytes, not '$word'")
+            unless $word =~ /\A\+?[0-9]+\z/ && $word >= 1 && $word <= $max_bytes;
+        my $bytes = $word + 0;
+        die usage_error("--sizes lists " . bytes_text($bytes) . ", but --$s->{mode} needs payloads of at "
+                        . "least $min_bytes bytes (each request opens with a message header)")
+            if $bytes < $min_bytes;
+        die usage_error("--sizes must list each size once, in ascending order: $bytes comes after "
+                        . "$sizes[-1]{bytes}")
+            if @sizes && $bytes <= $sizes[-1]{bytes};
+        my $power = ($bytes & ($bytes - 1)) == 0 ? int(log($bytes) / log(2) + 0.5) : undef;
+        push @sizes, { power => $power, bytes => $bytes };
+    }
+    $s->{by_bytes} = 1;
+    return \@sizes;
+}
+
+# --port, --host, --output-dir, --bin-dir and the CPU placements.
+sub validate_port_and_paths($s) {
+    my %s = %$s;
     if (defined $s{port}) {
         die usage_error("--port must be a whole number from 1 to 65535, not '$s{port}'")
             unless $s{port} =~ /\A\+?[0-9]+\z/ && $s{port} >= 1 && $s{port} <= 65535;
@@ -323,13 +373,20 @@ sub validate_options($opt) {
     die usage_error('--server-cpu needs --start-server: the script places only a server it starts '
                     . '(give a server started by hand its own --cpu)')
         if defined $s{server_cpu} && !$s{start_server};
-
-    $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
-    check_client_args(\%s, 'in --config-file', $s{config_args});
-    check_client_args(\%s, "after '--'", $s{client_args});
-    validate_compare(\%s);
-    return \%s;
+    %$s = %s;
+    return;
 }
+
+# A size as the progress lines and messages name it: "payload 2^7 (128 bytes)" or
+# "payload 100 bytes".
+sub size_text($size) {
+    return defined $size->{power} ? "payload 2^$size->{power} (" . bytes_text($size->{bytes}) . ')'
+                                  : 'payload ' . bytes_text($size->{bytes});
+}
+
+# The part of a work file's name that tells the sizes apart: the power in a sweep
+# of powers (client-7.json), the bytes with --sizes (client-100B.json).
+sub size_key($s, $size) { return $s->{by_bytes} ? "$size->{bytes}B" : $size->{power} }
 
 # A plain decimal number such as 2000, 0.5 or .25: what --rate and --duration take.
 sub is_decimal($text) { return $text =~ /\A\+?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\z/ }
@@ -355,8 +412,8 @@ sub placement_text($client_cpu, $server_cpu, $started_server) {
 # what it reads back. Returns why $name may not be given, or nothing.
 sub client_option_conflict($s, $name) {
     my $is = sub (@names) { return grep { $_ eq $name } @names };
-    return 'the script sets the payload size; use --min-power and --max-power'
-        if $is->(qw(-s --payload-size-power-of-2));
+    return 'the script sets the payload size; use --min-power and --max-power, or --sizes'
+        if $is->(qw(-s --payload-size-power-of-2 --payload-bytes));
     return "the script reads the ACE report from the client's stdout and the JSON report from --json-file"
         if $is->(qw(--format --json-file));
     return 'the script sets the iterations from --iterations'
@@ -502,8 +559,9 @@ sub find_in_path($name) {
 }
 
 # The client's command line for one size. JSON goes to $json_path, the ACE report to stdout.
-sub client_command($s, $client, $power, $json_path) {
-    my @cmd = ($client, '-s', $power, '--json-file', $json_path);
+sub client_command($s, $client, $size, $json_path) {
+    my @cmd = ($client, $s->{by_bytes} ? ('--payload-bytes', $size->{bytes}) : ('-s', $size->{power}),
+               '--json-file', $json_path);
     push @cmd, '-t', $s->{protocol} if $s->{service} eq 'stream';
     push @cmd, '-c', $s->{iterations} if defined $s->{iterations};
     push @cmd, '--rate', $s->{rate} if defined $s->{rate};
@@ -806,7 +864,7 @@ sub load_row_from_report($report, $mode) {
 # stops even with --keep-going.
 sub wrong_format($message) { return bless { message => $message }, 'SctpPerf::RunSpectrum::WrongFormat' }
 
-sub read_report($json_path, $power) {
+sub read_report($json_path, $size) {
     die "it wrote no JSON report to $json_path (does this client support --json-file?)\n"
         unless -s $json_path;
     my $report = eval { json_codec()->decode(read_text($json_path)) };
@@ -819,9 +877,9 @@ sub read_report($json_path, $power) {
                      . "; $SCRIPT_NAME reads format_version ${\ REPORT_FORMAT_VERSION} only: "
                      . 'run it with the programs of the same sctp-perf release')
         unless defined $version && !ref $version && $version eq REPORT_FORMAT_VERSION;
-    my $power_seen = report_value($report, qw(config payload_power_of_2));
-    die "its JSON report is for payload power $power_seen, not $power\n"
-        unless defined $power_seen && $power_seen == $power;
+    my $bytes_seen = report_value($report, qw(config payload_bytes));
+    die 'its JSON report is for a payload of ' . error_text($bytes_seen) . " bytes, not $size->{bytes}\n"
+        unless defined $bytes_seen && !ref $bytes_seen && $bytes_seen == $size->{bytes};
     return $report;
 }
 
@@ -968,7 +1026,7 @@ sub gnuplot_script(%a) {
     return <<"GP";
 # Written by $SCRIPT_NAME. Restyle freely and redraw with: gnuplot $OUTPUT_NAME{gnuplot}
 # (run it in the directory that holds $OUTPUT_NAME{csv}).
-# Both axes are logarithmic: x in powers of two (payload bytes), y in powers of ten
+# Both axes are logarithmic: x on a log2 scale (payload bytes, a tic at each size), y in powers of ten
 # (round-trip latency in microseconds).
 data_file = $csv
 image_file = $png
@@ -1190,13 +1248,15 @@ sub client_failure($s, $state, $error, $run) {
 # appended to, never reread, and nothing is encoded twice.
 sub sweep_sizes($s, $programs, $work_dir, $state) {
     my $client_name = basename($programs->{client});
-    my $count = $s->{max_power} - $s->{min_power} + 1;
+    my @sizes = @{ $s->{sizes} };
     my $spectrum;    # the .spectrum file, opened when the first size succeeds
-    for my $power ($s->{min_power} .. $s->{max_power}) {
-        my $bytes = 2**$power;
-        my $label = "payload 2^$power (" . bytes_text($bytes) . ")";
-        my %file = map { $_ => File::Spec->catfile($work_dir, "client-$power.$_") } qw(json out err);
-        my @cmd = client_command($s, $programs->{client}, $power, $file{json});
+    for my $at (0 .. $#sizes) {
+        my $size = $sizes[$at];
+        my ($power, $bytes) = @{$size}{qw(power bytes)};
+        my $label = size_text($size);
+        my $key = size_key($s, $size);
+        my %file = map { $_ => File::Spec->catfile($work_dir, "client-$key.$_") } qw(json out err);
+        my @cmd = client_command($s, $programs->{client}, $size, $file{json});
         # The size an interrupt would cut short, until its row or failure is recorded.
         $state->{current} = { payload_power_of_2 => $power, payload_bytes => $bytes, label => $label,
                               command => \@cmd, json => $file{json} };
@@ -1206,7 +1266,7 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
         my ($report, $row);
         my $ok = eval {
             die describe_status($status) . "\n" if $status != 0;
-            $report = read_report($file{json}, $power);
+            $report = read_report($file{json}, $size);
             $row    = row_from_report($report, $s->{mode});
             1;
         };
@@ -1216,7 +1276,7 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
             my $failure = client_failure($s, $state, $error,
                                          { client_name => $client_name, label => $label, status => $status,
                                            json => $file{json}, err => $file{err},
-                                           later_sizes => $power < $s->{max_power} });
+                                           later_sizes => $at < $#sizes });
             push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes,
                                           command => \@cmd, reason => $failure->{reason} };
             delete $state->{current};
@@ -1234,7 +1294,7 @@ sub sweep_sizes($s, $programs, $work_dir, $state) {
         push @{ $state->{runs} }, { payload_power_of_2 => $power, payload_bytes => $bytes, command => \@cmd,
                                     report => $report };
         delete $state->{current};
-        note(progress_line($row, $power - $s->{min_power} + 1, $count));
+        note(progress_line($row, $at + 1, scalar @sizes));
     }
     return;
 }
@@ -1308,6 +1368,7 @@ sub run_sweep($s, $programs, $work_dir) {
         server_cpu       => $s->{server_cpu},
         min_power        => $s->{min_power},
         max_power        => $s->{max_power},
+        sizes            => [ map { $_->{bytes} } @{ $s->{sizes} } ],
         iterations       => $s->{iterations},
         mode             => $s->{mode},
         rate_per_s       => $s->{rate},
@@ -1375,7 +1436,7 @@ sub run_sweep($s, $programs, $work_dir) {
                          $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
     my @failed = @{ $state{failed} };
     if (@failed) {
-        note('failed sizes: ' . join(', ', map { "2^$_->{payload_power_of_2} (" . bytes_text($_->{payload_bytes}) . ')' } @failed));
+        note('failed sizes: ' . join(', ', map { size_text({ power => $_->{payload_power_of_2}, bytes => $_->{payload_bytes} }) =~ s/\Apayload //r } @failed));
         return $stop_status // 1;
     }
     return 0;
@@ -1562,21 +1623,23 @@ sub start_compare_servers($s, $programs, $work_dir, $state) {
 # reads well is kept as side_dir/run-ROUND.json. Returns { report, file, command },
 # or { failure } (client_failure's) after recording it in $state->{failed}.
 sub run_side_once($s, $side, $programs, $state, %at) {
-    my ($power, $round, $name) = ($at{power}, $at{round}, $side->{name});
-    my $bytes = 2**$power;
-    my $label = "payload 2^$power (" . bytes_text($bytes) . "), run $round of $s->{repeat} of $name";
-    my $stem = File::Spec->catfile($at{work_dir}, "client-$power-$round-\L$name");
+    my ($size, $round, $name) = ($at{size}, $at{round}, $side->{name});
+    my ($power, $bytes) = @{$size}{qw(power bytes)};
+    my $label = size_text($size) . ", run $round of $s->{repeat} of $name";
+    my $key = size_key($s, $size);
+    my $stem = File::Spec->catfile($at{work_dir}, "client-$key-$round-\L$name");
     my %file = map { $_ => "$stem.$_" } qw(json out err);
-    my @cmd = client_command($side->{settings}, $programs->{client}, $power, $file{json});
+    my @cmd = client_command($side->{settings}, $programs->{client}, $size, $file{json});
+    my $compared = defined $power ? "2^$power" : bytes_text($bytes);
     $state->{current} = { payload_power_of_2 => $power, payload_bytes => $bytes, side => $name, round => $round,
                           label => $label, command => \@cmd, json => $file{json},
-                          fate => "that run is %snot kept, and 2^$power is not compared" };
+                          fate => "that run is %snot kept, and $compared is not compared" };
     my $pid = spawn(\@cmd, stdout => $file{out}, stderr => $file{err}, pid_to => \$state->{current}{pid});
     my $status = $state->{current}{status} = wait_child($pid);
     my $report;
     my $ok = eval {
         die describe_status($status) . "\n" if $status != 0;
-        $report = read_report($file{json}, $power);
+        $report = read_report($file{json}, $size);
         1;
     };
     if ($ok) {
@@ -1589,7 +1652,7 @@ sub run_side_once($s, $side, $programs, $state, %at) {
     rethrow_interrupt($error);
     my $failure = client_failure($s, $state, $error,
                                  { client_name => basename($programs->{client}), label => $label, status => $status,
-                                   json => $file{json}, err => $file{err}, later_sizes => $power < $s->{max_power} });
+                                   json => $file{json}, err => $file{err}, later_sizes => $at{later_sizes} });
     push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $bytes, side => $name,
                                   round => $round, command => \@cmd, reason => $failure->{reason} };
     delete $state->{current};
@@ -1600,7 +1663,8 @@ sub run_side_once($s, $side, $programs, $state, %at) {
 # (its JSON output) and {rows}; returns 1, or 0 after recording why it failed.
 sub compare_one_size($programs, $work_dir, $state, $size) {
     my $power = $size->{payload_power_of_2};
-    my %file = map { $_ => File::Spec->catfile($work_dir, "compare-$power.$_") } qw(json err);
+    my $key = defined $power ? $power : "$size->{payload_bytes}B";
+    my %file = map { $_ => File::Spec->catfile($work_dir, "compare-$key.$_") } qw(json err);
     # The sides differ on purpose, perhaps in transport: the differences it names go
     # into the table.
     my @cmd = ($programs->{compare}, '--a', $size->{dirs}{A}, '--b', $size->{dirs}{B}, '--allow-different',
@@ -1619,7 +1683,7 @@ sub compare_one_size($programs, $work_dir, $state, $size) {
     my $error = $@;
     rethrow_interrupt($error);
     chomp(my $reason = basename($programs->{compare}) . " $error");
-    note("comparing payload 2^$power (" . bytes_text($size->{payload_bytes}) . ") failed: $reason; its stderr:\n"
+    note('comparing ' . size_text({ power => $power, bytes => $size->{payload_bytes} }) . " failed: $reason; its stderr:\n"
          . tail_lines(read_text($file{err})));
     push @{ $state->{failed} }, { payload_power_of_2 => $power, payload_bytes => $size->{payload_bytes},
                                   command => \@cmd, reason => $reason };
@@ -1640,9 +1704,9 @@ sub compare_progress_line($size, $number, $count) {
 # to compare.csv and $state->{sizes}, each failure to {failed}. Returns the exit
 # status of a comparison that stops early, or undef when it went through every size.
 sub compare_sizes($s, $programs, $work_dir, $state) {
-    my $count = $s->{max_power} - $s->{min_power} + 1;
-    SIZE: for my $power ($s->{min_power} .. $s->{max_power}) {
-        my $bytes = 2**$power;
+    my @sizes = @{ $s->{sizes} };
+    SIZE: for my $at (0 .. $#sizes) {
+        my ($power, $bytes) = @{ $sizes[$at] }{qw(power bytes)};
         my %dirs = map { $_ => File::Spec->catdir($state->{runs_dir}, $bytes, lc $_) } qw(A B);
         make_path(values %dirs, { error => \my $mkdir_errors });
         die runtime_error("cannot create $dirs{A} and $dirs{B}: " . join('; ', map { values %$_ } @$mkdir_errors))
@@ -1651,8 +1715,9 @@ sub compare_sizes($s, $programs, $work_dir, $state) {
         for my $round (1 .. $s->{repeat}) {
             my @said;
             for my $side (@{ $s->{sides} }) {
-                my $run = run_side_once($s, $side, $programs, $state, power => $power, round => $round,
-                                        work_dir => $work_dir, side_dir => $dirs{ $side->{name} });
+                my $run = run_side_once($s, $side, $programs, $state, size => $sizes[$at], round => $round,
+                                        work_dir => $work_dir, side_dir => $dirs{ $side->{name} },
+                                        later_sizes => $at < $#sizes);
                 if (my $failure = $run->{failure}) {
                     return $failure->{stop} if defined $failure->{stop};
                     return 1 unless $s->{keep_going};
@@ -1671,7 +1736,7 @@ sub compare_sizes($s, $programs, $work_dir, $state) {
         }
         append_line($state->{csv}, $state->{csv_path}, compare_csv_line($_)) for @{ $size{rows} };
         push @{ $state->{sizes} }, \%size;
-        note(compare_progress_line(\%size, $power - $s->{min_power} + 1, $count));
+        note(compare_progress_line(\%size, $at + 1, scalar @sizes));
     }
     return;
 }
@@ -1717,6 +1782,7 @@ sub compare_settings($s, $programs) {
         server_cpu       => $s->{server_cpu},
         min_power        => $s->{min_power},
         max_power        => $s->{max_power},
+        sizes            => [ map { $_->{bytes} } @{ $s->{sizes} } ],
         iterations       => $s->{iterations},
         mode             => $s->{mode},
         rate_per_s       => $s->{rate},
@@ -1883,12 +1949,12 @@ __END__
 
 =head1 NAME
 
-run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powers of two
+run_spectrum.pl - sweep the payload size of the sctp-perf latency test over powers of two or a list of sizes
 
 =head1 SYNOPSIS
 
   run_spectrum.pl [--service stream|seqpack] [--protocol tcp|sctp]
-                  [--min-power N] [--max-power N] [--iterations N]
+                  [--min-power N] [--max-power N | --sizes LIST] [--iterations N]
                   [--rate R | --throughput] [--duration S] [--flows N]
                   [--host HOST] [--port PORT] [--start-server]
                   [--client-cpu LIST] [--server-cpu LIST]
@@ -1908,7 +1974,8 @@ B<--test-iterations> for B<--iterations>, B<--server-host> for B<--host> and
 B<--server-port> for B<--port>. The client's short names (C<-t>, C<-c>, C<-H>, C<-p>)
 are not: the script takes no one-letter options but C<-h>, and given before C<-->
 they are refused with the script's name for them. The client's C<-s> and C<--cpu>
-have no alias: the script sweeps the size (B<--min-power>, B<--max-power>), and pins
+have no alias: the script sweeps the size (B<--min-power>, B<--max-power>, or
+B<--sizes>, which it passes as the client's C<--payload-bytes>), and pins
 the client with B<--client-cpu>, apart from the server's B<--server-cpu>.
 
 =over 4
@@ -1930,6 +1997,17 @@ The sweep runs payloads of 2^N bytes for every N from min to max. Default 0 and 
 (1 byte to 64 KiB); both must lie in 0..16 and min must not exceed max. With
 B<--rate> or B<--throughput> the minimum defaults to 4, and both must be at least 4:
 the client's load modes need payloads of at least 16 bytes.
+
+=item B<--sizes> LIST
+
+The sweep runs the payload sizes of LIST instead, in bytes, comma-separated, such as
+C<--sizes 32,64,100,1000,63000>: each a whole number from 1 to 65536 (16 with
+B<--rate> or B<--throughput>), each once, in ascending order. Each reaches the client
+as C<--payload-bytes N>, so any size can be measured, not only powers of two, as
+RTI Perftest's C<-datalen> and TransportPerf's C<-msgSize> take them. Excludes
+B<--min-power> and B<--max-power>. The table, the CSV and F<spectrum.json> have a
+row per size (C<payload_power_of_2> is null for a size that is no power of two),
+F<spectrum.json>'s C<sweep.sizes> lists them, and the plot has a tic at each.
 
 =item B<--iterations> N (also B<--test-iterations>)
 
@@ -2080,7 +2158,8 @@ Print the synopsis and options, or this whole manual, and exit.
 
 =head1 DESCRIPTION
 
-For every payload power of two from B<--min-power> to B<--max-power>, the script runs
+For every payload power of two from B<--min-power> to B<--max-power> (or every size of
+B<--sizes>, given as C<--payload-bytes N> instead of C<-s P>), the script runs
 the client once (with B<--compare>, two configurations several times each: see
 L</COMPARING>):
 
@@ -2279,7 +2358,8 @@ plot and redraw with C<gnuplot spectrum.gp> in the output directory.
 =item F<spectrum.png>
 
 Round-trip latency against payload size, with lines for min, p50, p99 and max. Both
-axes are logarithmic: the x axis in powers of two (bytes), the y axis in powers of ten
+axes are logarithmic: the x axis in bytes on a log2 scale (a tic at each size swept,
+powers of two or not), the y axis in powers of ten
 (microseconds), so that the minimum and a maximum hundreds of times larger both stay
 readable. The title gives the transport, service, server host and iterations per size;
 under load, the mode and rate, the flows and the length of each run; and the
@@ -2311,6 +2391,12 @@ at 2000 messages per second, then the same as fast as TCP accepts, echoing every
                   --output-dir results/rate
   run_spectrum.pl --protocol tcp --start-server --throughput --duration 3 \
                   --output-dir results/throughput -- --echo-every 10
+
+The sizes an application sends, whatever they are, with a full echo (each reply the
+request sent back, as RTI Perftest's echo and TransportPerf's C<-reflectMsgs> are):
+
+  run_spectrum.pl --protocol tcp --start-server --sizes 32,64,100,1000,63000 \
+                  --iterations 10000 -- --echo
 
 TCP against SCTP, 16 bytes to 16 KiB, five runs of each side per size, interleaved,
 with a server of each transport started by the script, both ends on CPU 0:

@@ -260,10 +260,12 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     // With --duration the server is told 0: serve until the client closes.
     const std::uint32_t total =
         options.duration ? 0 : options.iterations + protocol::primer_iterations;
-    described.server_settings =
-        negotiate_test(channel, {options.payload_bytes(), total, options.mode});
+    protocol::test_header header{options.payload_bytes(), total, options.mode};
+    header.reply_bytes = options.reply_bytes;
+    described.server_settings = negotiate_test(channel, header);
     check_stream_counts(options, described);
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
+    plan.reply_bytes = options.reply_size();
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
     plan.start = with_server_timeout(start, described.server_settings);
@@ -380,6 +382,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     const auto setup_began = std::chrono::steady_clock::now();
     // A load test ends with its end-of-test message, whatever the count.
     protocol::test_header header{options.payload_bytes(), 0, options.mode};
+    header.reply_bytes = options.reply_bytes;
     // The server waits this much longer for a flow's next request than its
     // --io-timeout, so that a slow schedule is not cut off between two
     // messages; the closed loops have no schedule.
@@ -392,6 +395,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     load_plan plan;
     plan.mode = options.mode;
     plan.payload_bytes = options.payload_bytes();
+    plan.reply_bytes = options.reply_size();
     plan.rate_per_s = options.mode == protocol::test_mode::rate ? options.rate_per_s : 0.0;
     plan.arrivals = options.arrivals;
     plan.seed = options.seed.value_or(random_seed());

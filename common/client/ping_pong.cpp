@@ -28,7 +28,10 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     std::vector<std::byte> payload(plan.payload_bytes);
     protocol::fill_payload(payload);
     random_tokens random;
-    protocol::reply_bytes reply{};
+    // The reply expected, its filler written once; and the one received.
+    std::vector<std::byte> expected(plan.reply_bytes);
+    protocol::fill_payload(expected);
+    std::vector<std::byte> reply(plan.reply_bytes);
     const std::uint64_t primer = protocol::primer_iterations;
     const std::uint64_t total = plan.duration ? primer + protocol::max_measured_iterations
                                               : primer + plan.measured_iterations;
@@ -48,7 +51,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         const auto r = random.next();
         payload.front() = static_cast<std::byte>(r);
         payload.back() = static_cast<std::byte>(r >> 8);
-        const auto expected = protocol::pingpong_reply(payload);
+        protocol::fill_pingpong_reply(payload, expected);
         if (i == primer) {
             if (!await_start(plan)) {
                 stopped = true;
@@ -75,8 +78,8 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         }
         if (reply != expected) {
             throw peer_error(fmt::format(
-                "iteration {}: the reply does not carry the request's check bytes (the peer "
-                "answered without reading the request, or the stream is out of step)",
+                "iteration {}: the reply does not carry the request's check bytes and filler "
+                "(the peer answered without reading the request, or the stream is out of step)",
                 i + 1));
         }
         if (i >= primer && last_stop - measuring_since >= deadline) {

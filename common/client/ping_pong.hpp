@@ -2,7 +2,7 @@
 // The ping-pong workload: a closed loop of round trips over one channel.
 //
 // After the primer iterations (unrecorded), each measured iteration is
-//     start clock -> send 2^s bytes -> receive the 2-byte reply -> stop clock,
+//     start clock -> send the request -> receive the whole reply -> stop clock,
 // so a stall counts once, as the single long round trip it delays; --rate
 // measures what an open-loop sender would see instead.
 
@@ -23,6 +23,9 @@ struct ping_pong_plan {
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
     std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
     bool unordered = false;     // SCTP: requests sent unordered
+    // protocol::reply_size, or the size the test asked for; every reply must
+    // be what fill_pingpong_reply makes of its request, filler included.
+    std::uint32_t reply_bytes = 2;
     // Read before each round trip; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends the run there, with what it measured.
     const std::atomic<int>* stop = nullptr;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <boost/program_options/value_semantic.hpp>
 #include <cmath>
 
@@ -17,7 +18,10 @@ namespace {
 struct raw_client_options {
     raw_common_options common;
     long long iterations = 1'000'000;
-    long long payload_power = -1;  // required
+    long long payload_power = -1;  // -s, or --payload-bytes: one is required
+    long long payload_bytes = -1;
+    long long reply_bytes = -1;  // -1: the mode's own
+    bool echo = false;
     double histogram_min_us = 0.0;
     double histogram_max_us = 10000.0;
     long long max_outliers = 100;
@@ -57,7 +61,21 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("payload-size-power-of-2,s",
          count_value(raw.payload_power, unreadable, "-s/--payload-size-power-of-2",
                      count_kind::integer)->value_name("POWER"),
-         "required: each request carries 2^POWER bytes, POWER in 0..16 (1 byte to 64 KiB)")
+         "each request carries 2^POWER bytes, POWER in 0..16 (1 byte to 64 KiB); this or "
+         "--payload-bytes is required")
+        ("payload-bytes",
+         count_value(raw.payload_bytes, unreadable, "--payload-bytes", count_kind::bytes)
+             ->value_name("N"),
+         "each request carries N bytes, any size from 1 to 65536 (16 or more in the framed "
+         "modes); excludes -s")
+        ("reply-bytes",
+         count_value(raw.reply_bytes, unreadable, "--reply-bytes", count_kind::bytes)
+             ->value_name("N"),
+         "each reply carries N bytes, 2..65536 (16..65536 in the framed modes, whose replies "
+         "carry the 16-byte message header) (default: 2 in ping-pong, 16 in the framed modes)")
+        ("echo", po::bool_switch(&raw.echo),
+         "each reply is the request sent back, of the payload's size (a full echo; with "
+         "--throughput, of the messages --echo-every times); excludes --reply-bytes")
         ("test-iterations,c",
          count_value(raw.iterations, unreadable, "-c/--test-iterations")
              ->default_value("1000000")->value_name("N"),
@@ -81,7 +99,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("rate", real_value(raw.rate_per_s, unreadable, "--rate", real_kind::rate)
              ->value_name("R"),
          "open loop: R messages per second per flow, each timed from when it was due "
-         "(needs -s 4 or more)")
+         "(needs a payload of 16 bytes or more)")
         ("total-rate", real_value(raw.total_rate_per_s, unreadable, "--total-rate",
                                   real_kind::rate)->value_name("R"),
          "as --rate, but R messages per second over all flows, divided evenly among them")
@@ -177,7 +195,7 @@ help_layout client_help(const option_groups& groups, const program_info& program
     const std::string server = multi ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
     const std::string tcp = multi ? "" : " -t tcp";
     help_layout help;
-    help.usage = name + " -s POWER [options]";
+    help.usage = name + " -s POWER | --payload-bytes N [options]";
     help.groups = {{"Test", &groups.test},
                    {"Histogram", &groups.histogram},
                    {"Connection", &groups.connection},
@@ -376,6 +394,86 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
                                 "needs -s 4 or more: each request then opens with a 16-byte "
                                 "message header");
     }
+    if ((load || framed) && given.count("payload-bytes") && raw.payload_bytes >= 1 &&
+        raw.payload_bytes < protocol::min_load_payload_bytes) {
+        errors.push_back(load ? "--rate and --throughput need --payload-bytes 16 or more: each "
+                                "request opens with a 16-byte message header"
+                              : "ping-pong with --flows, --threads, --interval or their files "
+                                "needs --payload-bytes 16 or more: each request then opens with "
+                                "a 16-byte message header");
+    }
+}
+
+// -s or --payload-bytes: the size of every request.
+void validate_payload(const raw_client_options& raw, const po::variables_map& given,
+                      client_options& result, std::vector<std::string>& errors) {
+    const bool power = given.count("payload-size-power-of-2") > 0;
+    const bool bytes = given.count("payload-bytes") > 0;
+    if (power && bytes) {
+        errors.push_back(
+            "-s/--payload-size-power-of-2 and --payload-bytes exclude each other: give the "
+            "payload as a power of 2 or in bytes");
+    } else if (!power && !bytes) {
+        errors.push_back(
+            "-s/--payload-size-power-of-2 or --payload-bytes is required: the payload is 2^s "
+            "bytes, s in 0..16, or N bytes, N in 1..65536");
+    } else if (power) {
+        if (raw.payload_power < 0 || raw.payload_power > 16) {
+            errors.push_back("-s/--payload-size-power-of-2 must be 0..16 (1 to 65536 bytes)");
+        } else {
+            result.payload_power = static_cast<unsigned>(raw.payload_power);
+        }
+    } else if (raw.payload_bytes < 1 || raw.payload_bytes > protocol::max_payload_bytes) {
+        errors.push_back("--payload-bytes must be 1..65536");
+    } else {
+        result.payload_bytes_given = static_cast<std::uint32_t>(raw.payload_bytes);
+        // Its base-2 logarithm, rounded down: exact for a power of 2.
+        result.payload_power =
+            static_cast<unsigned>(std::bit_width(result.payload_bytes_given) - 1);
+    }
+}
+
+// --reply-bytes or --echo: the size of every reply. After validate_workload
+// and validate_payload, whose mode and payload it reads.
+void validate_reply(const raw_client_options& raw, const po::variables_map& given,
+                    client_options& result, std::vector<std::string>& errors) {
+    const bool sized = given.count("reply-bytes") > 0;
+    if (sized && raw.echo) {
+        errors.push_back(
+            "--reply-bytes and --echo exclude each other: --echo is a reply of the payload's "
+            "size");
+        return;
+    }
+    const bool framed = result.mode != protocol::test_mode::ping_pong;
+    const auto smallest = protocol::min_reply_bytes(result.mode);
+    if (sized) {
+        if (raw.reply_bytes < smallest || raw.reply_bytes > protocol::max_reply_bytes) {
+            errors.push_back(
+                framed ? "--reply-bytes must be 16..65536 here: a framed reply carries its "
+                         "request's 16-byte message header (sequence and token), which the "
+                         "client matches"
+                       : "--reply-bytes must be 2..65536: a ping-pong reply carries the "
+                         "request's first and last check bytes");
+        } else {
+            result.reply_bytes = static_cast<std::uint32_t>(raw.reply_bytes);
+        }
+    } else if (raw.echo) {
+        const auto payload = result.payload_bytes();
+        const bool payload_valid = given.count("payload-bytes")
+                                       ? result.payload_bytes_given != 0
+                                       : raw.payload_power >= 0 && raw.payload_power <= 16;
+        if (!payload_valid) {
+            return;  // said by validate_payload
+        }
+        if (payload < smallest) {
+            errors.push_back(
+                "--echo needs a payload of 2 bytes or more: a ping-pong reply carries the "
+                "request's first and last check bytes (2 bytes)");
+        } else {
+            result.reply_bytes = payload;
+            result.echo = true;
+        }
+    }
 }
 
 // --repeat and --pause: how many runs, and the wait between two of them.
@@ -451,14 +549,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     } else {
         result.iterations = static_cast<std::uint32_t>(raw.iterations);
     }
-    if (!given.count("payload-size-power-of-2")) {
-        errors.push_back(
-            "-s/--payload-size-power-of-2 is required: the payload is 2^s bytes, s in 0..16");
-    } else if (raw.payload_power < 0 || raw.payload_power > 16) {
-        errors.push_back("-s/--payload-size-power-of-2 must be 0..16 (1 to 65536 bytes)");
-    } else {
-        result.payload_power = static_cast<unsigned>(raw.payload_power);
-    }
+    validate_payload(raw, given, result, errors);
 
     result.histogram.min_us = raw.histogram_min_us;
     result.histogram.max_us = raw.histogram_max_us;
@@ -521,6 +612,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     result.all_bins = raw.all_bins;
 
     validate_workload(raw, given, result, errors);
+    validate_reply(raw, given, result, errors);
     validate_repeat(raw, given, result, errors);
     validate_start_at(raw, given, result, errors);
     const bool open_loop =

@@ -31,7 +31,15 @@ inline constexpr unsigned max_repeat = 1000;
 struct client_options {
     common_options common;
     std::uint32_t iterations = 1'000'000;  // measured iterations, primer not included
-    unsigned payload_power = 0;            // the payload is 2^payload_power bytes
+    // The payload: 2^payload_power bytes (-s), or any size (--payload-bytes;
+    // payload_power is then its base-2 logarithm when it is a power of 2).
+    unsigned payload_power = 0;
+    std::uint32_t payload_bytes_given = 0;  // --payload-bytes; 0: 2^payload_power
+    // The reply: 0, the mode's own (2 bytes, or the 16-byte message header
+    // in the framed modes); else its size (--reply-bytes, or --echo: the
+    // payload's size). The wire's reply_bytes.
+    std::uint32_t reply_bytes = 0;
+    bool echo = false;  // --echo: every reply is the request sent back
     bin_layout histogram;
     // Server addresses: one for SOCK_STREAM; SOCK_SEQPACK may list several
     // (comma-separated) for a multi-homed association.
@@ -70,7 +78,16 @@ struct client_options {
     // modes, and ping-pong over several flows or with interval outputs.
     bool load_mode() const noexcept { return mode != protocol::test_mode::ping_pong; }
 
-    std::uint32_t payload_bytes() const noexcept { return std::uint32_t{1} << payload_power; }
+    std::uint32_t payload_bytes() const noexcept {
+        return payload_bytes_given != 0 ? payload_bytes_given : std::uint32_t{1} << payload_power;
+    }
+    bool payload_power_of_2() const noexcept {
+        return payload_bytes() == std::uint32_t{1} << payload_power;
+    }
+    // The size of every reply of the run.
+    std::uint32_t reply_size() const noexcept {
+        return reply_bytes != 0 ? reply_bytes : protocol::min_reply_bytes(mode);
+    }
 };
 
 // Parses and validates a client command line. Returns nullopt when --help or

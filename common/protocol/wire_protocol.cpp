@@ -59,14 +59,18 @@ std::string_view describe(status s) noexcept {
             return "reply size outside the mode's minimum (2 bytes in ping-pong, 16 in a framed "
                    "mode) to 65536 bytes";
         case status::unsupported_feature:
-            return "the test asks for a feature this server does not offer (server timestamps "
-                   "or replies of another size); upgrade the server to the client's release";
+            return "the test asks for a feature this server does not offer (server timestamps); "
+                   "upgrade the server to the client's release";
     }
     return "unknown refusal reason";
 }
 
 std::uint32_t min_reply_bytes(test_mode mode) noexcept {
     return static_cast<std::uint32_t>(mode == test_mode::ping_pong ? reply_size : load_reply_size);
+}
+
+std::uint32_t reply_size_of(const test_header& header) noexcept {
+    return header.reply_bytes != 0 ? header.reply_bytes : min_reply_bytes(header.mode);
 }
 
 header_bytes encode_header(const test_header& header) noexcept {
@@ -122,8 +126,8 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
     } else if (header.reply_bytes != 0 && (header.reply_bytes < min_reply_bytes(header.mode) ||
                                            header.reply_bytes > max_reply_bytes)) {
         result.verdict = status::bad_reply_size;
-    } else if (header.server_timestamps || header.reply_bytes != 0) {
-        // Valid requests that this server does not serve yet.
+    } else if (header.server_timestamps) {
+        // A valid request that this server does not serve yet.
         result.verdict = status::unsupported_feature;
     }
     return result;
@@ -150,6 +154,11 @@ void fill_payload(std::span<std::byte> request) noexcept {
 
 reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept {
     return {request.front(), request.back()};
+}
+
+void fill_pingpong_reply(std::span<const std::byte> request, std::span<std::byte> reply) noexcept {
+    reply.front() = request.front();
+    reply.back() = request.back();
 }
 
 void encode_message_header(const message_header& header, std::span<std::byte> out) noexcept {

@@ -29,12 +29,19 @@
 //                         payload_bytes - 1 carry check bytes the client
 //                         draws at random for each request, every other byte
 //                         k holds k mod 256
-//       server -> client  reply, 2 bytes: request[0], request[payload_bytes - 1]
+//       server -> client  reply, reply_size_of(header) bytes (2 unless
+//                         reply_bytes asks for more): its first byte is
+//                         request[0], its last request[payload_bytes - 1],
+//                         every other byte k holds k mod 256; so a reply of
+//                         payload_bytes bytes is the request itself (an echo)
 //   or, in a load mode or framed ping-pong, per message:
 //       client -> server  request: payload_bytes bytes opening with a
 //                         16-byte message header (below), then k mod 256
-//       server -> client  only for a request that asks for one: a 16-byte
-//                         reply, a copy of the request's message header
+//       server -> client  only for a request that asks for one: a reply of
+//                         reply_size_of(header) bytes (16 unless reply_bytes
+//                         asks for more): a copy of the request's message
+//                         header, then byte k = k mod 256; so a reply of
+//                         payload_bytes bytes is the request itself (an echo)
 //   and the last request carries the end flag: the server replies to it, then
 //   sends its own account of the test as a blob.
 //
@@ -52,10 +59,10 @@
 // them. The verdict arrives before any timing starts, so a refused client can
 // say why.
 //
-// Version 3 carries fields that this release's server checks but does not
-// serve yet (server timestamps, replies of another size): it refuses them
-// with unsupported_feature, so that a later server can serve them with no
-// change to the bytes on the wire.
+// Version 3 carries a field that this release's server checks but does not
+// serve yet (server timestamps): it refuses it with unsupported_feature, so
+// that a later server can serve it with no change to the bytes on the wire.
+// Replies of another size (reply_bytes) are served.
 
 #include <array>
 #include <cstddef>
@@ -132,6 +139,8 @@ struct test_header {
 
 // The smallest reply a mode can carry: what its replies must return.
 std::uint32_t min_reply_bytes(test_mode mode) noexcept;
+// The size of every reply of a test: reply_bytes, or the mode's own when 0.
+std::uint32_t reply_size_of(const test_header& header) noexcept;
 
 using header_bytes = std::array<std::byte, header_size>;
 using header_start_bytes = std::array<std::byte, header_start_size>;
@@ -174,6 +183,10 @@ void fill_payload(std::span<std::byte> request) noexcept;
 
 // Ping-pong: the reply a server sends to `request` (non-empty).
 reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept;
+// Ping-pong, a reply of any size (at least reply_size bytes): writes the
+// request's check bytes into its first and last bytes. The bytes between
+// are the filler that fill_payload() wrote once into `reply`.
+void fill_pingpong_reply(std::span<const std::byte> request, std::span<std::byte> reply) noexcept;
 
 // Load modes: the message header that opens every request and makes up every reply.
 inline constexpr std::uint16_t flag_reply_wanted = 1;

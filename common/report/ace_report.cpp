@@ -228,8 +228,9 @@ void write_run_description(std::ostream& out, const run_report& r) {
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
                r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
                o.common.nagle ? "on" : "off");
-    fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
-               o.payload_power, reply_bytes_of(o));
+    fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
+               o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
+               reply_bytes_of(o), o.echo ? " (an echo of the request)" : "");
     std::vector<std::string> asked;
     for (const auto& host : o.server_hosts) {
         asked.push_back(host_and_port(host, o.server_port));

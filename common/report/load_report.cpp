@@ -261,6 +261,8 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     fmt::print(out, "\t\t\t\t\t(Message Size {}, {} flow{})\n", l.payload_bytes, l.flows,
                l.flows == 1 ? "" : "s");
     fmt::print(out, "load:\n");
+    fmt::print(out, "\tsizes: request {} bytes, reply {} bytes{}\n", l.payload_bytes, l.reply_bytes,
+               l.reply_bytes == l.payload_bytes ? " (an echo)" : "");
     if (rate) {
         fmt::print(out, "\trate: asked {:g} msg/s per flow{}, achieved {:.3f} msg/s per flow\n",
                    l.rate_asked_per_s,
@@ -304,10 +306,10 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                l.client_cpu_percent, describe_worker_busy(l), l.client_rss.max_kib(),
                l.client_rss.min_kib(), l.client_rss.avg_kib(), l.client_rss.max_kib());
     fmt::print(out,
-               "\tserver: received {} messages ({} bytes, primer included), sent {} replies, "
-               "cpu {:.1f} % of one CPU, rss {} KiB\n\n",
+               "\tserver: received {} messages ({} bytes, primer included), sent {} replies "
+               "({} bytes), cpu {:.1f} % of one CPU, rss {} KiB\n\n",
                l.server.messages_received, l.server.bytes_received, l.server.replies_sent,
-               l.server.cpu_percent, l.server.rss_kib);
+               l.server.bytes_sent, l.server.cpu_percent, l.server.rss_kib);
     if (rate) {
         write_latency(
             out,
@@ -362,6 +364,8 @@ json load_json(const load_result& l) {
         {"messages_received_by_server", l.messages_received_by_server},
         {"messages_echo_requested", l.messages_echo_requested},
         {"messages_replied", l.messages_replied},
+        {"bytes_sent", l.bytes_sent},
+        {"bytes_replied", l.bytes_replied},
         {"messages_lost", l.messages_lost},
         {"partially_reliable", l.partially_reliable},
         {"messages_abandoned", l.messages_abandoned},
@@ -386,6 +390,7 @@ json load_json(const load_result& l) {
          {{"messages_received", l.server.messages_received},
           {"bytes_received", l.server.bytes_received},
           {"replies_sent", l.server.replies_sent},
+          {"bytes_sent", l.server.bytes_sent},
           {"duration_s", l.server.duration_s},
           {"cpu_percent", l.server.cpu_percent},
           {"rss_kib", l.server.rss_kib},

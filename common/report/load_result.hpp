@@ -28,7 +28,8 @@ namespace sctp_perf {
 struct server_account {
     std::uint64_t messages_received = 0;  // primer included, end message not
     std::uint64_t bytes_received = 0;
-    std::uint64_t replies_sent = 0;
+    std::uint64_t replies_sent = 0;  // primer included, end reply not
+    std::uint64_t bytes_sent = 0;    // of those replies
     double duration_s = 0.0;
     double cpu_percent = 0.0;
     std::uint64_t rss_kib = 0;
@@ -52,6 +53,10 @@ struct flow_result {
     std::uint64_t messages_sent = 0;
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;
+    // Of the measured messages and their replies, counted as each whole one
+    // went out or was matched.
+    std::uint64_t bytes_sent = 0;
+    std::uint64_t bytes_replied = 0;
     std::uint64_t messages_lost = 0;
     std::uint64_t messages_abandoned = 0;  // missing replies under PR-SCTP
     std::uint64_t messages_duplicated = 0;
@@ -73,6 +78,7 @@ struct load_result {
     unsigned threads = 0;
     std::uint32_t echo_every = 1;
     std::uint32_t payload_bytes = 0;
+    std::uint32_t reply_bytes = 0;            // of each reply
     double rate_asked_per_s = 0.0;            // per flow; 0 in throughput mode
     std::optional<arrival_process> arrivals;  // rate mode only
     std::optional<std::uint64_t> seed;        // a poisson schedule's (pooled runs: if all alike)
@@ -85,6 +91,8 @@ struct load_result {
     std::uint64_t messages_received_by_server = 0;
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;
+    std::uint64_t bytes_sent = 0;     // measured messages' (see flow_result)
+    std::uint64_t bytes_replied = 0;  // their replies'
     std::uint64_t messages_lost = 0;
     // With PR-SCTP, replies missing at the end are counted here, not as lost;
     // the kernels' own counts of what they gave up come with them.

@@ -67,7 +67,7 @@ struct run_report {
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the
 // request's message header in the load modes.
 inline std::size_t reply_bytes_of(const client_options& options) noexcept {
-    return options.load_mode() ? protocol::load_reply_size : protocol::reply_size;
+    return options.reply_size();
 }
 
 // How far the measurement's start was from --start-at, in microseconds

@@ -35,15 +35,27 @@ double seconds_of(std::chrono::milliseconds timeout) {
     return std::chrono::duration<double>(timeout).count();
 }
 
-std::string account_json(std::uint64_t messages_received, std::uint64_t bytes_received,
-                         std::uint64_t replies_sent, std::chrono::duration<double> elapsed,
+// What a load session counted, for its account.
+struct load_counts {
+    std::uint64_t messages_received = 0;
+    std::uint64_t bytes_received = 0;
+    std::uint64_t replies_sent = 0;
+    std::uint64_t bytes_sent = 0;
+    std::uint32_t payload_bytes = 0;
+    std::uint32_t reply_bytes = 0;
+};
+
+std::string account_json(const load_counts& counts, std::chrono::duration<double> elapsed,
                          const process_usage& before, const process_usage& after,
                          const message_channel& channel, const server_identity& identity) {
     const int fd = channel.native_handle();
     nlohmann::ordered_json doc = {
-        {"messages_received", messages_received},
-        {"bytes_received", bytes_received},
-        {"replies_sent", replies_sent},
+        {"messages_received", counts.messages_received},
+        {"bytes_received", counts.bytes_received},
+        {"replies_sent", counts.replies_sent},
+        {"bytes_sent", counts.bytes_sent},
+        {"payload_bytes", counts.payload_bytes},
+        {"reply_bytes", counts.reply_bytes},
         {"duration_s", elapsed.count()},
         {"cpu_percent", cpu_percent_between(before, after)},
         {"rss_kib", after.rss_kib},
@@ -415,18 +427,27 @@ void session::take_header(clock::time_point now) {
 
     header_ = decoded.header;
     max_gap_ = std::chrono::milliseconds(header_.max_gap_ms);
+    // Sized by this test's reply (validated: at most max_reply_bytes).
+    reply_size_ = protocol::reply_size_of(header_);
+    reply_.resize(reply_size_);
+    protocol::fill_payload(reply_);
     const auto mode = header_.mode;
     if (mode == protocol::test_mode::ping_pong) {
         if (header_.iterations == 0) {
-            log_line(log_level::info, "Test for as many iterations as the client sends");
+            log_info(
+                "Test for as many iterations as the client sends, {}-byte requests, "
+                "{}-byte replies",
+                header_.payload_bytes, reply_size_);
         } else {
-            log_info("Test for {} iterations", header_.iterations);
+            log_info("Test for {} iterations, {}-byte requests, {}-byte replies",
+                     header_.iterations, header_.payload_bytes, reply_size_);
         }
         message_.resize(header_.payload_bytes);  // validated: 1..max_payload_bytes
         phase_ = phase::ping_pong;
         return;
     }
-    log_info("Test in {} mode, {}-byte requests", protocol::name_of(mode), header_.payload_bytes);
+    log_info("Test in {} mode, {}-byte requests, {}-byte replies", protocol::name_of(mode),
+             header_.payload_bytes, reply_size_);
     if (mode == protocol::test_mode::rate || mode == protocol::test_mode::throughput) {
         outcome_.unit = "messages";
     }
@@ -444,8 +465,8 @@ void session::take_ping_pong_request(clock::time_point now) {
     input_since_ = now;
     // Ping-pong replies stay fully reliable: one given up would stop the
     // client's loop.
-    const auto reply = protocol::pingpong_reply(message_);
-    out_.push(reply, {route_.stream, route_.unordered, {}});
+    protocol::fill_pingpong_reply(message_, reply_);
+    out_.push(reply_, {route_.stream, route_.unordered, {}});
     output_since_ = now;
     ++outcome_.messages_done;
     if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
@@ -463,9 +484,14 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
         return true;
     }
     // A byte stream: the part of a request the last read cut short, then
-    // as much as one read brings, framed here.
+    // as much as one read brings, framed here. Replies larger than their
+    // requests make a read of fewer requests, so that one read's replies
+    // stay within the scratch buffer's size.
+    const std::size_t per_read =
+        std::max<std::size_t>(1, scratch.size() / std::max(reply_size_, header_.payload_bytes));
+    const auto read_bytes = std::min(scratch.size(), per_read * header_.payload_bytes);
     std::copy(partial_.begin(), partial_.end(), scratch.begin());
-    const auto part = receive(scratch.subspan(partial_.size()), sctp_);
+    const auto part = receive(scratch.first(read_bytes).subspan(partial_.size()), sctp_);
     if (part.bytes == 0) {
         return false;
     }
@@ -513,9 +539,15 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
             bytes_received_ += size;
         }
         if (message->reply_wanted() || ended) {
+            // The request's message header, then the filler up to the reply size.
             replies_.insert(replies_.end(), request.begin(),
                             request.begin() + protocol::load_reply_size);
-            replies_sent_ += ended ? 0 : 1;
+            replies_.insert(replies_.end(), reply_.begin() + protocol::load_reply_size,
+                            reply_.end());
+            if (!ended) {
+                ++replies_sent_;
+                bytes_sent_ += reply_size_;
+            }
         }
     }
     if (at > 0) {
@@ -525,8 +557,8 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
                                  reliable ? pr_sctp{} : identity_.sctp.pr};
     if (!replies_.empty()) {
         if (seqpacket_) {
-            for (std::size_t r = 0; r < replies_.size(); r += protocol::load_reply_size) {
-                out_.push(std::span(replies_).subspan(r, protocol::load_reply_size), delivery);
+            for (std::size_t r = 0; r < replies_.size(); r += reply_size_) {
+                out_.push(std::span(replies_).subspan(r, reply_size_), delivery);
             }
         } else {
             out_.push(replies_, delivery);
@@ -551,9 +583,10 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
 
 void session::send_account(clock::time_point now) {
     outcome_.messages_done = messages_received_;
-    const auto text =
-        account_json(messages_received_, bytes_received_, replies_sent_, now - load_started_,
-                     usage_before_, read_process_usage(), *channel_, identity_);
+    const load_counts counts{messages_received_, bytes_received_,       replies_sent_,
+                             bytes_sent_,        header_.payload_bytes, reply_size_};
+    const auto text = account_json(counts, now - load_started_, usage_before_, read_process_usage(),
+                                   *channel_, identity_);
     out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())), {});
     out_.push(std::as_bytes(std::span(text.data(), text.size())), {});
     output_since_ = now;

@@ -3,8 +3,9 @@
 // read and check the header, answer with a verdict and the server's
 // settings, then serve the test in the mode the header names.
 //
-//  - ping-pong: answer each of `iterations` requests with its 2-byte reply
-//    (or, with iterations 0, every request until the client closes);
+//  - ping-pong: answer each of `iterations` requests with its reply, 2
+//    bytes or the header's reply_bytes (or, with iterations 0, every request
+//    until the client closes);
 //  - rate, throughput and framed ping-pong: read requests as they come,
 //    reply to those that ask for it, and after the one marked end-of-test
 //    send the server's own account of the test (counts, CPU, RSS) as a blob.
@@ -167,11 +168,17 @@ class session {
     reply_queue out_;
     clock::time_point output_since_;  // the last progress of the queue's front
     std::vector<std::byte> replies_;  // one read's load replies, reused
+    // Every reply of this test is reply_size_ bytes (the header's reply
+    // size): reply_ holds one, filled once with the defined filler; each
+    // reply writes only its check bytes or message header over a copy.
+    std::uint32_t reply_size_ = protocol::reply_size;
+    std::vector<std::byte> reply_;
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted
     std::uint64_t bytes_received_ = 0;
     std::uint64_t replies_sent_ = 0;  // the end-of-test reply not counted
+    std::uint64_t bytes_sent_ = 0;    // of those replies
     std::uint64_t end_sequence_ = 0;  // also the count of the requests before it
     clock::time_point load_started_;
     process_usage usage_before_;

@@ -68,8 +68,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (header.iterations > protocol::max_iterations) {
         fuzz::broken("an accepted header asks for at most max_iterations");
     }
-    if (header.server_timestamps || header.reply_bytes != 0) {
+    if (header.server_timestamps) {
         fuzz::broken("an accepted header asks for no feature this server does not offer");
+    }
+    if (header.reply_bytes != 0 && (header.reply_bytes < protocol::min_reply_bytes(header.mode) ||
+                                    header.reply_bytes > protocol::max_reply_bytes)) {
+        fuzz::broken("an accepted reply size holds the mode's own reply and is at most 64 KiB");
+    }
+    if (protocol::reply_size_of(header) < protocol::min_reply_bytes(header.mode)) {
+        fuzz::broken("every accepted test's replies hold the mode's own reply");
     }
     if (decoded.peer_version != protocol::version || protocol::encode_header(header) != bytes) {
         fuzz::broken("an accepted header is exactly what encode_header makes of it");

@@ -13,8 +13,20 @@ expect_usage_error() {
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 srv="$BIN_DIR/SOCK_STREAM_srv"
-expect_usage_error "payload-size-power-of-2 is required" "$clt"
+expect_usage_error "payload-size-power-of-2 or --payload-bytes is required" "$clt"
 expect_usage_error "must be 0..16" "$clt" -s 17
+expect_usage_error "-s/--payload-size-power-of-2 and --payload-bytes exclude each other" "$clt" -s 7 \
+    --payload-bytes 100
+expect_usage_error "--payload-bytes must be 1..65536" "$clt" --payload-bytes 0
+expect_usage_error "--payload-bytes must be 1..65536" "$clt" --payload-bytes 65537
+expect_usage_error "--rate and --throughput need --payload-bytes 16 or more" "$clt" --payload-bytes 15 \
+    --rate 100
+expect_usage_error "--reply-bytes and --echo exclude each other" "$clt" -s 7 --reply-bytes 100 --echo
+expect_usage_error "--reply-bytes must be 16..65536 here: a framed reply carries its request's 16-byte" \
+    "$clt" -s 7 --rate 100 --reply-bytes 8
+expect_usage_error "--reply-bytes must be 2..65536: a ping-pong reply carries" "$clt" -s 7 --reply-bytes 1
+expect_usage_error "--reply-bytes must be 2..65536" "$clt" -s 7 --reply-bytes 65537
+expect_usage_error "--echo needs a payload of 2 bytes or more" "$clt" --payload-bytes 1 --echo
 expect_usage_error "must be sctp or tcp" "$clt" -s 1 -t udp
 expect_usage_error "unrecognised option '--bogus'" "$clt" -s 1 --bogus
 expect_usage_error "test-iterations" "$clt" -s 1 -c 0

@@ -44,7 +44,7 @@ subtest 'read from a file' => sub {
         SctpPerf::RunSpectrum::parse_arguments('--config_file', $path, '--', '-n'));
     is $s->{config_file}, $path, '--config_file (original spelling) is taken, path case kept';
     is_deeply $s->{config_args}, [qw(-c 1000 -m 5)], 'config options';
-    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', 3, '/tmp/x.json') ],
+    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::power_size(3), '/tmp/x.json') ],
               [qw(/bin/clt -s 3 --json-file /tmp/x.json -t sctp -c 1000 -m 5 -n)],
               'client gets config options, then options after --';
 

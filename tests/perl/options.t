@@ -94,13 +94,13 @@ subtest 'placement: --client-cpu and --server-cpu' => sub {
         ok !SctpPerf::RunSpectrum::is_cpu_list($list), "'$list' is not";
     }
 
-    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--client-cpu 0,2-3 --iterations 5 -- -m 0)), '/bin/clt', 3, '/t.json') ],
+    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--client-cpu 0,2-3 --iterations 5 -- -m 0)), '/bin/clt', SctpPerf::RunSpectrum::power_size(3), '/t.json') ],
               [qw(/bin/clt -s 3 --json-file /t.json -t sctp -c 5 --cpu 0,2-3 -m 0)],
               'the client gets --cpu LIST before the options after --';
     $s = parse(qw(--start-server --protocol tcp --server-cpu 1));
     is_deeply [ SctpPerf::RunSpectrum::server_command($s, '/bin/srv') ], [qw(/bin/srv -p 0 -a 127.0.0.1 -t tcp --cpu 1)],
         'the server it starts gets --cpu LIST';
-    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', 0, '/t.json') ], [qw(/bin/clt -s 0 --json-file /t.json -t tcp)],
+    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::power_size(0), '/t.json') ], [qw(/bin/clt -s 0 --json-file /t.json -t tcp)],
         'the client stays unpinned without --client-cpu';
 };
 
@@ -112,7 +112,7 @@ subtest "the client's long names for the script's own options" => sub {
     $s = parse(qw(--test_iterations 7 --server_port 5002 --server_host h --test_transport_protocol sctp));
     is_deeply [ @{$s}{qw(iterations port host protocol)} ], [ 7, 5002, 'h', 'sctp' ], 'with underscores too';
     is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--server-host h --server-port 5003 --test-iterations 9)),
-                                                       '/bin/clt', 0, '/t.json') ],
+                                                       '/bin/clt', SctpPerf::RunSpectrum::power_size(0), '/t.json') ],
         [qw(/bin/clt -s 0 --json-file /t.json -t sctp -c 9 -H h -p 5003)], 'reach the client as -c, -H and -p';
     like parse_error(qw(--test-iterations 0))->{message}, qr/--iterations must be a whole number/,
         'checked as the option they stand for';
@@ -214,6 +214,16 @@ my @usage_errors = (
     [ [qw(--client-cpu)],                         qr/option client-cpu requires an argument/ ],
     [ [qw(-- --cpu 1)],                           qr/client option '--cpu' after '--' cannot be used: the script places the client; use --client-cpu/ ],
     [ [qw(--client-cpu 0 -- --cpu=1)],            qr/client option '--cpu=1' after '--' cannot be used: .*--client-cpu/ ],
+    [ [qw(--sizes 100 --min-power 3)],            qr/--sizes and --min-power\/--max-power exclude each other/ ],
+    [ [qw(--sizes 100 --max-power 3)],            qr/--sizes and --min-power\/--max-power exclude each other/ ],
+    [ [qw(--sizes 0)],                            qr/--sizes takes payload sizes in bytes, .* from 1 to 65536, not '0'/ ],
+    [ [qw(--sizes 65537)],                        qr/--sizes takes payload sizes .* not '65537'/ ],
+    [ [qw(--sizes), '32,,64'],                    qr/--sizes takes payload sizes .* not ''/ ],
+    [ [qw(--sizes 1k)],                           qr/--sizes takes payload sizes .* not '1k'/ ],
+    [ [qw(--sizes), '100,64'],                    qr/--sizes must list each size once, in ascending order: 64 comes after 100/ ],
+    [ [qw(--sizes), '64,64'],                     qr/--sizes must list each size once, in ascending order/ ],
+    [ [qw(--rate 10 --sizes), '8,100'],           qr/--sizes lists 8 bytes, but --rate needs payloads of at least 16 bytes/ ],
+    [ [qw(-- --payload-bytes 100)],               qr/client option '--payload-bytes' after '--' cannot be used: .*--sizes/ ],
 );
 
 subtest 'usage errors, checked in-process' => sub {

@@ -125,6 +125,42 @@ subtest 'a rate sweep' => sub {
         'progress: which latency, the rate achieved, the messages lost';
 };
 
+subtest '--sizes: a list of sizes in bytes, each passed as --payload-bytes, in order' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --protocol tcp --iterations 4 --sizes), '32,64,100,1000,63000']);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    my @runs = map { JSON::PP->new->decode($_) } split /\n/, read_file("$log/clients.log");
+    is_deeply [ map { my @a = @$_; [ @a[ 1, 2 ] ] } @runs ],
+              [ map { [ '--payload-bytes', $_ ] } 32, 64, 100, 1000, 63000 ],
+        'one client per size, in the order given, each with --payload-bytes';
+    ok !grep({ $_ eq '-s' } map { @$_ } @runs), 'no -s';
+
+    my @csv = csv_lines($out);
+    is scalar @csv, 6, 'CSV: header and a row per size';
+    is_deeply [ map { (split /,/)[0] } @csv[ 1 .. 5 ] ], [ 32, 64, 100, 1000, 63000 ], 'CSV: payload_bytes in order';
+    my $doc = JSON::PP->new->decode(read_file("$out/spectrum.json"));
+    is_deeply [ map { $_->{payload_bytes} } @{ $doc->{rows} } ], [ 32, 64, 100, 1000, 63000 ], 'JSON: a row per size';
+    is_deeply [ map { $_->{payload_power_of_2} } @{ $doc->{runs} } ], [ 5, 6, undef, undef, undef ],
+        'JSON: the power of two where there is one';
+    is_deeply $doc->{sweep}{sizes}, [ 32, 64, 100, 1000, 63000 ], 'JSON: the sizes swept';
+    my @spectrum = spectrum_files($out);
+    is scalar(() = read_file($spectrum[0]) =~ /^fake ACE report/mg), 5, 'an ACE report per size';
+    my @progress = $r->{stderr} =~ /^run_spectrum\.pl: \[(\d\/5)\]/mg;
+    is_deeply \@progress, [qw(1/5 2/5 3/5 4/5 5/5)], 'progress counts the sizes listed';
+
+    my $gp = read_file("$out/spectrum.gp");
+    like $gp, qr/set logscale x 2/, 'plot: a logarithmic x axis';
+    like $gp, qr/set xtics \('32' 32, '64' 64, '100' 100, '1000' 1000, '63000' 63000\)/, 'plot: a tic per size';
+    like $gp, qr/set xrange \[32 \/ sqrt\(2\) : 63000 \* sqrt\(2\)\]/, 'plot: the range holds every size';
+};
+
+subtest '--sizes: a failing size is named by its bytes, --keep-going goes on' => sub {
+    my ($r, $log, $out) = sweep([qw(--start-server --protocol tcp --keep-going --sizes), '64,100,1000'],
+                                FAKE_CLIENT_FAIL => '100B');
+    is $r->{exit}, 1, 'exit status 1' or diag $r->{stderr};
+    like $r->{stderr}, qr/failed sizes: 100 bytes/, 'the failed size in bytes';
+    is scalar(csv_lines($out)), 3, 'CSV: the two other sizes';
+};
+
 subtest 'a throughput sweep' => sub {
     my ($r, $log, $out) = sweep([qw(--throughput --iterations 100 --max-power 4 -- --echo-every 25000)]);
     is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};

@@ -15,7 +15,7 @@ use SctpPerf::TestSweep qw(load_script fixture_dir read_file);
 load_script();
 
 my $fixtures = fixture_dir();
-my @reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-s$_.json", $_) } 0 .. 2;
+my @reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-s$_.json", SctpPerf::RunSpectrum::power_size($_)) } 0 .. 2;
 my @rows = map { SctpPerf::RunSpectrum::row_from_report($_) } @reports;
 
 subtest 'rows' => sub {
@@ -101,7 +101,7 @@ subtest 'floats of format 2 keep their digits without exact decoding' => sub {
     open my $fh, '>', "$dir/r.json" or die;
     print {$fh} JSON::PP->new->encode($report);
     close $fh;
-    my $read = SctpPerf::RunSpectrum::read_report("$dir/r.json", 0);
+    my $read = SctpPerf::RunSpectrum::read_report("$dir/r.json", SctpPerf::RunSpectrum::power_size(0));
     my $text = SctpPerf::RunSpectrum::json_text($read);
     like $text, qr/"\Q$_->[0]\E" : \Q$_->[1]\E,?\n/, "$_->[1] as written"
         for [ min_us => '0.001' ], [ p_a => '12.345' ], [ p_b => '123456.789' ], [ p_c => '999999999.999' ],
@@ -119,7 +119,8 @@ subtest 'reports the script refuses' => sub {
         [ 'missing file',     undef,                                            qr/wrote no JSON report to .* --json-file/ ],
         [ 'not JSON',         'ACE text, not JSON',                             qr/not valid JSON/ ],
         [ 'not an object',    '[1, 2]',                                         qr/not an object/ ],
-        [ 'other size',       $broken->(sub ($d) { $d->{config}{payload_power_of_2} = 5 }), qr/payload power 5, not 0/ ],
+        [ 'other size',       $broken->(sub ($d) { $d->{config}{payload_bytes} = 32 }), qr/for a payload of 32 bytes, not 1/ ],
+        [ 'no size',          $broken->(sub ($d) { delete $d->{config}{payload_bytes} }), qr/has no 'config\.payload_bytes'/ ],
         [ 'no percentiles',   $broken->(sub ($d) { delete $d->{percentiles} }), qr/has no 'percentiles\.p50_us'/ ],
         [ 'no p99_9_us',      $broken->(sub ($d) { delete $d->{percentiles}{p99_9_us} }), qr/has no 'percentiles\.p99_9_us'/ ],
         [ 'a number as text', $broken->(sub ($d) { $d->{percentiles}{p50_us} = '20' }), qr/'percentiles\.p50_us' is not a number/ ],
@@ -135,10 +136,10 @@ subtest 'reports the script refuses' => sub {
     for my $case (@cases) {
         my ($name, $text, $pattern) = @$case;
         my $path = defined $text ? $write->("$name.json", $text) : "$dir/none.json";
-        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, 0)); undef } // $@;
+        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, SctpPerf::RunSpectrum::power_size(0))); undef } // $@;
         like ref $error ? $error->{message} : $error, $pattern, $name;
     }
-    my $error = eval { SctpPerf::RunSpectrum::read_report("$fixtures/client-format1-s0.json", 0) } // $@;
+    my $error = eval { SctpPerf::RunSpectrum::read_report("$fixtures/client-format1-s0.json", SctpPerf::RunSpectrum::power_size(0)) } // $@;
     is ref $error, 'SctpPerf::RunSpectrum::WrongFormat', 'another format is told apart, so the sweep stops';
 
     is SctpPerf::RunSpectrum::client_error_message("$fixtures/client-error.json"),
@@ -151,9 +152,9 @@ subtest 'reports the script refuses' => sub {
 
 # Load modes: the latency columns from load.latency_corrected (rate) or
 # load.latency_uncorrected (throughput), outliers empty, seven columns appended.
-my @rate_reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-rate-s$_.json", $_) } 4, 5;
+my @rate_reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-rate-s$_.json", SctpPerf::RunSpectrum::power_size($_)) } 4, 5;
 my @rate_rows = map { SctpPerf::RunSpectrum::row_from_report($_, 'rate') } @rate_reports;
-my $throughput_report = SctpPerf::RunSpectrum::read_report("$fixtures/client-throughput-s4.json", 4);
+my $throughput_report = SctpPerf::RunSpectrum::read_report("$fixtures/client-throughput-s4.json", SctpPerf::RunSpectrum::power_size(4));
 my $throughput_row = SctpPerf::RunSpectrum::row_from_report($throughput_report, 'throughput');
 
 sub as_text($row) { return { map { $_ => defined $row->{$_} ? "$row->{$_}" : undef } keys %$row } }
@@ -234,7 +235,7 @@ subtest 'load reports the script refuses' => sub {
     );
     for my $case (@cases) {
         my ($name, $path, $power, $mode, $pattern) = @$case;
-        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, $power), $mode); undef } // $@;
+        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, SctpPerf::RunSpectrum::power_size($power)), $mode); undef } // $@;
         like $error, $pattern, $name;
     }
 };

@@ -138,7 +138,8 @@ TEST_CASE("client options: SCTP retransmission timers") {
 
 TEST_CASE("client options: each rule has its own sentence") {
     using Catch::Matchers::Contains;
-    CHECK_THAT(usage_message({}), Contains("-s/--payload-size-power-of-2 is required"));
+    CHECK_THAT(usage_message({}),
+               Contains("-s/--payload-size-power-of-2 or --payload-bytes is required"));
     CHECK_THAT(usage_message({"-s", "17"}), Contains("must be 0..16"));
     CHECK_THAT(usage_message({"-s", "-1"}), Contains("not '-1' (negative)"));
     CHECK_THAT(usage_message({"-s", "1", "-c", "0"}), Contains("-c/--test-iterations must be"));
@@ -347,4 +348,83 @@ TEST_CASE("client options: --repeat and --pause") {
     // With one run, they are written as always.
     CHECK(parse({"-s", "7", "--rate", "10", "--repeat", "1", "--flow-csv", "f.csv"}).flow_csv ==
           "f.csv");
+}
+
+TEST_CASE("client options: --payload-bytes takes any size from 1 to 65536") {
+    const auto hundred = parse({"--payload-bytes", "100"});
+    CHECK(hundred.payload_bytes() == 100);
+    CHECK_FALSE(hundred.payload_power_of_2());
+    const auto size_128 = parse({"--payload-bytes", "128"});
+    CHECK(size_128.payload_bytes() == 128);
+    CHECK(size_128.payload_power_of_2());  // ACE's title and -s 7 alike
+    CHECK(size_128.payload_power == 7);
+    CHECK(parse({"--payload-bytes", "1"}).payload_bytes() == 1);
+    CHECK(parse({"--payload-bytes", "63000"}).payload_bytes() == 63000);
+    CHECK(parse({"--payload-bytes", "64Ki"}).payload_bytes() == 65536);
+    CHECK(parse({"-s", "7"}).payload_power_of_2());
+    // The framed modes need room for the 16-byte message header.
+    CHECK(parse({"--payload-bytes", "16", "--rate", "10"}).payload_bytes() == 16);
+    CHECK(parse({"--payload-bytes", "17", "--throughput"}).payload_bytes() == 17);
+    CHECK(usage_message({"--payload-bytes", "15", "--rate", "10"})
+              .find("--rate and --throughput need --payload-bytes 16 or more") !=
+          std::string::npos);
+    CHECK(usage_message({"--payload-bytes", "15", "--flows", "2"})
+              .find("needs --payload-bytes 16 or more") != std::string::npos);
+    for (const char* bad : {"0", "65537"}) {
+        CHECK(usage_message({"--payload-bytes", bad}).find("--payload-bytes must be 1..65536") !=
+              std::string::npos);
+    }
+    CHECK(usage_message({"-s", "7", "--payload-bytes", "100"})
+              .find("-s/--payload-size-power-of-2 and --payload-bytes exclude each other") !=
+          std::string::npos);
+    CHECK(usage_message({"-c", "5"})
+              .find("-s/--payload-size-power-of-2 or --payload-bytes is required") !=
+          std::string::npos);
+}
+
+TEST_CASE("client options: --reply-bytes and --echo size the replies") {
+    using protocol::test_mode;
+    SECTION("by default each reply is the mode's own: 2 bytes, or the 16-byte message header") {
+        const auto pp = parse({"--payload-bytes", "100"});
+        CHECK(pp.reply_bytes == 0);  // the wire's "the mode's own"
+        CHECK(pp.reply_size() == 2);
+        CHECK_FALSE(pp.echo);
+        CHECK(parse({"-s", "7", "--rate", "10"}).reply_size() == 16);
+        CHECK(parse({"-s", "7", "--flows", "2"}).reply_size() == 16);
+    }
+    SECTION("--reply-bytes: any size from the mode's own to 65536") {
+        const auto pp = parse({"--payload-bytes", "100", "--reply-bytes", "1000"});
+        CHECK(pp.reply_bytes == 1000);
+        CHECK(pp.reply_size() == 1000);
+        CHECK(parse({"-s", "0", "--reply-bytes", "2"}).reply_size() == 2);
+        CHECK(parse({"-s", "7", "--rate", "10", "--reply-bytes", "16"}).reply_size() == 16);
+        CHECK(parse({"-s", "7", "--throughput", "--reply-bytes", "64Ki"}).reply_size() == 65536);
+        CHECK(usage_message({"-s", "7", "--reply-bytes", "1"})
+                  .find("--reply-bytes must be 2..65536: a ping-pong reply carries the request's "
+                        "first and last check bytes") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--rate", "10", "--reply-bytes", "15"})
+                  .find("--reply-bytes must be 16..65536 here: a framed reply carries its "
+                        "request's 16-byte message header") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--reply-bytes", "65537"})
+                  .find("--reply-bytes must be 2..65536") != std::string::npos);
+    }
+    SECTION("--echo: a reply of the payload's size, in every mode") {
+        for (const auto& mode_words : std::vector<std::vector<std::string>>{
+                 {}, {"--rate", "10"}, {"--throughput"}, {"--flows", "2"}}) {
+            auto words = std::vector<std::string>{"--payload-bytes", "1000", "--echo"};
+            words.insert(words.end(), mode_words.begin(), mode_words.end());
+            const auto o = parse(words);
+            CHECK(o.echo);
+            CHECK(o.reply_bytes == 1000);
+            CHECK(o.reply_size() == 1000);
+        }
+        CHECK(parse({"-s", "16", "--echo"}).reply_size() == 65536);
+        CHECK(usage_message({"--payload-bytes", "1", "--echo"})
+                  .find("--echo needs a payload of 2 bytes or more") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--echo", "--reply-bytes", "100"})
+                  .find("--reply-bytes and --echo exclude each other") != std::string::npos);
+        // A broken payload is said once, not again as a broken echo.
+        CHECK(usage_message({"--payload-bytes", "0", "--echo"}).find("--echo") ==
+              std::string::npos);
+    }
 }

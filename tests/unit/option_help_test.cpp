@@ -180,8 +180,8 @@ TEST_CASE("usage report: every line carries the program's name") {
         REQUIRE(lines.size() == 3);
         CHECK(lines[0] == "SOCK_STREAM_clt: -c/--test-iterations must be 1..1000000000");
         CHECK(lines[1] ==
-              "SOCK_STREAM_clt: -s/--payload-size-power-of-2 is required: the payload is 2^s "
-              "bytes, s in 0..16");
+              "SOCK_STREAM_clt: -s/--payload-size-power-of-2 or --payload-bytes is required: the "
+              "payload is 2^s bytes, s in 0..16, or N bytes, N in 1..65536");
         CHECK(lines[2] == "SOCK_STREAM_clt: -b/--histogram-bin-count must be 1..10000000");
         CHECK(e.sentences()[2] == "-b/--histogram-bin-count must be 1..10000000");
     }

@@ -168,7 +168,8 @@ TEST_CASE("number options: every unreadable number at once, with the other rules
     CHECK_THAT(message, Catch::Matchers::Contains("-c/--test-iterations must be a count"));
     CHECK_THAT(message, Catch::Matchers::Contains("-b/--histogram-bin-count must be a count"));
     CHECK_THAT(message, Catch::Matchers::Contains("must be sctp or tcp"));
-    CHECK_THAT(message, Catch::Matchers::Contains("-s/--payload-size-power-of-2 is required"));
+    CHECK_THAT(message, Catch::Matchers::Contains(
+                            "-s/--payload-size-power-of-2 or --payload-bytes is required"));
 }
 
 TEST_CASE("number options: the server's counts and its idle report") {

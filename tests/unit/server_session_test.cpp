@@ -83,12 +83,14 @@ struct session_on_pair {
 };
 
 void send_header(const session_on_pair& p, protocol::test_mode mode, std::uint32_t payload,
-                 std::uint32_t iterations, std::uint32_t max_gap_ms = 0) {
+                 std::uint32_t iterations, std::uint32_t max_gap_ms = 0,
+                 std::uint32_t reply_bytes = 0) {
     protocol::test_header header;
     header.mode = mode;
     header.payload_bytes = payload;
     header.iterations = iterations;
     header.max_gap_ms = max_gap_ms;
+    header.reply_bytes = reply_bytes;
     p.send(protocol::encode_header(header));
 }
 
@@ -186,6 +188,55 @@ TEST_CASE("session: the I/O timeout bounds the wait for the next request", "[ser
     p.advance(5001ms);
     REQUIRE(p.s->done());
     CHECK(p.s->outcome().reason == "receive timed out: the peer went silent");
+}
+
+TEST_CASE("session: ping-pong replies of the size the header asks for", "[server]") {
+    session_on_pair p;
+    // 5-byte requests, 7-byte replies: check bytes at the ends, filler k mod 256 between.
+    send_header(p, protocol::test_mode::ping_pong, 5, 2, 0, 7);
+    p.advance(1ms);
+    expect_accepted(p);
+    const std::array<std::byte, 5> request{std::byte{0xa1}, std::byte{1}, std::byte{2},
+                                           std::byte{3}, std::byte{0x7f}};
+    p.send(request);
+    p.advance(2ms);
+    CHECK(p.received() == std::vector{std::byte{0xa1}, std::byte{1}, std::byte{2}, std::byte{3},
+                                      std::byte{4}, std::byte{5}, std::byte{0x7f}});
+    // An echo: a reply of the request's size is the request.
+    session_on_pair echo;
+    send_header(echo, protocol::test_mode::ping_pong, 5, 1, 0, 5);
+    echo.advance(1ms);
+    expect_accepted(echo);
+    echo.send(request);
+    echo.advance(2ms);
+    CHECK(echo.received() == std::vector(request.begin(), request.end()));
+}
+
+TEST_CASE("session: load replies carry the message header, then filler to the size asked",
+          "[server]") {
+    session_on_pair p;
+    // 16-byte requests answered with 40-byte replies.
+    send_header(p, protocol::test_mode::rate, 16, 0, 0, 40);
+    p.advance(1ms);
+    expect_accepted(p);
+    const protocol::message_header first{0, 7, protocol::flag_reply_wanted};
+    const protocol::message_header second{1, 8, 0};
+    const protocol::message_header end{2, 9,
+                                       protocol::flag_end_of_test | protocol::flag_reply_wanted};
+    p.send(requests_of({first, second, end}));
+    p.advance(2ms);
+    const auto bytes = p.received();
+    REQUIRE(bytes.size() > 2 * 40 + protocol::blob_length_size);
+    CHECK(protocol::decode_message_header(std::span(bytes).first(16)) == first);
+    for (std::size_t k = 16; k < 40; ++k) {
+        CHECK(bytes[k] == std::byte(k));
+    }
+    CHECK(protocol::decode_message_header(std::span(bytes).subspan(40, 16)) == end);
+    const std::string account(reinterpret_cast<const char*>(bytes.data()) + 84, bytes.size() - 84);
+    CHECK(account.find("\"replies_sent\":1") != std::string::npos);
+    CHECK(account.find("\"bytes_sent\":40") != std::string::npos);
+    CHECK(account.find("\"payload_bytes\":16") != std::string::npos);
+    CHECK(account.find("\"reply_bytes\":40") != std::string::npos);
 }
 
 TEST_CASE("session: a load test's requests, replies and account", "[server]") {

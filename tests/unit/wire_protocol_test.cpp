@@ -147,7 +147,7 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
     }
 }
 
-TEST_CASE("wire: server timestamps and other reply sizes are checked, then refused") {
+TEST_CASE("wire: server timestamps are refused, other reply sizes checked and served") {
     SECTION("server timestamps: a feature this server does not offer") {
         auto header = header_of(128, 1100, test_mode::rate);
         header.server_timestamps = true;
@@ -167,13 +167,15 @@ TEST_CASE("wire: server timestamps and other reply sizes are checked, then refus
             CHECK(verdict_of(header) == status::bad_reply_size);
             header.reply_bytes = 65537;
             CHECK(verdict_of(header) == status::bad_reply_size);
-            // Valid, and not served yet.
-            for (const std::uint32_t valid : {smallest, 65536U}) {
+            // Valid, and served: any size from the mode's own to 64 KiB.
+            for (const std::uint32_t valid : {smallest, 100U, 128U, 65536U}) {
                 header.reply_bytes = valid;
-                CHECK(verdict_of(header) == status::unsupported_feature);
+                CHECK(verdict_of(header) == status::accepted);
+                CHECK(protocol::reply_size_of(header) == valid);
             }
             header.reply_bytes = 0;  // the mode's own
             CHECK(verdict_of(header) == status::accepted);
+            CHECK(protocol::reply_size_of(header) == smallest);
         }
     }
     CHECK(protocol::describe(status::bad_reply_size).find("65536") != std::string_view::npos);
@@ -205,6 +207,24 @@ TEST_CASE("wire: a ping-pong reply is the request's first and last byte") {
     CHECK(byte_at(reply, 1) == 0x7f);
     std::vector<std::byte> one{std::byte{0x33}};
     CHECK(protocol::pingpong_reply(one) == protocol::reply_bytes{std::byte{0x33}, std::byte{0x33}});
+}
+
+TEST_CASE("wire: a longer ping-pong reply keeps the check bytes at its ends") {
+    // A 5-byte request whose check bytes are 0xa1 and 0x7f; a 4-byte reply
+    // filled once as 0 1 2 3 becomes a1 01 02 7f.
+    std::vector<std::byte> request(5);
+    protocol::fill_payload(request);
+    request.front() = std::byte{0xa1};
+    request.back() = std::byte{0x7f};
+    std::vector<std::byte> reply(4);
+    protocol::fill_payload(reply);
+    protocol::fill_pingpong_reply(request, reply);
+    CHECK(reply == std::vector{std::byte{0xa1}, std::byte{1}, std::byte{2}, std::byte{0x7f}});
+    // A reply of the request's size is the request itself: an echo.
+    std::vector<std::byte> echo(request.size());
+    protocol::fill_payload(echo);
+    protocol::fill_pingpong_reply(request, echo);
+    CHECK(echo == request);
 }
 
 TEST_CASE("wire: message headers round-trip and refuse unknown bits") {

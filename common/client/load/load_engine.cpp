@@ -405,7 +405,7 @@ class interval_writer {
         sample.messages_sent = slot.sent;
         sample.messages_received = slot.replies;
         sample.bytes_sent = slot.sent * plan_.payload_bytes;
-        sample.bytes_received = slot.replies * protocol::load_reply_size;
+        sample.bytes_received = slot.replies * plan_.reply_bytes;
         sample.latency = rate ? &slot.corrected : &slot.uncorrected;
         sample.latency_corrected = rate;
         sample.cpu_percent = cpu_percent_between(usage_, usage);
@@ -446,6 +446,7 @@ void add_account(server_account& total, const server_account& flow) {
     total.messages_received += flow.messages_received;
     total.bytes_received += flow.bytes_received;
     total.replies_sent += flow.replies_sent;
+    total.bytes_sent += flow.bytes_sent;
     total.duration_s = std::max(total.duration_s, flow.duration_s);
     // Each flow's figure is the whole server's over that flow's test (its
     // sessions share worker threads), so the flows' figures are not added.
@@ -625,6 +626,7 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
     result.threads = thread_count;
     result.echo_every = plan.echo_every;
     result.payload_bytes = plan.payload_bytes;
+    result.reply_bytes = plan.reply_bytes;
     result.rate_asked_per_s = plan.rate_per_s;
     if (plan.mode == protocol::test_mode::rate) {
         result.arrivals = plan.arrivals;
@@ -656,6 +658,8 @@ load_result run_load_test(std::vector<std::unique_ptr<message_channel>> channels
         result.messages_sent += flow_result.messages_sent;
         result.messages_echo_requested += flow_result.messages_echo_requested;
         result.messages_replied += flow_result.messages_replied;
+        result.bytes_sent += flow_result.bytes_sent;
+        result.bytes_replied += flow_result.bytes_replied;
         result.messages_lost += flow_result.messages_lost;
         result.messages_abandoned += flow_result.messages_abandoned;
         result.requests_abandoned_by_client_kernel += flow_result.kernel_abandoned.total();

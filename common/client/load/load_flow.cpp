@@ -60,10 +60,13 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
       plan_(plan),
       closed_loop_(plan.mode == protocol::test_mode::framed_ping_pong),
       out_(plan.payload_bytes),
+      filler_(plan.reply_bytes),
       // A byte stream is read in bulk; SOCK_SEQPACKET one message per read,
       // so that the blob after the end-of-test reply is never read as a reply.
-      bulk_(dynamic_cast<stream_channel*>(channel_.get()) != nullptr) {
+      bulk_(dynamic_cast<stream_channel*>(channel_.get()) != nullptr),
+      partial_(plan.reply_bytes) {
     protocol::fill_payload(out_);
+    protocol::fill_payload(filler_);
     result_.flow = index;
 }
 
@@ -82,14 +85,14 @@ void load_flow::send_primer(std::uint32_t round) {
 }
 
 void load_flow::check_primer(std::uint32_t round) {
-    protocol::message_header_bytes reply{};
+    std::vector<std::byte> reply(plan_.reply_bytes);
     try {
         channel_->receive_message(reply);
     } catch (const peer_error& e) {
         throw peer_error(
             fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
     }
-    if (protocol::decode_message_header(reply) != primer_sent_) {
+    if (protocol::decode_message_header(reply) != primer_sent_ || !padding_ok(reply)) {
         throw peer_error(fmt::format(
             "flow {}, primer round trip {}: the reply does not carry its request's sequence "
             "and token (the peer answered without reading the request)",
@@ -226,6 +229,7 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
         // sent was the end message, not a measured one.
         if (!end_started_) {
             ++result_.messages_sent;
+            result_.bytes_sent += out_.size();
             ++sink.interval_sent;
             if (result_.messages_sent == 1) {
                 first_send_ = last_sent_at_;
@@ -254,22 +258,30 @@ bool load_flow::drained(clock::time_point now) {
     return plan_.partially_reliable() && now >= drain_until_;
 }
 
+bool load_flow::padding_ok(std::span<const std::byte> reply) const noexcept {
+    const auto after_header = reply.subspan(protocol::load_reply_size);
+    return std::equal(after_header.begin(), after_header.end(),
+                      filler_.begin() + protocol::load_reply_size);
+}
+
 void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
-    const std::size_t read_limit = bulk_ ? buffer.size() : protocol::load_reply_size;
+    // The worker's buffer holds at least one reply of the largest size.
+    static_assert(worker_receive_bytes >= protocol::max_reply_bytes);
+    const std::size_t reply_size = plan_.reply_bytes;
+    const std::size_t read_limit = bulk_ ? buffer.size() : reply_size;
     while (!end_reply_received_) {
         // The part of a reply left from the last read goes first.
         std::memcpy(buffer.data(), partial_.data(), partial_bytes_);
         const auto n = channel_->receive_ready(
-            buffer.subspan(partial_bytes_, read_limit - partial_bytes_), protocol::load_reply_size);
+            buffer.subspan(partial_bytes_, read_limit - partial_bytes_), reply_size);
         if (n == 0) {
             return;
         }
         const auto arrived = clock::now();
         const std::size_t filled = partial_bytes_ + n;
         std::size_t at = 0;
-        for (; filled - at >= protocol::load_reply_size && !end_reply_received_;
-             at += protocol::load_reply_size) {
-            take_reply(buffer.subspan(at, protocol::load_reply_size), arrived, sink);
+        for (; filled - at >= reply_size && !end_reply_received_; at += reply_size) {
+            take_reply(buffer.subspan(at, reply_size), arrived, sink);
         }
         // Only whole replies count: bytes trickled one at a time do not keep
         // a flow waiting forever.
@@ -292,6 +304,12 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
     const auto header = protocol::decode_message_header(reply);
     if (!header) {
         throw peer_error("a reply with unknown flags or reserved bits");
+    }
+    if (!padding_ok(reply)) {
+        throw peer_error(
+            fmt::format("the reply to request {} does not carry the defined filler after its "
+                        "message header (the peer is out of step)",
+                        header->sequence));
     }
     if (header->end_of_test()) {
         if (header->sequence != end_sequence_ || header->token != end_token_ || !end_started_) {
@@ -321,6 +339,7 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
                                        headline_ns);
             }
             ++result_.messages_replied;
+            result_.bytes_replied += reply.size();
             ++sink.interval_replies;
             if (sink.file != nullptr) {
                 sink.file->add(index_, match.request.sequence,
@@ -361,6 +380,7 @@ flow_result load_flow::finish() {
     server.messages_received = json_number<std::uint64_t>(doc, "messages_received");
     server.bytes_received = json_number<std::uint64_t>(doc, "bytes_received");
     server.replies_sent = json_number<std::uint64_t>(doc, "replies_sent");
+    server.bytes_sent = json_number<std::uint64_t>(doc, "bytes_sent");
     server.duration_s = json_number<double>(doc, "duration_s");
     server.cpu_percent = json_number<double>(doc, "cpu_percent");
     server.rss_kib = json_number<std::uint64_t>(doc, "rss_kib");

@@ -32,6 +32,9 @@ namespace sctp_perf {
 struct load_plan {
     protocol::test_mode mode = protocol::test_mode::rate;
     std::uint32_t payload_bytes = 16;
+    // Every reply: the request's message header, then filler up to this
+    // size (protocol::load_reply_size unless the test asked for more).
+    std::uint32_t reply_bytes = 16;
     double rate_per_s = 0.0;  // per flow; 0 in throughput mode
     // How rate mode spreads the flows' messages (see send_schedule.hpp);
     // `seed` draws a poisson schedule's gaps, flow i of `flow_count` its own.
@@ -178,6 +181,8 @@ class load_flow {
     bool drained(clock::time_point now);
     bool flush_pending(clock::time_point now);
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink);
+    // Whether the bytes after a reply's message header are the filler.
+    bool padding_ok(std::span<const std::byte> reply) const noexcept;
 
     unsigned index_;
     std::unique_ptr<message_channel> channel_;
@@ -190,6 +195,7 @@ class load_flow {
 
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
     std::vector<std::byte> out_;            // the message being sent
+    std::vector<std::byte> filler_;         // a reply's expected bytes (after its header)
     std::size_t out_sent_ = 0;              // bytes of out_ the kernel has taken
     bool out_pending_ = false;
     clock::time_point out_due_{};
@@ -197,8 +203,9 @@ class load_flow {
     sctp_delivery out_delivery_;              // how out_ travels
 
     bool bulk_;  // a byte stream, read many replies at a time
-    // A reply read in part, kept until its rest comes (a byte stream only).
-    std::array<std::byte, protocol::load_reply_size> partial_{};
+    // A reply read in part, kept until its rest comes (a byte stream only);
+    // plan.reply_bytes long.
+    std::vector<std::byte> partial_;
     std::size_t partial_bytes_ = 0;
     std::vector<std::byte> blob_prefix_;  // what came after the end reply: the blob's start
 

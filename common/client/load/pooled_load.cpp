@@ -31,6 +31,7 @@ void pool_account(server_account& pooled, const server_account& run) {
     pooled.messages_received += run.messages_received;
     pooled.bytes_received += run.bytes_received;
     pooled.replies_sent += run.replies_sent;
+    pooled.bytes_sent += run.bytes_sent;
     pooled.cpu_percent =
         weighted_mean(pooled.cpu_percent, pooled.duration_s, run.cpu_percent, run.duration_s);
     pooled.duration_s += run.duration_s;
@@ -43,6 +44,8 @@ void pool_flow(flow_result& pooled, const flow_result& run, std::size_t runs_bef
     pooled.messages_sent += run.messages_sent;
     pooled.messages_echo_requested += run.messages_echo_requested;
     pooled.messages_replied += run.messages_replied;
+    pooled.bytes_sent += run.bytes_sent;
+    pooled.bytes_replied += run.bytes_replied;
     pooled.messages_lost += run.messages_lost;
     pooled.messages_abandoned += run.messages_abandoned;
     pooled.messages_duplicated += run.messages_duplicated;
@@ -73,6 +76,8 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
     pooled.messages_received_by_server += run.messages_received_by_server;
     pooled.messages_echo_requested += run.messages_echo_requested;
     pooled.messages_replied += run.messages_replied;
+    pooled.bytes_sent += run.bytes_sent;
+    pooled.bytes_replied += run.bytes_replied;
     pooled.messages_lost += run.messages_lost;
     pooled.partially_reliable = pooled.partially_reliable || run.partially_reliable;
     pooled.messages_abandoned += run.messages_abandoned;

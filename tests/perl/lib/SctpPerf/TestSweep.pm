@@ -134,7 +134,10 @@ sub run_script($args, %o) {
 # $ENV{FAKE_LOG_DIR}, and every SIGINT, SIGTERM or SIGHUP they get, one name a line.
 #
 # Client: -s P, --json-file F; writes fixtures/client-sP.json (or client-s0.json with
-# the payload fields changed) to F and "fake ACE report for power P" to stdout. With
+# the payload fields changed) to F and "fake ACE report for power P" to stdout. Given
+# --payload-bytes N instead of -s, it writes client-s0.json with the payload fields
+# changed to N bytes (its power null unless N is a power of two), and names its logs
+# and takes FAKE_CLIENT_FAIL and FAKE_CLIENT_SLEEP_AT by "NB" (client-100B.args). With
 # --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
 # Signals as the real client takes them while it measures: the first SIGINT or
@@ -183,28 +186,31 @@ sub make_fake_bin() {
 #!$^X
 use strict; use warnings; use JSON::PP; use Time::HiRes ();
 my \$log = \$ENV{FAKE_LOG_DIR};
-my (\$power, \$json_file);
+my (\$power, \$bytes, \$json_file);
 my \$mode = 'ping-pong';
 for my \$i (0 .. \$#ARGV) {
     \$power = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '-s';
+    \$bytes = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--payload-bytes';
     \$json_file = \$ARGV[\$i + 1] if \$ARGV[\$i] eq '--json-file';
     \$mode = \$1 if \$ARGV[\$i] =~ /\\A--(rate|throughput)\\z/;
 }
 sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
                open my \$fh, \$mode // '>', "\$log/\$name" or die; print {\$fh} \$text; close \$fh }
+my \$key = defined \$power ? \$power : "\${bytes}B";
+\$bytes //= 2**\$power;
 my \$interrupted = '';
 for my \$name (qw(INT TERM HUP)) {
     \$SIG{\$name} = sub {
-        log_text("client-\$power.signals", "\$name\\n", '>>');
+        log_text("client-\$key.signals", "\$name\\n", '>>');
         return if \$ENV{FAKE_CLIENT_IGNORE_SIGNALS};
         if (\$name eq 'HUP' || \$interrupted) { \$SIG{\$name} = 'DEFAULT'; kill \$name, \$\$; return }
         \$interrupted = \$name;
     };
 }
-log_text("client-\$power.args", encode_json([\$0, \@ARGV]));
+log_text("client-\$key.args", encode_json([\$0, \@ARGV]));
 log_text('clients.log', encode_json([\$0, \@ARGV]) . "\n", '>>');
-log_text("client-\$power.pgid", getpgrp());
-log_text("client-\$power.pid", \$\$);
+log_text("client-\$key.pgid", getpgrp());
+log_text("client-\$key.pid", \$\$);
 if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
     my \$csv = '';
     if (open my \$in, '<', "\$watch/spectrum.csv") { local \$/; \$csv = <\$in> // '' }
@@ -212,16 +218,16 @@ if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
     \$ace_bytes += -s \$_ for glob "\$watch/*.spectrum";
     my \%seen = (json_exists => (-e "\$watch/spectrum.json" ? 1 : 0), csv_bytes => length \$csv,
                 csv_lines => scalar(() = \$csv =~ /\\n/g), spectrum_bytes => \$ace_bytes);
-    log_text("client-\$power.seen", encode_json(\\%seen));
+    log_text("client-\$key.seen", encode_json(\\%seen));
 }
-if (\$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} == \$power)) {
+if (\$ENV{FAKE_CLIENT_SLEEP} && (!defined \$ENV{FAKE_CLIENT_SLEEP_AT} || \$ENV{FAKE_CLIENT_SLEEP_AT} eq \$key)) {
     my \$until = Time::HiRes::time() + \$ENV{FAKE_CLIENT_SLEEP};
     Time::HiRes::sleep(0.02) while !\$interrupted && Time::HiRes::time() < \$until;
 }
 if (\$ENV{FAKE_CLIENT_EXIT}) { print STDERR "fake client: unknown option\\n"; exit \$ENV{FAKE_CLIENT_EXIT} }
-if ((grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '')
+if ((grep { \$_ eq \$key } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '')
     && (!defined \$ENV{FAKE_CLIENT_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_FAIL_WITH} } \@ARGV)) {
-    my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$power";
+    my \$message = \$ENV{FAKE_CLIENT_FAIL_MESSAGE} // "connection refused at power \$key";
     print STDERR "fake client: \$message\\n";
     open my \$out, '>', \$json_file or die;
     print {\$out} encode_json({ tool => 'sctp-perf', tool_version => '1.0.0', format_version => 2,
@@ -229,23 +235,24 @@ if ((grep { \$_ == \$power } split /,/, \$ENV{FAKE_CLIENT_FAIL} // '')
     close \$out;
     exit 1;
 }
-if (\$mode ne 'ping-pong' && \$power < 4) {
+if (\$mode ne 'ping-pong' && \$bytes < 16) {
     print STDERR "fake client: --\$mode needs a payload of at least 16 bytes (-s 4)\\n";
     exit 2;
 }
-print "fake ACE report for power \$power\\n";
+print "fake ACE report for power \$key\\n";
 exit 0 if \$ENV{FAKE_CLIENT_NO_JSON};
 my (\$prefix, \$base) = \$mode eq 'ping-pong' ? ('client', 0) : ("client-\$mode", 4);
 (\$prefix, \$base) = ('client-format1', 0) if \$ENV{FAKE_CLIENT_FORMAT1};
-my \$file = "$fixtures/\$prefix-s\$power.json";
+my \$file = defined \$power ? "$fixtures/\$prefix-s\$power.json" : '';
 my \$text;
 if (-e \$file) {
     open my \$in, '<', \$file or die; local \$/; \$text = <\$in>;
 } else {
     open my \$in, '<', "$fixtures/\$prefix-s\$base.json" or die; local \$/;
     my \$doc = decode_json(<\$in>);
-    \$doc->{config}{payload_power_of_2} = 0 + \$power;
-    \$doc->{config}{payload_bytes} = 2**\$power;
+    my \$exact = (\$bytes & (\$bytes - 1)) == 0 ? int(log(\$bytes) / log(2) + 0.5) : undef;
+    \$doc->{config}{payload_power_of_2} = \$exact;
+    \$doc->{config}{payload_bytes} = 0 + \$bytes;
     \$text = encode_json(\$doc);
 }
 my (\$transport, \$nagle, \$scale);
