@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compare/compare_options.hpp"
 #include "compare/merge_logs.hpp"
 #include "compare/merge_reports.hpp"
 #include "compare/merged_report.hpp"
@@ -249,4 +250,38 @@ TEST_CASE("merge logs: intervals of different lengths are refused") {
     const auto b = log_of(t, {{2000, h}, {2000, h}});
     CHECK_THROWS_WITH(merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"}),
                       Catch::Contains("a.hlog has intervals of 1.000 s, another log of 2.000 s"));
+}
+
+TEST_CASE("merge: the command line, and the rules a merge adds") {
+    std::ostringstream out;
+    const char* reports[] = {"sctp-perf-compare", "--merge", "a.json", "b.json", "-o", "m.json"};
+    const auto options = parse_compare_options(static_cast<int>(std::size(reports)), reports, out);
+    REQUIRE(options);
+    CHECK(options->action == compare_action::merge_reports);
+    CHECK(options->merge_paths == std::vector<std::string>{"a.json", "b.json"});
+    CHECK(options->output_file == "m.json");
+
+    const char* logs[] = {"sctp-perf-compare", "--merge-logs", "a.hlog", "b.hlog", "-o", "m.hlog"};
+    CHECK(parse_compare_options(static_cast<int>(std::size(logs)), logs, out)->action ==
+          compare_action::merge_logs);
+
+    const char* bad[] = {
+        "sctp-perf-compare", "--merge-logs", "a.hlog", "--a", "x.json", "--plot", "p.png",
+        "--allow-different"};
+    try {
+        parse_compare_options(static_cast<int>(std::size(bad)), bad, out);
+        FAIL("accepted");
+    } catch (const sctp_perf::usage_error_list& e) {
+        const auto& sentences = e.sentences();
+        REQUIRE(sentences.size() == 5);
+        CHECK_THAT(sentences[0], Catch::Contains("two or more files to merge, not 1"));
+        CHECK_THAT(sentences[1], Catch::Contains("--a and --b compare"));
+        CHECK_THAT(sentences[2], Catch::Contains("--plot are for comparisons"));
+        CHECK_THAT(sentences[3], Catch::Contains("needs -o FILE"));
+        CHECK_THAT(sentences[4], Catch::Contains("--allow-different is for reports"));
+    }
+    const char* output_alone[] = {"sctp-perf-compare", "--a", "x", "--b", "y", "-o", "z"};
+    CHECK_THROWS_WITH(
+        parse_compare_options(static_cast<int>(std::size(output_alone)), output_alone, out),
+        Catch::Contains("-o is for --merge and --merge-logs"));
 }
