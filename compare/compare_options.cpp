@@ -54,9 +54,10 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
          "without it");
     groups.server.add_options()
         ("merge", po::value(&raw.merge_reports)->multitoken()->composing()->value_name("REPORT..."),
-         "instead of comparing: merge the JSON reports of clients that ran at the same time on "
-         "several hosts into one report, with a row per host; their counts and their latency "
-         "histograms are added (the same configuration in each, unless --allow-different)")
+         "instead of comparing: merge the JSON reports (or directories of them) of clients that "
+         "ran at the same time on several hosts into one report, with a row per host; their "
+         "counts and their latency histograms are added (the same configuration in each, "
+         "unless --allow-different)")
         ("merge-logs",
          po::value(&raw.merge_logs)->multitoken()->composing()->value_name("LOG..."),
          "instead of comparing: merge the HdrHistogram interval logs of those clients "
@@ -152,7 +153,9 @@ void validate_merge(const raw_compare_options& raw, compare_options& options,
     options.action = reports ? compare_action::merge_reports : compare_action::merge_logs;
     options.merge_paths = reports ? raw.merge_reports : raw.merge_logs;
     const auto* name = reports ? "--merge" : "--merge-logs";
-    if (options.merge_paths.size() < 2) {
+    // A directory may hold every report, so --merge counts its reports when
+    // it reads them (merge_host_runs).
+    if (options.merge_paths.size() < (reports ? 1u : 2u)) {
         errors.push_back(fmt::format("{} needs two or more files to merge, not {}", name,
                                      options.merge_paths.size()));
     }

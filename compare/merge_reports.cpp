@@ -186,8 +186,9 @@ latency_series merge_series(const latency_series& a, const latency_series& b) {
 }
 
 merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different) {
-    if (hosts.empty()) {
-        throw input_error("there is no report to merge");
+    if (hosts.size() < 2) {
+        throw input_error(fmt::format("--merge needs two or more reports to merge, not {}",
+                                      hosts.size()));
     }
     merged_run merged;
     const auto& first = hosts.front();
@@ -237,7 +238,9 @@ merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different) {
 merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different) {
     std::vector<host_run> hosts;
     for (const auto& path : paths) {
-        hosts.push_back(parse_host_run(read_whole_file(path), path));
+        for (const auto& file : report_files_in(path)) {
+            hosts.push_back(parse_host_run(read_whole_file(file), file));
+        }
     }
     return merge_host_runs(std::move(hosts), allow_different);
 }

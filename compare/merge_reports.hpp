@@ -87,10 +87,10 @@ struct merged_run {
     double payload_mb_per_s_received_by_server = 0.0;
 };
 
-// Adds the clients' runs up. Throws input_error when there is no run, or
-// when they differ in configuration (service, transport, mode, payload or
-// reply size) and `allow_different` is false; with it the differences are
-// kept in merged_run::differences.
+// Adds the clients' runs up. Throws input_error when there are fewer than
+// two, or when they differ in configuration (service, transport, mode,
+// payload or reply size) and `allow_different` is false; with it the
+// differences are kept in merged_run::differences.
 merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different);
 
 // Two series as one: the histograms added, the exact extremes the smaller
@@ -98,7 +98,8 @@ merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different);
 // each part's count, mean and deviation.
 latency_series merge_series(const latency_series& a, const latency_series& b);
 
-// Reads every report in `paths` and merges them. Throws input_error.
+// Reads every report in `paths` (files, or directories of *.json as
+// report_files_in finds them) and merges them. Throws input_error.
 merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different);
 
 }  // namespace sctp_perf::compare
