@@ -2,13 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <csignal>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <system_error>
 
 #include "compare/compare_options.hpp"
 #include "compare/compare_report.hpp"
+#include "compare/merge_logs.hpp"
+#include "compare/merge_reports.hpp"
+#include "compare/merged_report.hpp"
 #include "compare/report_reader.hpp"
 #include "compare/spectrum_plot.hpp"
 #include "errors.hpp"
@@ -16,7 +21,53 @@
 namespace sctp_perf::compare {
 namespace {
 
+void write_stdout(const std::string& text, const char* what) {
+    std::cout << text << std::flush;
+    if (!std::cout) {
+        throw std::system_error(errno, std::generic_category(),
+                                fmt::format("cannot write {} to standard output", what));
+    }
+}
+
+int merge_reports(const compare_options& options) {
+    const auto merged = merge_report_files(options.merge_paths, options.allow_different);
+    if (!options.output_file.empty()) {
+        std::ostringstream json;
+        write_json_merged(json, merged);
+        std::ofstream file(options.output_file, std::ios::binary | std::ios::trunc);
+        file << json.str();
+        file.close();
+        if (!file) {
+            throw std::system_error(
+                errno, std::generic_category(),
+                fmt::format("cannot write the merged report to {}", options.output_file));
+        }
+    }
+    std::ostringstream text;
+    if (options.format == output_format::json) {
+        write_json_merged(text, merged);
+    } else {
+        write_text_merged(text, merged);
+    }
+    write_stdout(text.str(), "the merged report");
+    return exit_success;
+}
+
+int merge_logs(const compare_options& options) {
+    const auto merged = merge_log_files(options.merge_paths, options.output_file);
+    std::ostringstream text;
+    write_log_merge_summary(text, merged, options.merge_paths, options.output_file);
+    write_stdout(text.str(), "the summary of the merge");
+    return exit_success;
+}
+
 int run(const compare_options& options) {
+    if (options.action == compare_action::merge_reports) {
+        return merge_reports(options);
+    }
+    if (options.action == compare_action::merge_logs) {
+        return merge_logs(options);
+    }
     auto a = read_side('A', options.a_paths);
     auto b = read_side('B', options.b_paths);
     const auto differences = config_differences(a.config, b.config);
@@ -33,11 +84,7 @@ int run(const compare_options& options) {
     } else {
         write_text_comparison(text, result);
     }
-    std::cout << text.str() << std::flush;
-    if (!std::cout) {
-        throw std::system_error(errno, std::generic_category(),
-                                "cannot write the comparison to standard output");
-    }
+    write_stdout(text.str(), "the comparison");
     if (!options.plot_file.empty()) {
         draw_spectrum_plot(result, options.plot_file);
     }

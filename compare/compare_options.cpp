@@ -23,6 +23,9 @@ struct raw_compare_options {
     bool allow_different = false;
     std::string format = "text";
     std::string plot_file;
+    std::vector<std::string> merge_reports;
+    std::vector<std::string> merge_logs;
+    std::string output_file;
 };
 
 // A gate or threshold beyond this is a typo, not a tolerance: B ten times
@@ -46,11 +49,27 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
          "lies above 1 + its PERCENT; e.g. p99:5%,p50:3% (p50, p90, p99, p99.9, max; one "
          "without :PERCENT takes --threshold)")
         ("allow-different", po::bool_switch(&raw.allow_different),
-         "compare sides that differ in transport, socket service, mode, payload size or reply "
-         "size (say TCP against SCTP): the differences are shown; refused without it");
+         "compare sides (or merge reports) that differ in transport, socket service, mode, "
+         "payload size or reply size (say TCP against SCTP): the differences are shown; refused "
+         "without it");
+    groups.server.add_options()
+        ("merge", po::value(&raw.merge_reports)->multitoken()->composing()->value_name("REPORT..."),
+         "instead of comparing: merge the JSON reports (or directories of them) of clients that "
+         "ran at the same time on several hosts into one report, with a row per host; their "
+         "counts and their latency histograms are added (the same configuration in each, "
+         "unless --allow-different)")
+        ("merge-logs",
+         po::value(&raw.merge_logs)->multitoken()->composing()->value_name("LOG..."),
+         "instead of comparing: merge the HdrHistogram interval logs of those clients "
+         "(--histogram-log) into one log, interval by interval (aligned by their start times; "
+         "their intervals must be of one length) and tag by tag; needs -o")
+        ("output,o", po::value(&raw.output_file)->value_name("FILE"),
+         "with --merge: also write the merged JSON report to FILE; with --merge-logs: write the "
+         "merged interval log to FILE");
     groups.output.add_options()
         ("format", po::value(&raw.format)->default_value("text")->value_name("text|json"),
-         "the comparison as an aligned table, or as one JSON object")
+         "the comparison or the merged report on standard output as an aligned table, or as "
+         "one JSON object")
         ("plot", po::value(&raw.plot_file)->value_name("FILE.png"),
          "also draw both sides' percentile spectra, with each median's interval over the "
          "runs, into this PNG file (needs gnuplot)");
@@ -62,9 +81,14 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
 
 help_layout compare_help(const option_groups& groups) {
     help_layout help;
-    help.usage = "sctp-perf-compare [options] --a PATH... --b PATH...";
-    help.groups = {
-        {"Comparison", &groups.test}, {"Output", &groups.output}, {"General", &groups.general}};
+    help.usage =
+        "sctp-perf-compare [options] --a PATH... --b PATH...\n"
+        "  or:  sctp-perf-compare --merge REPORT... [-o MERGED.json] [--format text|json]\n"
+        "  or:  sctp-perf-compare --merge-logs LOG... -o MERGED.hlog";
+    help.groups = {{"Comparison", &groups.test},
+                   {"Merging runs of several client hosts", &groups.server},
+                   {"Output", &groups.output},
+                   {"General", &groups.general}};
     help.notes =
         "Each side is one configuration run several times (5 or more), each run a\n"
         "client report; a report of a client run with --repeat counts as each of its\n"
@@ -74,16 +98,29 @@ help_layout compare_help(const option_groups& groups) {
         "slower or faster only when the whole interval lies beyond the threshold.\n"
         "The same seed every time, so the same reports give the same output.\n"
         "PERCENT takes 5%, 5 or 2.5% (always percent).\n"
-        "Exit status: 0 compared (and every gate passed), 1 runtime failure (the\n"
-        "output or the plot could not be written), 2 bad options or reports, 3 a\n"
-        "--fail-if-slower percentile is slower.\n";
+        "\n"
+        "--merge is for one load spread over several client hosts at once: each\n"
+        "client's report carries its full latency histogram (hdr_histogram), and\n"
+        "the merged report's latency is the distribution over every timed message\n"
+        "of every client, as if one client had timed them all (not an average of\n"
+        "the clients' percentiles); counts and rates are the sums of the clients'.\n"
+        "--merge-logs aligns each interval to the nearest interval of the first log\n"
+        "by absolute start time, so start the clients together (within a fraction\n"
+        "of an interval), and refuses logs whose intervals differ in length.\n"
+        "Exit status: 0 compared or merged (and every gate passed), 1 runtime\n"
+        "failure (the output, the plot or the merged file could not be written),\n"
+        "2 bad options, reports or logs, 3 a --fail-if-slower percentile is slower.\n";
     help.examples =
         "  sctp-perf-compare --a tcp-runs --b sctp-runs --allow-different\n"
         "      TCP against SCTP, each side a directory of client reports\n"
         "  sctp-perf-compare -a old/*.json -b new/*.json --fail-if-slower p99:5%,p50:3%\n"
         "      exit 3 when new is slower than old by over 5 % at p99 or 3 % at p50\n"
         "  sctp-perf-compare -a nagle-off -b nagle-on --format json --plot nagle.png\n"
-        "      the comparison as JSON, and both spectra drawn into nagle.png\n";
+        "      the comparison as JSON, and both spectra drawn into nagle.png\n"
+        "  sctp-perf-compare --merge host1.json host2.json host3.json -o merged.json\n"
+        "      one report of three clients that loaded one server together\n"
+        "  sctp-perf-compare --merge-logs host1.hlog host2.hlog -o merged.hlog\n"
+        "      their interval logs merged, for HdrHistogram's tools\n";
     return help;
 }
 
@@ -102,18 +139,69 @@ void validate_threshold(const raw_compare_options& raw, compare_options& options
     }
 }
 
+// --merge and --merge-logs: the action, its inputs, and the options that
+// only a comparison takes refused.
+void validate_merge(const raw_compare_options& raw, compare_options& options,
+                    std::vector<std::string>& errors) {
+    const bool reports = !raw.merge_reports.empty();
+    const bool logs = !raw.merge_logs.empty();
+    if (reports && logs) {
+        errors.push_back(
+            "give --merge or --merge-logs, not both: merge the reports and the logs "
+            "in two runs");
+    }
+    options.action = reports ? compare_action::merge_reports : compare_action::merge_logs;
+    options.merge_paths = reports ? raw.merge_reports : raw.merge_logs;
+    const auto* name = reports ? "--merge" : "--merge-logs";
+    // A directory may hold every report, so --merge counts its reports when
+    // it reads them (merge_host_runs).
+    if (options.merge_paths.size() < (reports ? 1u : 2u)) {
+        errors.push_back(fmt::format("{} needs two or more files to merge, not {}", name,
+                                     options.merge_paths.size()));
+    }
+    if (!raw.a_paths.empty() || !raw.b_paths.empty()) {
+        errors.push_back(
+            fmt::format("{} merges, --a and --b compare: give one or the other", name));
+    }
+    if (!raw.fail_if_slower.empty() || !raw.plot_file.empty() || raw.threshold != "5%") {
+        errors.push_back(fmt::format(
+            "--threshold, --fail-if-slower and --plot are for comparisons, not for {}", name));
+    }
+    if (logs && raw.output_file.empty()) {
+        errors.push_back("--merge-logs needs -o FILE for the merged log");
+    }
+    if (logs && raw.format != "text") {
+        errors.push_back(
+            "--format is for comparisons and --merge: --merge-logs writes a log "
+            "(-o) and a line of text");
+    }
+    if (logs && raw.allow_different) {
+        errors.push_back("--allow-different is for reports: logs hold no configuration to check");
+    }
+    options.output_file = raw.output_file;
+}
+
 compare_options validate(const raw_compare_options& raw) {
     std::vector<std::string> errors;
     compare_options options;
     options.a_paths = raw.a_paths;
     options.b_paths = raw.b_paths;
-    if (options.a_paths.empty()) {
-        errors.push_back(
-            "give the A side with --a PATH... (client reports, or directories of them)");
-    }
-    if (options.b_paths.empty()) {
-        errors.push_back(
-            "give the B side with --b PATH... (client reports, or directories of them)");
+    if (!raw.merge_reports.empty() || !raw.merge_logs.empty()) {
+        validate_merge(raw, options, errors);
+    } else {
+        if (options.a_paths.empty()) {
+            errors.push_back(
+                "give the A side with --a PATH... (client reports, or directories of them)");
+        }
+        if (options.b_paths.empty()) {
+            errors.push_back(
+                "give the B side with --b PATH... (client reports, or directories of them)");
+        }
+        if (!raw.output_file.empty()) {
+            errors.push_back(
+                "-o is for --merge and --merge-logs: a comparison goes to standard "
+                "output (--format json for a file)");
+        }
     }
     validate_threshold(raw, options, errors);
     if (!raw.fail_if_slower.empty()) {
@@ -138,8 +226,8 @@ compare_options validate(const raw_compare_options& raw) {
 const program_info& compare_program() {
     static const program_info program{"sctp-perf-compare",
                                       // One line, so that it is the whole of the man page's NAME.
-                                      "compares two sets of sctp-perf runs beyond the noise", "",
-                                      false};
+                                      "compares sctp-perf runs beyond the noise, or merges them",
+                                      "", false};
     return program;
 }
 

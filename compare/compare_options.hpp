@@ -1,7 +1,7 @@
 #pragma once
 // Everything sctp-perf-compare is configured by, and how its command line is
 // read: the A side's and the B side's reports, the noise threshold, the
-// gate, and the outputs.
+// gate, and the outputs; or the reports or logs to merge and where to.
 
 #include <iosfwd>
 #include <optional>
@@ -16,8 +16,16 @@ namespace sctp_perf::compare {
 
 enum class output_format { text, json };
 
+// What the program is asked to do: compare two sides (--a, --b), merge the
+// reports of clients that ran at once on several hosts (--merge), or merge
+// their HdrHistogram interval logs (--merge-logs).
+enum class compare_action { compare, merge_reports, merge_logs };
+
 struct compare_options {
-    std::vector<std::string> a_paths;  // report files or directories of *.json
+    compare_action action = compare_action::compare;
+    std::vector<std::string> merge_paths;  // --merge reports or --merge-logs logs, 2 or more
+    std::string output_file;               // -o: the merged report or log; empty: none
+    std::vector<std::string> a_paths;      // report files or directories of *.json
     std::vector<std::string> b_paths;
     double threshold_fraction = 0.05;
     std::vector<gate_rule> fail_if_slower;  // empty: no gate

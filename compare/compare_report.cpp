@@ -44,34 +44,6 @@ std::string verdict_text(verdict v) {
                                        : std::string(name_of(v));
 }
 
-enum class align { left, right };
-
-// Rows of cells, each column as wide as its widest cell and aligned as
-// `aligns` says, two spaces apart; the last column is not padded.
-void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
-                 const std::vector<align>& aligns) {
-    std::vector<std::size_t> widths(aligns.size(), 0);
-    for (const auto& row : rows) {
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            widths[i] = std::max(widths[i], row[i].size());
-        }
-    }
-    for (const auto& row : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            line += i == 0 ? "" : "  ";
-            if (i + 1 == row.size()) {
-                line += row[i];
-            } else if (aligns[i] == align::left) {
-                line += fmt::format("{:<{}}", row[i], widths[i]);
-            } else {
-                line += fmt::format("{:>{}}", row[i], widths[i]);
-            }
-        }
-        out << line << '\n';
-    }
-}
-
 void write_gate(std::ostream& out, const comparison_result& result) {
     if (result.gate_rules.empty()) {
         return;
@@ -121,6 +93,30 @@ json figures_json(const side_figures& figures) {
 }
 
 }  // namespace
+
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<align>& aligns) {
+    std::vector<std::size_t> widths(aligns.size(), 0);
+    for (const auto& row : rows) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            widths[i] = std::max(widths[i], row[i].size());
+        }
+    }
+    for (const auto& row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            line += i == 0 ? "" : "  ";
+            if (i + 1 == row.size()) {
+                line += row[i];
+            } else if (aligns[i] == align::left) {
+                line += fmt::format("{:<{}}", row[i], widths[i]);
+            } else {
+                line += fmt::format("{:>{}}", row[i], widths[i]);
+            }
+        }
+        out << line << '\n';
+    }
+}
 
 void write_text_comparison(std::ostream& out, const comparison_result& result) {
     out << "A: " << describe_source(result.a) << ": " << describe_config(result.a.config) << '\n';

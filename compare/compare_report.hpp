@@ -3,10 +3,19 @@
 // to any std::ostream.
 
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 #include "compare/comparison.hpp"
 
 namespace sctp_perf::compare {
+
+enum class align { left, right };
+
+// Rows of cells, each column as wide as its widest cell and aligned as
+// `aligns` says, two spaces apart; the last column is not padded.
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<align>& aligns);
 
 // Both sides described, any difference and warning, then an aligned table
 // (one row per percentile, times in microseconds), how its columns were

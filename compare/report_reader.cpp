@@ -49,6 +49,8 @@ unsigned long long count_member(const json& config, std::string_view key,
     return value->get<unsigned long long>();
 }
 
+}  // namespace
+
 run_config config_of(const json& doc, const std::string& source) {
     const auto* config = member(doc, "config");
     if (config == nullptr || !config->is_object()) {
@@ -64,6 +66,8 @@ run_config config_of(const json& doc, const std::string& source) {
     result.nagle = nagle != nullptr && nagle->is_boolean() && nagle->get<bool>();
     return result;
 }
+
+namespace {
 
 // A run's failure or interruption, stated in the run itself (an element of
 // "runs") or in the whole report; `what` is "x.json" or "run 3 of x.json".
@@ -113,7 +117,7 @@ std::string error_text(int error) {
 
 }  // namespace
 
-report_runs parse_report(std::string_view text, const std::string& source) {
+json checked_report(std::string_view text, const std::string& source) {
     json doc;
     try {
         doc = json::parse(text);
@@ -145,7 +149,11 @@ report_runs parse_report(std::string_view text, const std::string& source) {
             "client of this release again",
             source, version != nullptr ? version->dump() : "(none)", oldest_format_version));
     }
+    return doc;
+}
 
+report_runs parse_report(std::string_view text, const std::string& source) {
+    const json doc = checked_report(text, source);
     report_runs report;
     report.source = source;
     report.config = config_of(doc, source);
@@ -193,6 +201,10 @@ std::vector<std::string> report_files_in(const std::string& path) {
 }
 
 report_runs read_report_file(const std::string& path) {
+    return parse_report(read_whole_file(path), path);
+}
+
+std::string read_whole_file(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {
         throw input_error(fmt::format("cannot read {}: {}", path, error_text(errno)));
@@ -202,7 +214,7 @@ report_runs read_report_file(const std::string& path) {
     if (file.bad()) {
         throw input_error(fmt::format("cannot read {}: {}", path, error_text(errno)));
     }
-    return parse_report(text.str(), path);
+    return text.str();
 }
 
 side_runs gather_side(char name, const std::vector<std::string>& paths,

@@ -10,6 +10,7 @@
 // report of a failed run ("error"), of an interrupted run, or lacks a
 // compared percentile: a comparison resting on such a file would mislead.
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +37,17 @@ struct report_runs {
 // Parses one report's text; `source` names it in every message. Throws
 // input_error.
 report_runs parse_report(std::string_view text, const std::string& source);
+
+// The document of a finished client run's report, in a format this program
+// reads: what parse_report checks before it reads the percentiles. Throws
+// input_error.
+nlohmann::json checked_report(std::string_view text, const std::string& source);
+
+// A report's configuration, as compared. Throws input_error.
+run_config config_of(const nlohmann::json& doc, const std::string& source);
+
+// The whole text of a file. Throws input_error.
+std::string read_whole_file(const std::string& path);
 
 // The report files `path` names: `path` itself when it is a file, the
 // *.json files directly inside it, by name, when it is a directory. Throws

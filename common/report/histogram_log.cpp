@@ -31,12 +31,6 @@
 namespace sctp_perf {
 namespace {
 
-// From AbstractHistogram.java: V2EncodingCookieBase (0x1c849303) and
-// V2CompressedEncodingCookieBase (0x1c849304), each ORed with 0x10, the word
-// size field that V2 no longer uses but still sets.
-constexpr std::uint32_t v2_encoding_cookie = 0x1c849313;
-constexpr std::uint32_t v2_compressed_encoding_cookie = 0x1c849314;
-constexpr std::size_t encoding_header_bytes = 40;
 constexpr std::size_t payload_length_offset = 4;
 
 void put_big_endian(std::vector<std::uint8_t>& out, std::uint64_t value, int bytes) {
@@ -129,8 +123,8 @@ std::string human_date_utc(std::chrono::sys_days day, std::chrono::milliseconds 
 std::vector<std::uint8_t> encode_histogram(const log_linear_histogram& h) {
     const auto counts = h.counts();
     std::vector<std::uint8_t> out;
-    out.reserve(encoding_header_bytes + 64);
-    put_big_endian(out, v2_encoding_cookie, 4);
+    out.reserve(hdr_v2_header_bytes + 64);
+    put_big_endian(out, hdr_v2_encoding_cookie, 4);
     put_big_endian(out, 0, 4);  // payload length, patched below
     put_big_endian(out, 0, 4);  // normalizing index offset: no shifted arrays here
     put_big_endian(out, hdr_significant_digits, 4);
@@ -159,7 +153,7 @@ std::vector<std::uint8_t> encode_histogram(const log_linear_histogram& h) {
         put_zigzag(out, zeros > 1 ? -zeros : static_cast<std::int64_t>(count));
     }
     patch_big_endian_32(out, payload_length_offset,
-                        static_cast<std::uint32_t>(out.size() - encoding_header_bytes));
+                        static_cast<std::uint32_t>(out.size() - hdr_v2_header_bytes));
     return out;
 }
 
@@ -177,7 +171,7 @@ std::string encode_compressed_histogram(const log_linear_histogram& h) {
         throw std::bad_alloc();
     }
     out.resize(8 + deflated_bytes);
-    patch_big_endian_32(out, 0, v2_compressed_encoding_cookie);
+    patch_big_endian_32(out, 0, hdr_v2_compressed_encoding_cookie);
     patch_big_endian_32(out, 4, static_cast<std::uint32_t>(deflated_bytes));
     return base64(out);
 }

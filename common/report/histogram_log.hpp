@@ -15,6 +15,7 @@
 // nanoseconds.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -30,6 +31,18 @@ namespace sctp_perf {
 inline constexpr std::int32_t hdr_significant_digits = 3;
 inline constexpr std::int64_t hdr_lowest_discernible_value = 1;
 inline constexpr std::int64_t hdr_highest_trackable_value = (std::int64_t{1} << 44) - 1;
+
+// From AbstractHistogram.java: V2EncodingCookieBase (0x1c849303) and
+// V2CompressedEncodingCookieBase (0x1c849304), each ORed with 0x10, the word
+// size field that V2 no longer uses but still sets. A reader ignores that
+// field (bits 4..7).
+inline constexpr std::uint32_t hdr_v2_encoding_cookie = 0x1c849313;
+inline constexpr std::uint32_t hdr_v2_compressed_encoding_cookie = 0x1c849314;
+inline constexpr std::uint32_t hdr_cookie_word_size_bits = 0xf0;
+// The V2 header before the counts: cookie, payload length, normalizing
+// index offset, significant digits (4 bytes each), lowest discernible value,
+// highest trackable value, value conversion ratio (8 bytes each).
+inline constexpr std::size_t hdr_v2_header_bytes = 40;
 
 // HdrHistogram's V2 encoding of `h`, before compression: a 40-byte big-endian
 // header (cookie 0x1c849313, payload length, normalizing index offset 0,

@@ -4,6 +4,10 @@
 // files line up. Format version 2: no key contains a dot, every time carries
 // its unit in its key, lists are always lists, floats carry no binary noise
 // (json_numbers.hpp), and empty bins are left out unless --all-bins is given.
+// "hdr_histogram" beside "percentiles" (and in each load-mode latency) is the
+// full-resolution histogram they come from, in HdrHistogram's V2 compressed
+// base64 encoding (histogram_log.hpp), so that runs can be merged later; an
+// added key, so the version stays.
 // With --repeat the figures are those of every run pooled, and "runs" and
 // "aggregate" (repeat_report.hpp) follow at the end: keys a single run's
 // report does not have, so the version stays.
@@ -14,6 +18,7 @@
 
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
+#include "report/histogram_log.hpp"
 #include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
 #include "report/run_notes.hpp"
@@ -190,6 +195,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["summary"] = latency_summary_json(headline);
     doc["summary"]["duration_s"] = r.duration_s;
     doc["percentiles"] = latency_percentiles_json(headline);
+    doc["hdr_histogram"] = encode_compressed_histogram(headline);
     doc["load"] = load_json(*r.load);
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
@@ -229,6 +235,7 @@ void write_json_report(std::ostream& out, const run_report& r) {
     }
     percentiles["max_us"] = empty ? json(nullptr) : json(summary.max());
     doc["percentiles"] = percentiles;
+    doc["hdr_histogram"] = encode_compressed_histogram(rec.percentiles());
 
     const bool all_bins = r.options.all_bins;
     json bin_rows = json::array();

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <utility>
 
+#include "report/histogram_log.hpp"
 #include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
 #include "report/transport_json.hpp"
@@ -212,6 +213,7 @@ json latency_percentiles_json(const log_linear_histogram& h) {
 json latency_json(const log_linear_histogram& h) {
     json doc = latency_summary_json(h);
     doc.update(latency_percentiles_json(h));
+    doc["hdr_histogram"] = encode_compressed_histogram(h);
     return doc;
 }
 

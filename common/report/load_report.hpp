@@ -47,7 +47,8 @@ void write_flow_csv(std::ostream& out, const load_result& load);
 
 // A latency in microseconds, keyed as the JSON's `summary` (num_points,
 // min_us, mean_us, stddev_us, max_us) and `percentiles` (p50_us ...
-// p99_99_us, max_us) name them; latency_json holds both.
+// p99_99_us, max_us) name them; latency_json holds both, and the histogram
+// itself as "hdr_histogram" (HdrHistogram's V2 compressed base64 encoding).
 nlohmann::ordered_json latency_summary_json(const log_linear_histogram& latency);
 nlohmann::ordered_json latency_percentiles_json(const log_linear_histogram& latency);
 nlohmann::ordered_json latency_json(const log_linear_histogram& latency);

@@ -19,6 +19,35 @@ void log_linear_histogram::merge(const log_linear_histogram& other) noexcept {
     sum_squares_ns2_ += other.sum_squares_ns2_;
 }
 
+bool log_linear_histogram::record_bucket(std::size_t index, std::uint64_t count) noexcept {
+    if (index >= buckets_.size() || count > UINT64_MAX - count_) {
+        return false;
+    }
+    if (count == 0) {
+        return true;
+    }
+    const std::uint64_t low_ns = bucket_low(index);
+    const std::uint64_t width_ns = bucket_width(index);
+    const std::uint64_t middle_ns = low_ns + width_ns / 2;
+    buckets_[index] += count;
+    count_ += count;
+    min_ns_ = std::min(min_ns_, low_ns);
+    max_ns_ = std::max(max_ns_, low_ns + width_ns - 1);
+    sum_ns_ += count * middle_ns;
+    sum_squares_ns2_ += wide_sum{count} * middle_ns * middle_ns;
+    return true;
+}
+
+bool log_linear_histogram::restore_extremes(std::uint64_t min_ns, std::uint64_t max_ns) noexcept {
+    if (count_ == 0 || min_ns > max_ns || bucket_index(min_ns) != bucket_index(min_ns_) ||
+        bucket_index(max_ns) != bucket_index(max_ns_)) {
+        return false;
+    }
+    min_ns_ = min_ns;
+    max_ns_ = max_ns;
+    return true;
+}
+
 void log_linear_histogram::reset() noexcept {
     std::fill(buckets_.begin(), buckets_.end(), 0);
     count_ = 0;

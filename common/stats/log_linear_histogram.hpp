@@ -60,6 +60,22 @@ class log_linear_histogram {
 
     // Adds every sample of `other`, as if each had been recorded here.
     void merge(const log_linear_histogram& other) noexcept;
+
+    // Counts `count` samples known only by their bucket, `index` (below
+    // counts().size()), as a decoded HdrHistogram gives them. Their values
+    // are unknown within the bucket, so they count as HdrHistogram counts
+    // them: towards min_ns() as the bucket's lowest value, towards max_ns()
+    // as its highest equivalent value (so that percentile_ns() stays an upper
+    // bound), and towards the mean and deviation as its middle. Returns false,
+    // counting nothing, when `index` is out of range or the count would
+    // overflow count().
+    bool record_bucket(std::size_t index, std::uint64_t count) noexcept;
+
+    // Puts back the exact extremes of samples counted by record_bucket, from
+    // a source that kept them (a client's report): each must lie in the
+    // bucket of the extreme it replaces, min_ns <= max_ns. Returns false,
+    // changing nothing, when they do not or the histogram is empty.
+    bool restore_extremes(std::uint64_t min_ns, std::uint64_t max_ns) noexcept;
     // Forgets every sample, keeping the memory.
     void reset() noexcept;
 
@@ -85,6 +101,8 @@ class log_linear_histogram {
     // lowest trackable value 1 and 3 significant digits: index i holds values
     // in [bucket_low(i), bucket_low(i) + bucket_width(i)).
     std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
+    // How many buckets there are, 35840: the size of counts().
+    static constexpr std::size_t counts_size() noexcept { return bucket_total; }
 
     // The percentile `parts_per_million` / 10^6, in nanoseconds. Its true
     // value is the nearest rank: the sample of rank r = ceil(count() * ppm /

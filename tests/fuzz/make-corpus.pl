@@ -8,6 +8,8 @@ use strict;
 use warnings;
 use File::Basename qw(dirname);
 use File::Path qw(make_path remove_tree);
+use Compress::Zlib qw(compress);
+use MIME::Base64 qw(encode_base64);
 
 my $corpus = dirname(__FILE__) . '/corpus';
 my $magic = 0x53505246;    # "SPRF"
@@ -137,3 +139,26 @@ seed('sctp_notification', 'assoc-change-cut', substr(assoc_change(0, 7), 0, 17))
 seed('sctp_notification', 'shutdown-event', pack('S S L l', 0x8005, 0, 12, 7));
 seed('sctp_notification', 'peer-addr-change', pack('S S L', 0x8002, 0, 148) . ("\0" x 140));
 seed('sctp_notification', 'one-byte', "\x01");
+
+# HdrHistogram's V2 encoding of our layout: cookie, payload length, offset 0,
+# 3 digits, lowest 1, highest 2^44 - 1, ratio 1.0; then ZigZag LEB128
+# counts. Compressed: cookie, deflated length, zlib; in base64 as reports and
+# logs hold it. Counts 9 4 0 2: 5 empty buckets, 2 x 5 ns, 0 x 6 ns, 1 x 7 ns.
+sub v2 { my ($counts) = @_; pack('N N N N Q> Q> d>', 0x1c849313, length $counts, 0, 3, 1, 2**44 - 1, 1.0) . $counts }
+sub v2_compressed { my $z = compress($_[0], 9); encode_base64(pack('N N', 0x1c849314, length $z) . $z, '') }
+my $small = v2("\x09\x04\x00\x02");
+my $log = "#[Histogram log format version 1.3]\n"
+    . "#[StartTime: 1700000000.123 (seconds since epoch), Tue Nov 14 22:13:20 UTC 2023]\n"
+    . "#[BaseTime: 1700000000.123 (seconds since epoch)]\n"
+    . "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n"
+    . '0.000,1.000,0.000,' . v2_compressed($small) . "\n"
+    . 'Tag=uncorrected,0.000,1.000,0.000,' . v2_compressed(v2("\x02")) . "\n";
+seed('histogram_log', 'v2-small', $small);
+seed('histogram_log', 'v2-two-byte-count', v2("\xd8\x04"));
+seed('histogram_log', 'v2-run-past-end', v2("\xff\xf0\x04"));
+seed('histogram_log', 'v2-bad-digits', pack('N N N N Q> Q> d>', 0x1c849313, 1, 0, 2, 1, 2**44 - 1, 1.0) . "\x02");
+seed('histogram_log', 'compressed-small', v2_compressed($small));
+seed('histogram_log', 'compressed-cut', substr(v2_compressed($small), 0, 24));
+seed('histogram_log', 'compressed-bomb', v2_compressed("\0" x 400_000));
+seed('histogram_log', 'log-two-series', $log);
+seed('histogram_log', 'log-no-start-time', join("\n", grep { !/Time:/ } split /\n/, $log));

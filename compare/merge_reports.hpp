@@ -1,0 +1,105 @@
+#pragma once
+// Merging the reports of clients that loaded one server together from
+// several hosts (sctp-perf-compare --merge): one report whose counts are the
+// sums of theirs and whose latency is the distribution over every timed
+// message of every client, as if one client had timed them all. Never an
+// average of the clients' percentiles: p99 over 3 hosts is the p99 of all
+// their messages, read from the sum of their full-resolution histograms
+// (each report's "hdr_histogram", HdrHistogram's V2 encoding), with the
+// clients' own percentile code (reported_percentiles).
+//
+// Reading reports is done here because the merge needs more of them than a
+// comparison does (histograms, counts); the checks a report must pass are
+// report_reader's. Writing the merged report is merged_report's.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/comparison.hpp"
+#include "stats/log_linear_histogram.hpp"
+
+namespace sctp_perf::compare {
+
+// One latency series of a report: its histogram, whose extremes are the
+// exact ones of the report's summary, and that summary's mean and deviation
+// (exact, where the histogram knows each value only to its bucket).
+struct latency_series {
+    log_linear_histogram histogram;
+    double mean_us = 0.0;
+    double stddev_us = 0.0;
+};
+
+// What one client's report gives the merge.
+struct host_run {
+    std::string source;       // the report's path
+    std::string hostname;     // environment.hostname
+    std::string program;      // SOCK_STREAM_clt, SOCK_SEQPACK_clt
+    std::string started_at;   // environment.started_at (UTC, ISO 8601, whole seconds)
+    nlohmann::json start_at;  // config.start_at when the client was given one, else null
+    run_config config;
+    nlohmann::json config_doc;  // the whole config object, for the merged report
+    double duration_s = 0.0;
+    // The percentiles as the client reported them (p50_us, p99_us, max_us, ...).
+    nlohmann::json percentiles;
+    latency_series headline;  // the report's summary, percentiles and hdr_histogram
+    // Load modes: load.latency_corrected (rate mode only) and
+    // load.latency_uncorrected.
+    std::optional<latency_series> corrected;
+    std::optional<latency_series> uncorrected;
+    // Load modes: the counts of the load object that add up over clients
+    // (messages_sent, ..., server.bytes_received), by their key there.
+    std::map<std::string, std::uint64_t> counts;
+    unsigned flows = 0;
+    double rate_asked_per_s = 0.0;     // in all flows of this client; 0 when not asked
+    double rate_achieved_per_s = 0.0;  // in all its flows (ping-pong: round trips / s)
+    double payload_mb_per_s_sent = 0.0;
+    double payload_mb_per_s_received_by_server = 0.0;
+};
+
+// Reads one client's report from its text; `source` names it. Throws
+// input_error (report_reader.hpp) for a report that a comparison would
+// refuse, or that has no hdr_histogram (a client older than the merge), or
+// whose histogram disagrees with its own summary (count, minimum, maximum).
+host_run parse_host_run(std::string_view text, const std::string& source);
+
+// The count keys of the load object that the merge adds up, in the order
+// the merged report lists them; "server_" ones are the load.server object's.
+const std::vector<std::string>& summed_load_counts();
+
+// Several clients' runs as one.
+struct merged_run {
+    std::vector<host_run> hosts;           // in the order given
+    std::vector<std::string> differences;  // configuration differences, when allowed
+    latency_series headline;
+    std::optional<latency_series> corrected;
+    std::optional<latency_series> uncorrected;
+    std::map<std::string, std::uint64_t> counts;
+    unsigned flows = 0;
+    double duration_s = 0.0;  // the longest of the clients'
+    double rate_asked_per_s = 0.0;
+    double rate_achieved_per_s = 0.0;
+    double payload_mb_per_s_sent = 0.0;
+    double payload_mb_per_s_received_by_server = 0.0;
+};
+
+// Adds the clients' runs up. Throws input_error when there are fewer than
+// two, or when they differ in configuration (service, transport, mode,
+// payload or reply size) and `allow_different` is false; with it the
+// differences are kept in merged_run::differences.
+merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different);
+
+// Two series as one: the histograms added, the exact extremes the smaller
+// and larger, and the mean and deviation (n - 1) of the pooled samples from
+// each part's count, mean and deviation.
+latency_series merge_series(const latency_series& a, const latency_series& b);
+
+// Reads every report in `paths` (files, or directories of *.json as
+// report_files_in finds them) and merges them. Throws input_error.
+merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different);
+
+}  // namespace sctp_perf::compare

@@ -1,0 +1,248 @@
+#include "compare/merged_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <ostream>
+
+#include "compare/compare_report.hpp"
+#include "report/histogram_log.hpp"
+#include "report/json_numbers.hpp"
+#include "report/load_report.hpp"
+#include "report/run_notes.hpp"
+#include "report/run_report.hpp"
+#include "stats/latency_recorder.hpp"
+#include "version.hpp"
+
+namespace sctp_perf::compare {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr const char* latency_scope =
+    "the merged latency is the distribution over every timed message of every client, as if one "
+    "client had timed them all; it is not an average of the clients' percentiles";
+
+// Seconds since the epoch of a report's "started_at", "2026-01-02T03:04:05Z";
+// nullopt when it is not in that form.
+std::optional<std::int64_t> epoch_seconds(const std::string& iso) {
+    int year = 0;
+    unsigned month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    char zone = 0;
+    if (std::sscanf(iso.c_str(), "%4d-%2u-%2uT%2u:%2u:%2u%c", &year, &month, &day, &hour, &minute,
+                    &second, &zone) != 7 ||
+        zone != 'Z') {
+        return std::nullopt;
+    }
+    using namespace std::chrono;
+    const year_month_day date{std::chrono::year{year}, std::chrono::month{month},
+                              std::chrono::day{day}};
+    if (!date.ok() || hour > 23 || minute > 59 || second > 60) {
+        return std::nullopt;
+    }
+    return (sys_days{date}.time_since_epoch() + hours{hour} + minutes{minute} + seconds{second}) /
+           seconds{1};
+}
+
+// Each host's start relative to the earliest, whole seconds as started_at
+// has them; nullopt for every host when any started_at is unreadable.
+std::vector<std::optional<std::int64_t>> start_offsets_s(const merged_run& merged) {
+    std::vector<std::optional<std::int64_t>> starts;
+    std::optional<std::int64_t> earliest;
+    for (const auto& host : merged.hosts) {
+        starts.push_back(epoch_seconds(host.started_at));
+        if (!starts.back()) {
+            return std::vector<std::optional<std::int64_t>>(merged.hosts.size());
+        }
+        earliest = std::min(earliest.value_or(*starts.back()), *starts.back());
+    }
+    for (auto& start : starts) {
+        *start -= *earliest;
+    }
+    return starts;
+}
+
+json number_or_null(const nlohmann::json& value) {
+    return value.is_number() ? json(value.get<double>()) : json(nullptr);
+}
+
+json host_json(const host_run& host, const std::optional<std::int64_t>& offset_s) {
+    const auto& p = host.percentiles;
+    const auto percentile = [&](const char* key) {
+        return p.is_object() && p.contains(key) ? number_or_null(p[key]) : json(nullptr);
+    };
+    return {
+        {"report", host.source},
+        {"hostname", host.hostname},
+        {"program", host.program},
+        {"num_points", host.headline.histogram.count()},
+        {"p50_us", percentile("p50_us")},
+        {"p99_us", percentile("p99_us")},
+        {"max_us", percentile("max_us")},
+        {"started_at", host.started_at},
+        {"start_offset_s", offset_s ? json(*offset_s) : json(nullptr)},
+        {"start_at", json::parse(host.start_at.dump())},
+        {"duration_s", host.duration_s},
+        {"rate_per_s", host.rate_achieved_per_s},
+    };
+}
+
+// A series as a client's report writes it, from the merged histogram, with
+// the pooled mean and deviation in place of the histogram's bucket-middle
+// ones.
+json series_json(const latency_series& series) {
+    json doc = latency_json(series.histogram);
+    if (series.histogram.count() > 0) {
+        doc["mean_us"] = series.mean_us;
+        doc["stddev_us"] = series.stddev_us;
+    }
+    return doc;
+}
+
+json load_totals_json(const merged_run& merged) {
+    const bool rate = merged.rate_asked_per_s > 0.0;
+    json load = {
+        {"mode", merged.hosts.front().config.mode},
+        {"flows", merged.flows},
+        {"duration_s", merged.duration_s},
+        {"rate_asked_total_per_s", rate ? json(merged.rate_asked_per_s) : json(nullptr)},
+        {"rate_achieved_total_per_s", merged.rate_achieved_per_s},
+        {"payload_mb_per_s_sent", merged.payload_mb_per_s_sent},
+        {"payload_mb_per_s_received_by_server", merged.payload_mb_per_s_received_by_server},
+    };
+    json server = json::object();
+    for (const auto& key : summed_load_counts()) {
+        const auto it = merged.counts.find(key);
+        const json value = it == merged.counts.end() ? json(nullptr) : json(it->second);
+        if (key.starts_with("server_")) {
+            server[key.substr(7)] = value;
+        } else {
+            load[key] = value;
+        }
+    }
+    load["server"] = server;
+    load["latency_corrected"] = merged.corrected ? series_json(*merged.corrected) : json(nullptr);
+    load["latency_uncorrected"] =
+        merged.uncorrected ? series_json(*merged.uncorrected) : json(nullptr);
+    return load;
+}
+
+}  // namespace
+
+json merged_report_json(const merged_run& merged) {
+    const auto& first = merged.hosts.front();
+    const auto& h = merged.headline.histogram;
+    json hosts = json::array();
+    const auto offsets = start_offsets_s(merged);
+    for (std::size_t i = 0; i < merged.hosts.size(); ++i) {
+        hosts.push_back(host_json(merged.hosts[i], offsets[i]));
+    }
+    json summary = latency_summary_json(h);
+    if (h.count() > 0) {
+        summary["mean_us"] = merged.headline.mean_us;
+        summary["stddev_us"] = merged.headline.stddev_us;
+    }
+    summary["duration_s"] = merged.duration_s;
+    json doc = {
+        {"tool", "sctp-perf"},
+        {"tool_version", version_string},
+        {"format_version", json_format_version},
+        {"program", first.program},
+        {"merged_by", "sctp-perf-compare"},
+        {"latency_scope", latency_scope},
+        {"units", "microseconds"},
+        {"interrupted", false},
+        {"config", json::parse(first.config_doc.dump())},
+        {"differences", merged.differences},
+        {"hosts", hosts},
+        {"summary", summary},
+        {"percentiles", latency_percentiles_json(h)},
+        {"hdr_histogram", encode_compressed_histogram(h)},
+    };
+    if (merged.corrected || merged.uncorrected) {
+        doc["load"] = load_totals_json(merged);
+    } else {
+        doc["ping_pong"] = {{"round_trips", h.count()},
+                            {"round_trips_per_s", merged.rate_achieved_per_s}};
+    }
+    round_json_floats(doc);
+    return doc;
+}
+
+void write_json_merged(std::ostream& out, const merged_run& merged) {
+    out << merged_report_json(merged).dump(2) << '\n';
+}
+
+namespace {
+
+std::string us_text(const json& value) {
+    return value.is_number() ? fmt::format("{:.3f}", value.get<double>()) : std::string("-");
+}
+
+void write_host_table(std::ostream& out, const json& doc) {
+    std::vector<std::vector<std::string>> rows = {{"host", "program", "started (UTC)", "offset_s",
+                                                   "count", "rate/s", "p50_us", "p99_us", "max_us",
+                                                   "report"}};
+    for (const auto& host : doc["hosts"]) {
+        rows.push_back({host["hostname"].get<std::string>(), host["program"].get<std::string>(),
+                        host["started_at"].get<std::string>(),
+                        host["start_offset_s"].is_null() ? "-" : host["start_offset_s"].dump(),
+                        host["num_points"].dump(),
+                        fmt::format("{:.1f}", host["rate_per_s"].get<double>()),
+                        us_text(host["p50_us"]), us_text(host["p99_us"]), us_text(host["max_us"]),
+                        host["report"].get<std::string>()});
+    }
+    const auto& p = doc["percentiles"];
+    const double rate = doc.contains("load")
+                            ? doc["load"]["rate_achieved_total_per_s"].get<double>()
+                            : doc["ping_pong"]["round_trips_per_s"].get<double>();
+    rows.push_back({"merged", "", "", "", doc["summary"]["num_points"].dump(),
+                    fmt::format("{:.1f}", rate), us_text(p.value("p50_us", json())),
+                    us_text(p.value("p99_us", json())), us_text(p.value("max_us", json())), ""});
+    write_table(out, rows,
+                {align::left, align::left, align::left, align::right, align::right, align::right,
+                 align::right, align::right, align::right, align::left});
+}
+
+}  // namespace
+
+void write_text_merged(std::ostream& out, const merged_run& merged) {
+    const json doc = merged_report_json(merged);
+    fmt::print(out, "{} client reports merged: {}\n", merged.hosts.size(),
+               describe_config(merged.hosts.front().config));
+    for (const auto& difference : merged.differences) {
+        fmt::print(out, "differs: {}\n", difference);
+    }
+    fmt::print(out, "Note: {}.\n\n", latency_scope);
+    write_host_table(out, doc);
+    fmt::print(out, "\nmerged latency, microseconds{}:\n",
+               merged.corrected ? " (corrected: from each message's due time)" : "");
+    const auto& p = doc["percentiles"];
+    for (const auto& point : reported_percentiles) {
+        fmt::print(out, "\t{:<8}{:>12}\n", point.label,
+                   us_text(p.value(percentile_json_key(point), json())));
+    }
+    fmt::print(out, "\t{:<8}{:>12}\n", "max", us_text(p.value("max_us", json())));
+    if (doc.contains("load")) {
+        const auto& load = doc["load"];
+        fmt::print(
+            out,
+            "totals: sent {}, received by the server {}, replied {}, lost {}, duplicated "
+            "{}; {:.1f} msg/s achieved in all{}\n",
+            load["messages_sent"].dump(), load["messages_received_by_server"].dump(),
+            load["messages_replied"].dump(), load["messages_lost"].dump(),
+            load["messages_duplicated"].dump(), load["rate_achieved_total_per_s"].get<double>(),
+            merged.rate_asked_per_s > 0.0 ? fmt::format(" (asked {:g})", merged.rate_asked_per_s)
+                                          : std::string());
+    } else {
+        fmt::print(out, "totals: {} round trips, {:.1f} round trips/s in all\n",
+                   merged.headline.histogram.count(),
+                   doc["ping_pong"]["round_trips_per_s"].get<double>());
+    }
+}
+
+}  // namespace sctp_perf::compare

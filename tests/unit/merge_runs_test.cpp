@@ -1,0 +1,287 @@
+// Merging several clients' runs: histograms, series, reports and interval
+// logs. Data small enough to check by hand.
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compare/compare_options.hpp"
+#include "compare/merge_logs.hpp"
+#include "compare/merge_reports.hpp"
+#include "compare/merged_report.hpp"
+#include "compare/report_reader.hpp"
+#include "report/histogram_log.hpp"
+#include "report/histogram_log_reader.hpp"
+#include "report/run_report.hpp"
+#include "report_test_support.hpp"
+
+using sctp_perf::log_linear_histogram;
+using namespace sctp_perf::compare;
+
+namespace {
+
+log_linear_histogram histogram_of(const std::vector<std::uint64_t>& values_ns) {
+    log_linear_histogram h;
+    for (const auto v : values_ns) {
+        h.record(v);
+    }
+    return h;
+}
+
+// What a report carries of a client's run: its histogram encoded, and its
+// exact minimum and maximum beside it.
+latency_series as_reported(const std::vector<std::uint64_t>& values_ns) {
+    const auto original = histogram_of(values_ns);
+    latency_series series;
+    series.histogram =
+        sctp_perf::decode_compressed_histogram(sctp_perf::encode_compressed_histogram(original));
+    REQUIRE(series.histogram.restore_extremes(original.min_ns(), original.max_ns()));
+    series.mean_us = original.mean_ns() / 1000.0;
+    series.stddev_us = original.stddev_ns() / 1000.0;
+    return series;
+}
+
+}  // namespace
+
+TEST_CASE("merge: the merged histogram equals one built from all the samples") {
+    // Host A and host B, ns. All seven sorted: 1000 1500 2000 2500 3000
+    // 50000 100000. p50 is rank ceil(3.5) = 4, 2500 ns, whose bucket
+    // (2048..4095 ns go in pairs) is [2500, 2501]: reported as 2501. p99 is
+    // rank ceil(6.93) = 7, the maximum, 100000 exactly.
+    const std::vector<std::uint64_t> a = {1000, 2000, 3000, 50'000};
+    const std::vector<std::uint64_t> b = {1500, 2500, 100'000};
+    std::vector<std::uint64_t> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    const auto expected = histogram_of(all);
+
+    const auto merged =
+        merge_series(merge_series(latency_series{}, as_reported(a)), as_reported(b));
+    const auto& h = merged.histogram;
+    for (std::size_t i = 0; i < h.counts().size(); ++i) {
+        INFO("bucket " << i);
+        REQUIRE(h.counts()[i] == expected.counts()[i]);
+    }
+    CHECK(h.count() == 7);
+    CHECK(h.min_ns() == 1000);
+    CHECK(h.max_ns() == 100'000);
+    CHECK(h.percentile_ns(500'000) == 2501.0);
+    CHECK(h.percentile_ns(990'000) == 100'000.0);
+    for (const auto& p : sctp_perf::reported_percentiles) {
+        CHECK(h.percentile_ns(p.parts_per_million) == expected.percentile_ns(p.parts_per_million));
+    }
+    // The mean of all seven: 160000 / 7 ns.
+    CHECK(merged.mean_us == Approx(160.0 / 7.0));
+    CHECK(merged.stddev_us == Approx(expected.stddev_ns() / 1000.0));
+}
+
+TEST_CASE("merge: the pooled mean and deviation of hand-checked series") {
+    // {1, 3} us: mean 2, deviation sqrt(2); {5} us: mean 5, deviation 0.
+    // Together {1, 3, 5}: mean 3, squared deviations 4 + 0 + 4 = 8, / 2 = 4,
+    // deviation 2.
+    latency_series a;
+    a.histogram = histogram_of({1000, 3000});
+    a.mean_us = 2.0;
+    a.stddev_us = std::sqrt(2.0);
+    latency_series b;
+    b.histogram = histogram_of({5000});
+    b.mean_us = 5.0;
+    const auto merged = merge_series(a, b);
+    CHECK(merged.mean_us == Approx(3.0));
+    CHECK(merged.stddev_us == Approx(2.0));
+}
+
+namespace {
+
+std::string report_text(sctp_perf::testing::small_run& run, const std::string& host) {
+    run.report.environment.hostname = host;
+    std::ostringstream out;
+    sctp_perf::write_json_report(out, run.report);
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("merge: two clients' reports as one, with a row per host") {
+    // Each host timed the hand-checked run (report_test_support.hpp): 500,
+    // 1500, 1500, 1900, 5000, 4500, 6000 ns. Merged, 14 samples sorted: 500
+    // 500 1500 x4 1900 1900 4500 4500 5000 5000 6000 6000. p50 is rank 7,
+    // 1900 ns; p90 is rank ceil(12.6) = 13, 6000 ns.
+    sctp_perf::testing::small_run run;
+    std::vector<host_run> hosts;
+    hosts.push_back(parse_host_run(report_text(run, "alpha"), "alpha.json"));
+    hosts.push_back(parse_host_run(report_text(run, "beta"), "beta.json"));
+    const auto merged = merge_host_runs(hosts, false);
+    const auto doc = nlohmann::json::parse(merged_report_json(merged).dump());
+    CHECK(doc["summary"]["num_points"] == 14);
+    CHECK(doc["summary"]["min_us"] == 0.5);
+    CHECK(doc["summary"]["max_us"] == 6.0);
+    CHECK(doc["summary"]["mean_us"] == 2.986);  // each host's mean, 20.9 / 7
+    CHECK(doc["percentiles"]["p50_us"] == 1.9);
+    CHECK(doc["percentiles"]["p90_us"] == 6.0);
+    CHECK(doc["ping_pong"]["round_trips"] == 14);
+    // 7 round trips in 0.25 s on each host.
+    CHECK(doc["ping_pong"]["round_trips_per_s"] == 56.0);
+    REQUIRE(doc["hosts"].size() == 2);
+    CHECK(doc["hosts"][1]["hostname"] == "beta");
+    CHECK(doc["hosts"][1]["num_points"] == 7);
+    CHECK(doc["hosts"][1]["p50_us"] == 1.9);
+    CHECK(doc["hosts"][0]["start_offset_s"] == 0);
+    CHECK(doc["latency_scope"].get<std::string>().find("every client") != std::string::npos);
+    // The merged report is a report too: it merges and compares again.
+    const auto again = parse_host_run(doc.dump(), "merged.json");
+    CHECK(again.headline.histogram.count() == 14);
+    CHECK(parse_report(doc.dump(), "merged.json").runs.size() == 1);
+
+    std::ostringstream text;
+    write_text_merged(text, merged);
+    CHECK(text.str().find("merged ") != std::string::npos);
+    CHECK(text.str().find("distribution over every timed message") != std::string::npos);
+}
+
+TEST_CASE("merge: reports of different configurations are refused, naming the difference") {
+    sctp_perf::testing::small_run run;
+    std::vector<host_run> hosts;
+    hosts.push_back(parse_host_run(report_text(run, "alpha"), "alpha.json"));
+    run.report.options.payload_power = 8;
+    hosts.push_back(parse_host_run(report_text(run, "beta"), "beta.json"));
+    CHECK_THROWS_WITH(merge_host_runs(hosts, false), Catch::Contains("alpha.json") &&
+                                                         Catch::Contains("beta.json") &&
+                                                         Catch::Contains("--allow-different"));
+    CHECK(merge_host_runs(hosts, true).differences.size() == 1);
+}
+
+TEST_CASE("merge: a report without its histogram, or with another's, is refused") {
+    sctp_perf::testing::small_run run;
+    auto doc = nlohmann::json::parse(report_text(run, "alpha"));
+    auto without = doc;
+    without.erase("hdr_histogram");
+    CHECK_THROWS_WITH(parse_host_run(without.dump(), "old.json"),
+                      Catch::Contains("old.json has no hdr_histogram"));
+    auto altered = doc;
+    altered["summary"]["num_points"] = 8;
+    CHECK_THROWS_WITH(parse_host_run(altered.dump(), "x.json"), Catch::Contains("altered"));
+    altered = doc;
+    altered["summary"]["max_us"] = 9.0;
+    CHECK_THROWS_WITH(parse_host_run(altered.dump(), "x.json"), Catch::Contains("altered"));
+    altered = doc;
+    altered["hdr_histogram"] = "HISTFAAAAAAAAAAA";
+    CHECK_THROWS_WITH(parse_host_run(altered.dump(), "x.json"),
+                      Catch::Contains("x.json: its hdr_histogram cannot be read"));
+}
+
+namespace {
+
+sctp_perf::histogram_log log_of(
+    std::int64_t start_ms,
+    const std::vector<std::pair<std::int64_t, log_linear_histogram>>& lengths_and_histograms,
+    std::int64_t first_start_ms = 0) {
+    std::ostringstream out;
+    using namespace std::chrono;
+    sctp_perf::histogram_log_writer writer(out, system_clock::time_point(milliseconds(start_ms)));
+    std::int64_t at = first_start_ms;
+    for (const auto& [length, h] : lengths_and_histograms) {
+        writer.write_interval(milliseconds(at), milliseconds(length), h);
+        writer.write_interval(milliseconds(at), milliseconds(length), h, "uncorrected");
+        at += length;
+    }
+    std::istringstream in(out.str());
+    return sctp_perf::read_histogram_log(in, "log");
+}
+
+}  // namespace
+
+TEST_CASE("merge logs: intervals aligned by absolute start, added per interval and tag") {
+    // Log A starts at T, with intervals [0, 1 s) and a last one of 0.412 s;
+    // log B starts 3 ms later (as clients given one --start-at do), with two
+    // whole intervals. Each B interval lands on the A interval 3 ms before it.
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto a1 = histogram_of({1000, 2000});
+    const auto a2 = histogram_of({3000});
+    const auto b1 = histogram_of({1500});
+    const auto b2 = histogram_of({2500, 100'000});
+    const auto a = log_of(t, {{1000, a1}, {412, a2}});
+    const auto b = log_of(t + 3, {{1000, b1}, {1000, b2}});
+    const auto merged = merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"});
+    CHECK(merged.interval_ms == 1000);
+    CHECK(merged.start_time_ms == t);
+    CHECK(merged.largest_misalignment_ms == 3);
+    CHECK(merged.input_counts == std::vector<std::uint64_t>{6, 6});
+    CHECK(merged.merged_count == 12);
+    CHECK(merged.tags == std::vector<std::string>{"", "uncorrected"});
+    REQUIRE(merged.intervals.size() == 4);  // 2 places x 2 series
+    CHECK(merged.intervals[2].start_ms == 1000);
+    CHECK(merged.intervals[2].length_ms == 1000);  // the longer of 412 and 1000 ms
+
+    std::ostringstream out;
+    write_merged_log(out, merged);
+    std::istringstream in(out.str());
+    const auto back = sctp_perf::read_histogram_log(in, "merged.hlog");
+    REQUIRE(back.intervals.size() == 4);
+    CHECK(back.start_time_ms == t);
+    auto second = a2;
+    second.merge(b2);
+    const auto decoded = sctp_perf::decode_compressed_histogram(back.intervals[2].histogram_base64);
+    CHECK(back.intervals[2].tag.empty());
+    CHECK(decoded.count() == 3);
+    for (std::size_t i = 0; i < decoded.counts().size(); ++i) {
+        REQUIRE(decoded.counts()[i] == second.counts()[i]);
+    }
+}
+
+TEST_CASE("merge logs: a log that starts before the first moves the merged start back") {
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto h = histogram_of({1000});
+    const auto a = log_of(t, {{1000, h}});
+    const auto b = log_of(t - 998, {{1000, h}, {1000, h}});
+    const auto merged = merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"});
+    CHECK(merged.start_time_ms == t - 1000);
+    CHECK(merged.intervals.front().start_ms == 0);
+    CHECK(merged.largest_misalignment_ms == 2);
+}
+
+TEST_CASE("merge logs: intervals of different lengths are refused") {
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto h = histogram_of({1000});
+    const auto a = log_of(t, {{1000, h}, {1000, h}});
+    const auto b = log_of(t, {{2000, h}, {2000, h}});
+    CHECK_THROWS_WITH(merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"}),
+                      Catch::Contains("a.hlog has intervals of 1.000 s, another log of 2.000 s"));
+}
+
+TEST_CASE("merge: the command line, and the rules a merge adds") {
+    std::ostringstream out;
+    const char* reports[] = {"sctp-perf-compare", "--merge", "a.json", "b.json", "-o", "m.json"};
+    const auto options = parse_compare_options(static_cast<int>(std::size(reports)), reports, out);
+    REQUIRE(options);
+    CHECK(options->action == compare_action::merge_reports);
+    CHECK(options->merge_paths == std::vector<std::string>{"a.json", "b.json"});
+    CHECK(options->output_file == "m.json");
+
+    const char* logs[] = {"sctp-perf-compare", "--merge-logs", "a.hlog", "b.hlog", "-o", "m.hlog"};
+    CHECK(parse_compare_options(static_cast<int>(std::size(logs)), logs, out)->action ==
+          compare_action::merge_logs);
+
+    const char* bad[] = {
+        "sctp-perf-compare", "--merge-logs", "a.hlog", "--a", "x.json", "--plot", "p.png",
+        "--allow-different"};
+    try {
+        parse_compare_options(static_cast<int>(std::size(bad)), bad, out);
+        FAIL("accepted");
+    } catch (const sctp_perf::usage_error_list& e) {
+        const auto& sentences = e.sentences();
+        REQUIRE(sentences.size() == 5);
+        CHECK_THAT(sentences[0], Catch::Contains("two or more files to merge, not 1"));
+        CHECK_THAT(sentences[1], Catch::Contains("--a and --b compare"));
+        CHECK_THAT(sentences[2], Catch::Contains("--plot are for comparisons"));
+        CHECK_THAT(sentences[3], Catch::Contains("needs -o FILE"));
+        CHECK_THAT(sentences[4], Catch::Contains("--allow-different is for reports"));
+    }
+    const char* output_alone[] = {"sctp-perf-compare", "--a", "x", "--b", "y", "-o", "z"};
+    CHECK_THROWS_WITH(
+        parse_compare_options(static_cast<int>(std::size(output_alone)), output_alone, out),
+        Catch::Contains("-o is for --merge and --merge-logs"));
+}
