@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Sweep the payload size over powers of two with the sctp-perf client and collect
 # every run into a table, a JSON file and a plot.
 #

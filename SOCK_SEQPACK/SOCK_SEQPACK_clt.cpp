@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SOCK_SEQPACK_clt: round-trip latency over one SCTP association on a
 // SOCK_SEQPACKET socket, one SCTP message per request and per reply; the
 // association may be multi-homed. Glue only: everything else lives in common/.

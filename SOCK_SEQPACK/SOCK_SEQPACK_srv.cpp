@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SOCK_SEQPACK_srv: answers SOCK_SEQPACK_clt's requests on an SCTP one-to-many
 // socket, possibly bound to several addresses, one thread per association.
 // Glue only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SOCK_STREAM_clt: round-trip latency over one TCP or SCTP one-to-one
 // connection. Glue only: everything else lives in common/.
 

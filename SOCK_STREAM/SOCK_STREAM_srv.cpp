@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SOCK_STREAM_srv: answers SOCK_STREAM_clt's requests over TCP or SCTP
 // one-to-one connections, one thread per client. Glue only.
 

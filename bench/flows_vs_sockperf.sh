@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Latency under load over many flows, next to sockperf's under-load mode:
 # TCP on loopback, 128-byte requests, the same TOTAL rate whatever the
 # number of flows, server on CPU 1 and client on CPU 0.
@@ -32,7 +33,7 @@ while getopts "d:r:f:h" opt; do
         d) duration_s=$OPTARG ;;
         r) total_rate=$OPTARG ;;
         f) flow_counts=$OPTARG ;;
-        *) sed -n '2,24p' "$0"; exit 2 ;;
+        *) sed -n '3,25p' "$0"; exit 2 ;;
     esac
 done
 [[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Ping-pong latency of two builds of sctp-perf side by side: TCP loopback,
 # 128-byte request, 2-byte reply, both ends on CPU 0, the builds alternating
 # round by round, the same count per run. For a change to the hot path:
@@ -21,7 +22,7 @@ while getopts "a:b:c:r:h" opt; do
         b) dir_b=$OPTARG ;;
         c) count=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '2,11p' "$0"; exit 2 ;;
+        *) sed -n '3,12p' "$0"; exit 2 ;;
     esac
 done
 [[ -n $dir_a && -n $dir_b ]] || { echo "-a and -b name the two builds' bin directories" >&2; exit 2; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The least a TCP ping-pong over loopback can cost: what SOCK_STREAM_clt's
  * ping-pong p50 is compared with (bench/pingpong_vs_floor.sh).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Ping-pong latency next to the bare-C floor (pingpong_floor.c): TCP loopback,
 # 128-byte request, 2-byte reply, TCP_NODELAY, both ends of both tools on
 # CPU 0, the same count of timed round trips, the tools alternating round by
@@ -16,7 +17,7 @@ while getopts "c:r:h" opt; do
     case $opt in
         c) count=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '2,11p' "$0"; exit 2 ;;
+        *) sed -n '3,12p' "$0"; exit 2 ;;
     esac
 done
 [[ $count =~ ^[0-9]+$ && $count -ge 1 ]] || { echo "-c: a count, 1 or more" >&2; exit 2; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What CPU placement does to a loopback ping-pong: TCP, 128-byte request,
 # 2-byte reply, in four placements, each round running all four in turn so
 # that drift in the machine reaches each alike:
@@ -26,7 +27,7 @@ while getopts "c:r:A:B:h" option; do
     r) rounds=$OPTARG ;;
     A) cpu_a=$OPTARG ;;
     B) cpu_b=$OPTARG ;;
-    *) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
+    *) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 2 ;;
     esac
 done
 [[ $cpu_a != "$cpu_b" ]] || die "-A and -B must name different CPUs"

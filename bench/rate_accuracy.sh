@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Whether --rate sends what it is asked to, and whether its latency at a low
 # rate agrees with ping-pong's. One TCP flow on loopback, 128-byte messages,
 # client on CPU 0 and server on CPU 1, every message echoed (--rate's
@@ -30,7 +31,7 @@ while getopts "r:d:h" opt; do
     case $opt in
         r) rounds=$OPTARG ;;
         d) duration_s=$OPTARG ;;
-        *) sed -n '2,16p' "$0"; exit 2 ;;
+        *) sed -n '3,17p' "$0"; exit 2 ;;
     esac
 done
 [[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What recording one latency sample costs, next to the least it could cost.
 //
 // Every variant records the same pre-generated round-trip times, so the branch

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --spin next to the bare-C floor spinning (pingpong_floor.c -s): TCP
 # loopback ping-pong, 128-byte request, 2-byte reply, TCP_NODELAY, client on
 # one CPU and server on another, both ends of both tools polling their
@@ -35,7 +36,7 @@ while getopts "c:r:C:S:h" opt; do
         r) rounds=$OPTARG ;;
         C) client_cpu=$OPTARG ;;
         S) server_cpu=$OPTARG ;;
-        *) sed -n '2,25p' "$0"; exit 2 ;;
+        *) sed -n '3,26p' "$0"; exit 2 ;;
     esac
 done
 [[ $count =~ ^[0-9]+$ && $count -ge 1 ]] || { echo "-c: a count, 1 or more" >&2; exit 2; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # How much of a run_spectrum.pl sweep is spent outside the measured round
 # trips: one sweep of 2^0..2^16 bytes over TCP loopback (this kernel may have
 # no SCTP), the script starting the server, both ends pinned to one CPU, plot

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Throughput mode next to sockperf's: one TCP connection on loopback,
 # 128-byte messages, server on CPU 1 and client on CPU 0, the tools
 # alternating round by round so that drift in the machine hits both.
@@ -28,7 +29,7 @@ while getopts "d:r:h" opt; do
     case $opt in
         d) duration_s=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '2,16p' "$0"; exit 2 ;;
+        *) sed -n '3,17p' "$0"; exit 2 ;;
     esac
 done
 [[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }

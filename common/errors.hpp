@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Exit codes and every error type the programs throw, with the code each maps
 // onto.

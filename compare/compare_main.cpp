@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_main.hpp"
 
 #include <fmt/format.h>

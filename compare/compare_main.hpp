@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The whole life of sctp-perf-compare: read the options and both sides'
 // reports, compare, write the comparison to standard output, draw the plot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Everything sctp-perf-compare is configured by, and how its command line is
 // read: the A side's and the B side's reports, the noise threshold, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The comparison as the user reads it: one writer per format, each writing
 // to any std::ostream.

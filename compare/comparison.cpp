@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compare/comparison.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The comparison of two sets of runs, the A side and the B side, percentile
 // by percentile: each side's median over its runs, the ratio B/A of those

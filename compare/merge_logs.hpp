@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Merging the HdrHistogram interval logs (--histogram-log) of clients that
 // ran at the same time on several hosts (sctp-perf-compare --merge-logs)

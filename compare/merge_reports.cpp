@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compare/merge_reports.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Merging the reports of clients that loaded one server together from
 // several hosts (sctp-perf-compare --merge): one report whose counts are the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The merged report of several clients' runs (sctp-perf-compare --merge):
 // one writer per format, each writing to any std::ostream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compare/report_reader.hpp"
 
 #include <fmt/format.h>

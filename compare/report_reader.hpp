@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reading the clients' JSON reports (--format json, format version 2) into
 // the runs of a side. A plain report is one run. A report with a "runs"

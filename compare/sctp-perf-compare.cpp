@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sctp-perf-compare: compares two sets of client reports, percentile by
 // percentile, and can act as a regression gate. Glue only.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "compare/spectrum_plot.hpp"
 
 #include <fcntl.h>

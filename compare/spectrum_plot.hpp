@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Both sides' percentile spectra on one chart, drawn by gnuplot: x is
 // 1 / (1 - percentile) on a log scale, as HdrHistogram's plotter draws a

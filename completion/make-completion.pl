@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: Apache-2.0
 # Writes a bash completion for one program from the program's own --help, so
 # that the completion knows every option the program does and stays in step
 # with it: it is made again whenever the program is built.

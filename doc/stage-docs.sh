@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Lays out share/doc/sctp-perf in STAGE: COPYRIGHT as "copyright" (never
 # compressed), CHANGELOG as changelog.gz, and each DOC (a path relative to
 # SOURCE_ROOT, kept) gzip -9n'd when over 4 KiB, as Debian policy 12.3 asks.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run by CPack on the staged files before it packs them (CPACK_PRE_BUILD_SCRIPTS):
 # removes the sections dh_strip removes from every ELF file, .comment (the
 # compiler's version string) and .note, which CMake's own strip leaves.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One program's man page, made by help2man from what the built program prints
 # for --help and --version, so that the page lists every option it has; the
 # sections --help has no room for (exit status, examples, files, environment,

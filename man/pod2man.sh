@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # run_spectrum.pl's man page from its own POD (the text of its --manual), with
 # the sections that POD lacks added from EXTRA_POD: a section of EXTRA_POD
 # whose =head1 the script already has is left out, so that the script's own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Configures and builds sctp-perf into build/ (or $SCTP_PERF_BUILD_DIR).
 # Programs land in build/bin/.
 set -euo pipefail

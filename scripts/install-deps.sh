@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages sctp-perf needs, and only those missing, so it
 # is safe to run again. Usage: scripts/install-deps.sh [build|package|test]
 #   build    compiler, CMake, libraries, Perl and gnuplot (the default)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds a Debian package of the current tree and prints its path as the last
 # line: a Release build (with Debian's hardening flags) into build-pkg/ (or
 # $SCTP_PERF_PACKAGE_BUILD_DIR), stripped, with man pages and bash completions

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing, builds, starts a server on loopback, runs a client
 # against it and prints the latency report. SCTP where the kernel has it, TCP
 # otherwise (with a note saying so).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing, builds, and runs the complete test suite: unit
 # tests, the programs over loopback, real-kernel SCTP in a VM, and the Perl
 # tests of run_spectrum.pl. Exits non-zero on any failure.

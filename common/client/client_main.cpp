@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/client_main.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The whole life of a client program, shared by SOCK_STREAM_clt and
 // SOCK_SEQPACK_clt: they differ only in how they connect.

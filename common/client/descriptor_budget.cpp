@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/descriptor_budget.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How many file descriptors a client run needs, checked against what the
 // process may open (RLIMIT_NOFILE, which `ulimit -n` sets) before anything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The ping-pong workload: a closed loop of round trips over one channel.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Unpredictable check values for requests: a peer that answers without
 // reading a request, or replays an earlier session, cannot know them.

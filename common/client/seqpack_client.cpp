@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/seqpack_client.hpp"
 
 #include "transport/sctp_addresses.hpp"

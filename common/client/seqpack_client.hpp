@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How SOCK_SEQPACK_clt connects: one SCTP association, possibly multi-homed,
 // over a SOCK_SEQPACKET socket.

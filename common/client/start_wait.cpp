@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/start_wait.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --start-at on the client's clocks: when to connect, and the wait from
 // "ready" (connected, test agreed, primer done) to the instant itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/stream_client.hpp"
 
 #include "transport/socket_setup.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How SOCK_STREAM_clt connects: one TCP or SCTP one-to-one connection.
 

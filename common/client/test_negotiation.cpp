@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/test_negotiation.hpp"
 
 #include <fmt/format.h>

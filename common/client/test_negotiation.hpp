@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The opening of every test, client side: send the test header, read the
 // verdict, and read the server's settings that follow an accepted one.

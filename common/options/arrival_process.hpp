@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --arrivals: how the messages of a rate-mode run are spread in time over
 // its flows (see client/load/send_schedule.hpp for each process).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How numbers on the command line may be written, and how they are read.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The command-line options for SCTP's own features (streams, unordered and
 // partially reliable delivery, SACK timing, scheduling, interleaving). Every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "options/server_options.hpp"
 
 #include <fmt/format.h>

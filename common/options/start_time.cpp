@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "options/start_time.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --start-at: the wall-clock instant at which clients on several hosts all
 // begin to measure, so that their runs can be merged as one.

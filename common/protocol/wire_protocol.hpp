@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The wire protocol between a client and a server, version 3. All integers
 // are in network byte order (big-endian). README.SCTP_PERF_TEST section 12

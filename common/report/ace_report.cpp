@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text report. First what a reader needs at a glance: the percentiles,
 // how the run was made at both ends, and any warning about how far to trust
 // it. Then ACE's histogram report, last and in ACE's layout, so that a reader

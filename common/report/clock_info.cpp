@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/clock_info.hpp"
 
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the clock that times the round trips can resolve, measured at start,
 // so that a report says how small a difference it can show: the kernel's

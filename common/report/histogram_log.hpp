@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Latency histograms in HdrHistogram's interval-log format, so that the
 // HdrHistogram tools (HistogramLogProcessor, HistogramLogAnalyzer, the C and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/histogram_log_reader.hpp"
 
 #include <fmt/format.h>

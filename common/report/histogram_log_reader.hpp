@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reading back what histogram_log.hpp writes: HdrHistogram's V2 (compressed)
 // histogram encoding, and interval logs, whether ours or another writer's

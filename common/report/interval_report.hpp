@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Progress while a load test runs: one line per interval for a person watching
 // stderr, and the same numbers as CSV for a script.

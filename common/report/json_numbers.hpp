@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Floats in the JSON reports carry no digits beyond what was measured: a
 // round trip is timed in whole nanoseconds, so microseconds need at most 3

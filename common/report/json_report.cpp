@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON report: every number of the ACE report plus the configuration and
 // the environment, in one document, so a script never parses the text layout.
 // Keys keep their documented order (ordered_json) so that diffs of two result

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --latency-file FILE: every timed message as one CSV row, for analysis that a
 // histogram cannot do (latency against time, per flow, around a stall).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The load-mode parts of the reports: the summary in the ace text, the
 // `load` object of the JSON (README.SCTP_PERF_TEST section 9 lists its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a load-mode run (--rate or --throughput) hands to the report writers.
 //

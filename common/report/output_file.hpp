@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Files a client writes besides stdout (--json-file, --interval-csv,
 // --histogram-log): opened before the test runs, so that a path that cannot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The runs of a repeated test (--repeat N) in the reports: what each run
 // measured on its own, and how each percentile spreads over the runs.

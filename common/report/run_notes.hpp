@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a report must point out about how a run was made, for both formats:
 // whether each end was pinned to CPUs, and settings that differ between the

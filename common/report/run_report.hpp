@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a finished client run hands to the report writers: the configuration,
 // where and how it ran, and the recorded round trips. One writer per format,

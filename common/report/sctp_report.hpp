@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The parts of a report about SCTP's own features and the transport's
 // counters, for both formats: what each end asked for and got, the share of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/transport_json.hpp"
 
 namespace sctp_perf {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the transport did and used, as JSON: the reports write it, and the
 // server sends its own (its settings blob, its account of a load test).

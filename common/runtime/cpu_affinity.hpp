@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which CPUs a program runs on: the --cpu option, and how a set of CPUs is
 // written.

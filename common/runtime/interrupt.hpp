@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Ctrl-C (SIGINT) and SIGTERM while a client measures.
 //

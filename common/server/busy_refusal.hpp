@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Tells a client beyond --max-clients that the server is busy, without a
 // thread and without holding up anyone else: on the server's event loop it

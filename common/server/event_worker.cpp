@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/event_worker.hpp"
 
 #include <pthread.h>

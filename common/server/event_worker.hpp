@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One of the server's worker threads: an epoll loop over many sessions.
 //

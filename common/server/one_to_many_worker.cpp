@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/one_to_many_worker.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one-to-many data path: every association served on the one
 // SOCK_SEQPACKET socket it arrived on, as the SCTP servers this tool stands

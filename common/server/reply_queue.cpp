@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/reply_queue.hpp"
 
 namespace sctp_perf {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a session has to send and its socket has not taken yet: the verdict,
 // the settings and account blobs, and the replies.

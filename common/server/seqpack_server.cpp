@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/seqpack_server.hpp"
 
 #include <fmt/ranges.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The server of SOCK_SEQPACK_srv: one SCTP one-to-many (SOCK_SEQPACKET)
 // socket bound to every requested address on one port. Each new association

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/server_log.hpp"
 
 #include <sys/syscall.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Server log lines on stderr, "TIME (pid|tid) message": TIME is UTC in ISO
 // 8601 with milliseconds (2026-11-22T16:20:05.123Z); the rest is as ACE

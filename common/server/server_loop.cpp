@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/server_loop.hpp"
 
 #include <netinet/in.h>

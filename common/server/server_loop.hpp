@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every server shares around its own listening socket: the event loop,
 // SIGINT/SIGTERM, the idle report ("select timed out", every --idle-report

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The life of a server program, shared by SOCK_STREAM_srv and SOCK_SEQPACK_srv:
 // parse, validate, serve, and turn failures into one line and an exit code.

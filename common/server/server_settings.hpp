@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a server tells each accepted client about itself, as the settings blob
 // that follows the verdict, so that the client's report describes both ends:

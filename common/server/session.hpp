@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The server's half of one test, as a state machine an event loop drives:
 // read and check the header, answer with a verdict and the server's

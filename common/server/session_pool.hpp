@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The server's sessions, served by a fixed pool of worker threads, each an
 // event loop over many sessions (server/event_worker.hpp), with a bound on

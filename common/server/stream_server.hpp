@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The server of SOCK_STREAM_srv: a listening TCP or SCTP one-to-one socket
 // that hands each accepted connection to the session pool.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "stats/compact_histogram.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Percentiles of one flow's latencies in about 5 KiB.
 //

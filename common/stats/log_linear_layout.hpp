@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The bucket geometry that log_linear_histogram and compact_histogram share,
 // as HdrHistogram_c lays out its counts: with S sub-bucket bits, octave 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Statistics over runs. One run of a benchmark gives one value of each
 // percentile (its p50, its p99, ...); the same benchmark run again gives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Count, minimum, maximum, mean and sample variance of a stream of values,
 // in constant memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One SCTP association served on a one-to-many socket that it shares with
 // every other association (SOCK_SEQPACKET, not peeled off), seen as a

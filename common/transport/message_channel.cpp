@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "transport/message_channel.hpp"
 
 #include <fmt/format.h>

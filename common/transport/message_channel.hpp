@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A connected socket seen as a channel of fixed-size messages: the only I/O the
 // test protocol needs. SOCK_STREAM frames messages by their known size;

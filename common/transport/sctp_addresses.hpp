@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Address lists for multi-homed SCTP: resolving comma-separated host lists,
 // packing them the way sctp_bindx and sctp_connectx take them, and reading

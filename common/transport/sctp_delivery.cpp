@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "transport/sctp_delivery.hpp"
 
 #include <netinet/in.h>

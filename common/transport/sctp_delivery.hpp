@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How one SCTP message travels: its stream, whether it may be delivered out
 // of order, and its PR-SCTP policy. The default (stream 0, ordered, fully

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SCTP's own features, asked for per socket: several streams, unordered
 // delivery, partial reliability (PR-SCTP, RFC 3758 and RFC 7496), SACK

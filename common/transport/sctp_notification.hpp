@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The SCTP notifications this tool subscribes to (subscribe_association_events
 // in transport/seqpacket_channel.hpp), read from the bytes recvmsg() gave

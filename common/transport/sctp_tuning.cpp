@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "transport/sctp_tuning.hpp"
 
 #include <netinet/sctp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // SCTP retransmission timers per socket, so that reproducing a result no
 // longer means changing the system-wide net.sctp.rto_* settings.

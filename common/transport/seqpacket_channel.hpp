@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Messages over SCTP SOCK_SEQPACKET sockets: the test header, the verdict,
 // each request and each reply is exactly one SCTP message, so the kernel keeps

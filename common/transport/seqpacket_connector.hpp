@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Client side of an SCTP association over a one-to-many (SOCK_SEQPACKET)
 // socket, possibly multi-homed: several server addresses reached through

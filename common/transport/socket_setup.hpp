@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Socket options shared by every program, and the clear error for a kernel
 // without SCTP.

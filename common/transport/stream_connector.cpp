@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "transport/stream_connector.hpp"
 
 #include <fmt/format.h>

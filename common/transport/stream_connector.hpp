@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Client side of a one-to-one connection (TCP, or SCTP SOCK_STREAM).
 

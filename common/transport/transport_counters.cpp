@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "transport/transport_counters.hpp"
 
 // glibc's <netinet/tcp.h> has an older struct tcp_info without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The transport's own counters for one connection, read at the end of a test
 // so that a slow tail can be tied to retransmissions: SCTP_GET_ASSOC_STATS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one seam between TCP and SCTP: which IP protocol a socket speaks.
 

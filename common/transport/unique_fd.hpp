@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Owns a file descriptor and closes it exactly once, so no error path leaks one.
 

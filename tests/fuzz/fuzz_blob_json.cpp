@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON blobs a server sends, read as the client reads them: its settings
 // through negotiate_test (nlohmann::json, parsed without exceptions, then
 // required to be an object), the report's line about the server's SCTP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The blob length and receive_blob, which reads it and then the text: the
 // settings after a verdict, and a load test's final account, whose first
 // bytes a byte-stream reader may already hold when it calls (`already`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HdrHistogram's encodings as sctp-perf-compare --merge and --merge-logs
 // read them from files a user hands over: the same input as a plain V2
 // encoding (decode_histogram), as the base64 text of a compressed one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The load modes' message header, as both ends decode it: the server from
 // every request, the client from every reply, which it then hands to its
 // reply_matcher. The input is a run of 16-byte replies to a flow that has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The client's ping-pong loop against a server that answers as the input
 // says: the client must accept exactly the replies that carry the request's
 // check bytes, and stop with peer_error at the first that does not.

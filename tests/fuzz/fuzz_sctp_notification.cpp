@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SCTP notifications a server or client reads with MSG_NOTIFICATION, as
 // a hostile or broken kernel buffer would hand them over: any bytes. The
 // decoder must never read past them, must decode a whole SCTP_ASSOC_CHANGE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server's decoder of the test header, fed what a client may send: the
 // 16-byte start alone (all that a client of version 1 or 2 sends) or the
 // whole 24-byte header. What an accepted header promises is checked too: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The client's opening as a hostile server sees it: after the test header,
 // the input is everything the server sends (verdict, settings blob length,
 // settings text), read by the client's own negotiate_test. It may refuse,

@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Writes the seed corpus of each fuzz target into tests/fuzz/corpus/TARGET/:
 # a handful of valid inputs and a handful of broken ones, each named for what
 # it is. The files are committed; run this again after changing it.

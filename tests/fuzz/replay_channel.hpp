@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A message_channel whose peer is a fuzz input: every receive takes the
 // next bytes of it, as a byte stream would deliver them, and sends go

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target of tests/fuzz for a bounded time from its seed
 # corpus, in the ASan and UBSan build that tests/sanitize/run-sanitized.sh
 # makes. A crash, a sanitizer report, a leak, a broken promise (the targets

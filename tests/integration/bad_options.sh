@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Usage errors exit 2 with a sentence naming the rule; --help and --version exit 0.
 source "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The client's side of many flows, over TCP on loopback (many_flows.sh has
 # the server's): a descriptor limit too low for --flows is a usage error
 # before anything connects; --flow-csv writes one whole row per flow,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # sctp-perf-compare on the reports of real runs over loopback TCP: two sets
 # of the same test show no difference and pass a gate; a large real
 # difference is called slower and fails it (exit 3); sides of different

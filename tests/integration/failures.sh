@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runtime failures exit 1 with one clear line: no server, a peer that is not an
 # sctp-perf server, a silent peer, a busy server.
 source "$(dirname "$0")/lib.sh"

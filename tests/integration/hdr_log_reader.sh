@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # HdrHistogram interval logs checked with HdrHistogram's own reader, the Java
 # HistogramLogProcessor (Debian: libhdrhistogram-java, default-jre-headless).
 #

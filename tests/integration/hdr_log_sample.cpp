@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes a small HdrHistogram interval log of known values, for a check with
 // HdrHistogram's own reader (hdr_log_reader.sh), and prints what our
 // histogram says about the same values:

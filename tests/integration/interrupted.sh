@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Ctrl-C gives what was measured: the first SIGINT (or SIGTERM) while a
 # client measures stops it, and the client writes the whole report of what
 # it measured, marked interrupted, then exits 130 (143 for SIGTERM). A

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for the tests that run the real programs against each other.
 # Each test script sources this file with the programs' directory as $1. Every
 # wait is bounded, and whatever a test starts is stopped when it exits.

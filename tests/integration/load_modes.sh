@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The load modes over TCP on loopback: open-loop --rate and --throughput count
 # every message exactly, --flows and --duration do what they say, the progress
 # CSV, the latency file and the HdrHistogram log agree with the JSON report,

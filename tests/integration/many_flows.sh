@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A thousand flows against one server: every message accounted for, and the
 # server serving them all from its worker threads (each an event loop), not
 # a thread per connection. Its thread count is read from /proc while the

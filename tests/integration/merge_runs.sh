@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs of several client hosts merged: three clients load one server over TCP
 # loopback at the same time (rate mode, 2 s, each writing its JSON report and
 # its HdrHistogram log). sctp-perf-compare --merge must add their counts

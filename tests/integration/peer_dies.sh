@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A client whose server dies (SIGKILL: the kernel closes its sockets) or
 # goes silent (SIGSTOP: connections stay open, nothing is read or
 # answered) in the middle of a run must end with exit 1, within

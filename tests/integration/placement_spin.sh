@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --cpu and --spin over TCP on loopback: both ends pinned to CPU 0 and
 # spinning run a whole test and report where they ran; a CPU the machine does
 # not have is a runtime failure naming the ones it has, a malformed list a

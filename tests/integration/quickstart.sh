@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/quickstart.sh with the programs of this build (SCTP_PERF_BIN_DIR: it
 # installs and builds nothing, so the build CTest runs from is left alone):
 # extra options add to its defaults, and stdout holds the report alone.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --repeat over TCP on loopback: each run has its own connection and its
 # full count, the report pools them and adds each percentile over the runs
 # (JSON: runs and aggregate; text: the "runs:" section), in ping-pong and in

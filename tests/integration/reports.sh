@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The reports as a reader meets them, from real runs over TCP on loopback:
 # the compact histogram against --all-bins, a typical run within 80 lines,
 # ACE's block last, both ends described (a Nagle mismatch flagged), the clock

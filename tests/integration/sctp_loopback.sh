@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # SCTP over loopback with the host's own kernel, where it has SCTP. Kernels
 # without it skip here; the VM test (sctp_vm_checks) covers SCTP on every run.
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # On a kernel without SCTP, every SCTP program fails at once with exit 1 and a
 # message that says what to do, instead of hanging or falling back to TCP.
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The server's log: every line stamped with UTC time to the millisecond; the
 # idle line every --idle-report seconds while no test runs and never during
 # one; one line per finished test with its count, duration and outcome; and

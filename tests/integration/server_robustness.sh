@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Garbage, refused headers, early disconnects and silent clients each end their
 # own connection with a logged reason; the server keeps serving proper clients,
 # and stops cleanly on SIGTERM even with a client connected.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A server that silent connections and descriptor exhaustion cannot starve:
 # - 200 silent connections against --max-clients 4: a proper client is
 #   answered (refused as busy, with the reason) in well under 2 s at once,

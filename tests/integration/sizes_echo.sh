@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Any payload size (--payload-bytes) and replies of any size (--reply-bytes,
 # --echo) over TCP on loopback, with exact accounting: every request
 # answered, and the bytes both ends counted are the sizes asked for times the

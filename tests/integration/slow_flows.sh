@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Flows far slower than the server's I/O timeout: the client states its
 # schedule's longest gap in its test header, and the server waits that long
 # plus its --io-timeout for each next request, so no flow is cut off between

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Coordinated omission, shown with a server that stops for 300 ms (SIGSTOP)
 # in the middle of a 3 s run.
 #

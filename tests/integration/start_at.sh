@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --start-at over TCP on loopback: clients started at different moments with
 # the same instant (in its three forms) all begin to measure at it, two in
 # rate mode and one in ping-pong; each report states the instant asked, when

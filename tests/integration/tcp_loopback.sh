@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The client and server measure round trips over TCP on loopback, for payloads
 # from 1 byte to 64 KiB, and report exactly the requested number of points.
 source "$(dirname "$0")/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # run_spectrum.pl --compare with stand-in programs (see SctpPerf::TestSweep): the
 # order of the runs (A B A B ... per size), the servers each side gets, the files
 # written and what they hold, the table on stdout, usage errors, a failing side, a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The config file of the original script: the first double-quoted string on a line
 # that is not commented out holds client options.
 use strict;

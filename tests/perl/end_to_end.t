@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Real sweeps over TCP loopback: the script starts SOCK_STREAM_srv itself and runs
 # SOCK_STREAM_clt, first ping-pong for payloads 2^0..2^4 with both ends pinned to one
 # CPU (five CSV rows and a PNG), then under load: --rate 2000 for 2^4..2^5 and --throughput for 2^4..2^16, 0.5 s

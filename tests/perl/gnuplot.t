@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The kept gnuplot script: what it says, and that gnuplot (where installed) turns the
 # fixture CSV into a PNG with it.
 use strict;

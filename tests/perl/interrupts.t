@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Interrupts and a dying server with the real programs over TCP loopback: the
 # script starts SOCK_STREAM_srv itself and runs SOCK_STREAM_clt for 2 s per size;
 # while a size runs, the test signals the script, or its process group as a

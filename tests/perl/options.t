@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Command-line options: usage errors exit with 2 and say what is wrong; values are
 # case-insensitive; --help and --manual print the documented sections.
 use strict;

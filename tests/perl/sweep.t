@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Whole sweeps with stand-in client and server programs (see SctpPerf::TestSweep):
 # the command lines the script builds, the files it leaves, failures, --keep-going,
 # a missing gnuplot, the placement of both ends, that the work between two sizes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CSV and JSON from canned client reports of format_version 2 (tests/perl/fixtures,
 # arithmetic in its README): every number is copied from the report, digit for digit.
 use strict;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The sanitizer builds of sctp-perf, each in a build directory of its own,
 # and the unit and loopback integration tests run in them.
 #   address  AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer,

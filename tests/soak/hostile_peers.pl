@@ -1,4 +1,5 @@
 #!/usr/bin/env perl
+# SPDX-License-Identifier: Apache-2.0
 # Hostile peers against one SOCK_STREAM_srv over TCP loopback, for about 30 s
 # (CTest's bound is 240 s):
 #

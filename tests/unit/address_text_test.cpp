@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Addresses as users type them and as the programs print them.
 
 #include <catch2/catch.hpp>

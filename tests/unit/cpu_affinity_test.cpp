@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU lists as --cpu takes them and reports write them: parsing, describing,
 // counting; and the two options that place and pace a program (--cpu, --spin)
 // on every program's command line.

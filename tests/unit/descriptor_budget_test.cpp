@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The descriptor count a client run needs, and the sentence when the limit
 // is too low.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The interval collector: the main thread must be able to take every
 // interval and see the run drain, whatever point a worker fails at. A
 // worker that fails hands in its last part for the interval it was in,

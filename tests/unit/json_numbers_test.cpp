@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "report/json_numbers.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The load engine's parts that need no network: the schedule, reply
 // matching, and a flow catching up over a socketpair after falling behind.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The load report's per-flow parts, the schedule slip and the warning of a
 // client that could not keep up, on load results built by hand.
 

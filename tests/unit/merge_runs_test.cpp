@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Merging several clients' runs: histograms, series, reports and interval
 // logs. Data small enough to check by hand.
 

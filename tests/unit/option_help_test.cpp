@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The --help of every program, the typo suggestion and the program's name on
 // every line of a usage report.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Repeated runs (--repeat): the pooled histograms, the load results pooled,
 // the figures over runs on values checked by hand, and both reports of a
 // repeated run, read back by sctp-perf-compare.

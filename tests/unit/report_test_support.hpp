@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small, fixed run whose every reported number can be checked by hand.
 //

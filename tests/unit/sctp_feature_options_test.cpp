@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SCTP feature options as every program parses them: values, ranges,
 // the client's rule that PR-SCTP needs an open loop, and refusal over TCP.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server's session state machine over a TCP connection on loopback,
 // driven as its event loop drives it: advance() at chosen times, so every
 // bound is checked without waiting for it. The other end plays the client

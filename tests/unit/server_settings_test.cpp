@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The settings a server sends each client, and the client's reading of them:
 // what makes a report describe both ends.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A channel that spins (--spin) receives what a blocking one does, and its
 // waits are bounded the same way: by the socket's receive timeout for a
 // message's first bytes, by the message timeout for its rest. Over a

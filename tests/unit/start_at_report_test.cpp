@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --start-at in both report formats: the instant asked for, when the
 // measurement began, and how late, from figures checked by hand.
 #include <catch2/catch.hpp>

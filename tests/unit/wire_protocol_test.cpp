@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "protocol/wire_protocol.hpp"
 
 #include <sys/socket.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs the real-kernel SCTP checks natively: on this machine's own kernel,
 # without a VM, where that kernel has SCTP.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the real-kernel SCTP checks in a small QEMU virtual machine.
 #
 # Why a VM: the host that builds and tests sctp-perf may have no SCTP in its

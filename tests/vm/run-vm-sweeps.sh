@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Produces SCTP sample sweeps with run_spectrum.pl inside the test VM, the
 # head-of-line blocking experiment of the hol_blocking check, and the TCP
 # against SCTP comparison of the manual's "Comparing configurations".

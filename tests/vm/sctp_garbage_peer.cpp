@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sctp_garbage_peer: a misbehaving SCTP client for the VM checks.
 //
 // It connects to an sctp-perf server over SCTP, does one thing a proper

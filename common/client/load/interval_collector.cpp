@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/load/interval_collector.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Gathers each interval's figures from the workers, for the main thread to
 // report once every worker has handed in its part.

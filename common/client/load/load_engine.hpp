@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The load engine: runs a load test (--rate or --throughput) over flows
 // that are connected and whose test the server has accepted.

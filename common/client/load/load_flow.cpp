@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/load/load_flow.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One flow of a load test: a connection (or association) that sends
 // requests on its schedule, matches the replies, and finally reads the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The load results of a repeated test (--repeat) pooled into one, so that
 // the load report's usual sections describe all the runs together.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Matches replies to the timed requests of one flow, when several are in
 // flight at once.

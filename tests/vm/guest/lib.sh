@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared helpers for the guest checks (sourced by busybox sh in the VM, by
 # the host's sh in native mode).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The check loop, shared by the VM's init (which sources it as PID 1 of the
 # VM) and by run-native-checks.sh (which runs it as PID 1 of a PID namespace
 # of its own). Runs every check script in name order, each under its own time

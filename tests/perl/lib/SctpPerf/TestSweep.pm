@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers for the run_spectrum.pl tests: load the script as a module, run it as a
 # program with a time bound, and stand in for the client and server with small fake
 # programs whose behaviour the tests steer through environment variables.

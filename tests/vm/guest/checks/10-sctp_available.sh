@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 40
 # After the modules are loaded, the kernel creates SCTP sockets: the stream
 # server starts on SCTP and the kernel lists its endpoint.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 150
 # SOCK_STREAM over SCTP at every payload size the programs accept (2^0 to
 # 2^16 bytes): each run exits 0 and reports exactly the samples it was asked

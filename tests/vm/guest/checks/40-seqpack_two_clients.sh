@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 90
 # One SEQPACK server, two clients at the same time: the server keeps the two
 # associations apart, and both clients get every reply they wait for.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 300
 # SOCK_SEQPACK_srv serves every association on its one one-to-many socket
 # (the default data path), and still peels each one off with --peel-off.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 180
 # 100 associations x 16 streams on SOCK_SEQPACK_srv's one socket: every
 # message of every stream of every association accounted for.

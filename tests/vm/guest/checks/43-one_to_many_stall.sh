@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 240
 # A client stopped with SIGSTOP, and what it does to another association of
 # SOCK_SEQPACK_srv: on the one socket with net.sctp.sndbuf_policy 1 and 0,

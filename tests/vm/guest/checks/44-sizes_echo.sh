@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 150
 # Any payload size (--payload-bytes) and replies of any size (--reply-bytes,
 # --echo) over real SCTP, for both socket styles: on SOCK_SEQPACK every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # The load modes over real SCTP, for both socket styles (SOCK_STREAM's
 # one-to-one sockets, SOCK_SEQPACK's one-to-many): several flows at once

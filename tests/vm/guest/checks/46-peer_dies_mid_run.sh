@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # A load-mode client whose server dies in the middle of the run ends, with
 # exit 1 and one line saying which flow met what, instead of waiting for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 150
 # SCTP's own features, each read back from the real kernel at both ends,
 # over SOCK_STREAM (one-to-one) and SOCK_SEQPACK (one-to-many, peeled off):

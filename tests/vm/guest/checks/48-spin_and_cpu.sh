@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # --cpu and --spin over real SCTP, both socket styles: each end pinned to its
 # own CPU of the guest's two, both ends polling their sockets. Each run must

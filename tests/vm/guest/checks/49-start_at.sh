@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 150
 # --start-at over real SCTP, both socket styles: a SOCK_SEQPACK client in
 # ping-pong and a SOCK_STREAM client over SCTP in rate mode, started 2 s

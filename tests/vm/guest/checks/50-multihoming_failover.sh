@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # Multihoming: client and server each have two addresses on two separate
 # links. Midway through a SEQPACK run the first link goes down; SCTP moves

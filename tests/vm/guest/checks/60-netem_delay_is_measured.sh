@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 150
 # netem adds 1 ms on each end of a veth link, so every round trip over it
 # crosses 2 ms of added delay. The programs must see it, over SCTP and TCP:

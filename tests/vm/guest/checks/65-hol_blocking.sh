@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 240
 # Head-of-line blocking. One flow in rate mode, --rate 500 of 128-byte
 # requests (-s 7), 4000 of them, over a veth link whose both ends add 10 ms

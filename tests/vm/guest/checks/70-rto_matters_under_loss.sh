@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 170
 # Under packet loss an SCTP round trip that loses a packet waits for a
 # retransmission timeout. The kernel's default rto_min is 1000 ms, so with

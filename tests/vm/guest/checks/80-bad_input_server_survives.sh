@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # The SCTP stream server meets bad peers: garbage of several sizes (shorter
 # than any request, a few requests' worth, more than the largest payload)

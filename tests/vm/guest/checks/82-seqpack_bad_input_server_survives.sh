@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # SOCK_SEQPACK_srv meets bad peers on one-to-many sockets (sctp_garbage_peer
 # --seqpacket): single garbage messages shorter than a header, exactly a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 120
 # A server started with --max-clients 1 serves one client and refuses a
 # second as busy, and the refused client says why: exit 1 and the server's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 100
 # The native runner (run-native-checks.sh) run in this VM as it would run on
 # a host whose kernel has SCTP, which the build host may not have: its

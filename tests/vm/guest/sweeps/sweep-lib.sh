@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The guest half of run-vm-sweeps.sh (sourced by busybox sh after lib.sh).
 #
 # A sweep is run_spectrum.pl run as a user would run it, pinned to one vCPU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 3600
 # run_spectrum.pl over SOCK_STREAM SCTP, every payload size, sent back to the
 # host as sample-results/sctp-stream-vm. The limit is only a ceiling: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 3600
 # run_spectrum.pl over SOCK_SEQPACK (one-to-many SCTP), every payload size,
 # sent back to the host as sample-results/sctp-seqpack-vm. The limit is only

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 3600
 # The head-of-line blocking experiment of the hol_blocking check
 # (guest/checks/65-hol_blocking.sh, copied to /sctp-perf/hol_blocking.sh),

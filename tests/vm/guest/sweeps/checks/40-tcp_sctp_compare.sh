@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # vm-check-timeout: 900
 # TCP against SCTP, the worked example of "Comparing configurations" in
 # README.SCTP_PERF_TEST: SOCK_STREAM_clt -s 7 -c 2000 --repeat 10 over TCP
