@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Set-up time and accounting of many TCP flows at a low rate: 10,000 flows
+# of 1 message/s each (128 bytes) over loopback for 30 s, server on CPU 1,
+# client on CPU 0, for one or two builds, alternating round by round.
+#
+# Printed per run: the set-up time the client reports (connect, negotiate
+# and prime every flow), messages sent, received by the server, replied and
+# lost (all must agree, lost 0), the most threads the server ran while the
+# flows ran (from /proc), the server's and the client's peak RSS (VmHWM, KiB,
+# read from /proc just before each ends), and the load average at the end of
+# the run, since other work on a 2-CPU machine shares the pinned CPUs.
+#
+# Usage: bench/ten_thousand_flows.sh [-a BIN_DIR_A] [-b BIN_DIR_B] [-f FLOWS]
+#                                    [-d SECONDS] [-r ROUNDS] [-w WINDOW] [-i ADDRS]
+#   -a, -b  directories holding SOCK_STREAM_srv and _clt (default: -b build/bin
+#           alone); with both, A runs first in each round
+#   -f      flows (default 10000)      -d  seconds of traffic (default 30)
+#   -r      rounds (default 1)         -w  --connect-window for build B
+#   -i      -i for build B (a comma-separated list of local addresses)
+# The descriptor limit's hard value (ulimit -Hn) must allow FLOWS + 32 in each
+# process; the soft one is raised to it. Every run is bounded by SECONDS + 300 s.
+
+source "$(dirname "$0")/bench_lib.sh"
+
+flows=10000
+duration_s=30
+rounds=1
+window=
+local_addresses=
+dir_a=
+dir_b=$build_bin_dir
+while getopts "a:b:f:d:r:w:i:h" opt; do
+    case $opt in
+        a) dir_a=$OPTARG ;;
+        b) dir_b=$OPTARG ;;
+        f) flows=$OPTARG ;;
+        d) duration_s=$OPTARG ;;
+        r) rounds=$OPTARG ;;
+        w) window=$OPTARG ;;
+        i) local_addresses=$OPTARG ;;
+        *) sed -n '2,21p' "$0"; exit 2 ;;
+    esac
+done
+[[ $flows =~ ^[0-9]+$ && $flows -ge 1 ]] || { echo "-f: flows, 1 or more" >&2; exit 2; }
+[[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }
+[[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }
+need jq taskset timeout python3
+ulimit -n "$(ulimit -Hn)"
+[[ $(ulimit -n) == unlimited || $(ulimit -n) -ge $((flows + 32)) ]] ||
+    die "ulimit -Hn is $(ulimit -Hn): $flows flows need $((flows + 32)) descriptors per process"
+limit_s=$((duration_s + 300))
+server_cpu=1
+client_cpu=0
+
+sides=(b)
+[[ -n $dir_a ]] && sides=(a b)
+for side in "${sides[@]}"; do
+    from=dir_$side
+    mkdir -p "$work_dir/$side"
+    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
+        cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
+    done
+done
+
+# /proc/PID/status's FIELD (kB for memory), or nothing once PID is gone.
+status_field() {
+    awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true
+}
+
+# run_side SIDE: one run of that build against its own server; prints its line.
+run_side() {
+    local side=$1 json=$work_dir/$1.json client threads most_threads=0 client_hwm=0 hwm
+    local extra=()
+    bin_dir=$work_dir/$side
+    if [[ $side == b ]]; then
+        [[ -n $window ]] && extra+=(--connect-window "$window")
+        [[ -n $local_addresses ]] && extra+=(-i "$local_addresses")
+    fi
+    start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients $((flows + 16))
+    timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
+        -H 127.0.0.1 -p "$srv_port" -s 7 --flows "$flows" --rate 1 --duration "$duration_s" \
+        --interval 0 --format json "${extra[@]+"${extra[@]}"}" >"$json" 2>"$work_dir/clt.log" &
+    client=$!
+    started_pids+=("$client")
+    while kill -0 "$client" 2>/dev/null; do
+        threads=$(status_field "$srv_pid" Threads)
+        ((${threads:-0} > most_threads)) && most_threads=$threads
+        hwm=$(status_field "$client" VmHWM)
+        ((${hwm:-0} > client_hwm)) && client_hwm=$hwm
+        sleep 0.5
+    done
+    wait "$client" || die "SOCK_STREAM_clt ($side) failed: $(tail -3 "$work_dir/clt.log")"
+    server_hwm=$(status_field "$srv_pid" VmHWM)
+    stop_pid "$srv_pid"
+    jq -r --arg side "$side" --arg threads "$most_threads" --arg shwm "${server_hwm:-?}" \
+        --arg chwm "$client_hwm" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+        '.load | [$side, .setup_s, .messages_sent, .messages_received_by_server,
+                  .messages_replied, .messages_lost, $threads, $shwm, $chwm, $load] | @tsv' "$json" |
+        awk -F'\t' '{ printf "%-5s %6d | %9.3f | %9s %9s %9s %5s | %7s %10s %10s | %s\n",
+                      $1, round, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' round="$round"
+}
+
+bin_dir=$work_dir/b
+machine_line
+[[ -n $dir_a ]] && echo "A: $dir_a"
+echo "B: $dir_b${window:+ (--connect-window $window)}${local_addresses:+ (-i $local_addresses)}"
+echo "TCP loopback, $flows flows x 1 msg/s x ${duration_s} s, 128-byte requests, server CPU $server_cpu, client CPU $client_cpu"
+echo
+printf '%-5s %6s | %9s | %9s %9s %9s %5s | %7s %10s %10s | %s\n' build round "set-up s" sent \
+    "by server" replied lost "srv thr" "srv KiB" "clt KiB" "load average"
+for ((round = 1; round <= rounds; round++)); do
+    for side in "${sides[@]}"; do
+        run_side "$side"
+    done
+done
+load_line end
