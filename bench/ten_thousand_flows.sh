@@ -67,9 +67,14 @@ status_field() {
     awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null || true
 }
 
+# The program `timeout` runs as PID's child (taskset execs it), once started.
+program_of() {
+    pgrep -P "$1" | head -1 || true
+}
+
 # run_side SIDE: one run of that build against its own server; prints its line.
 run_side() {
-    local side=$1 json=$work_dir/$1.json client threads most_threads=0 client_hwm=0 hwm
+    local side=$1 json=$work_dir/$1.json client server threads most_threads=0 client_hwm=0 hwm
     local extra=()
     bin_dir=$work_dir/$side
     if [[ $side == b ]]; then
@@ -82,15 +87,16 @@ run_side() {
         --interval 0 --format json "${extra[@]+"${extra[@]}"}" >"$json" 2>"$work_dir/clt.log" &
     client=$!
     started_pids+=("$client")
+    server=$(program_of "$srv_pid")
     while kill -0 "$client" 2>/dev/null; do
-        threads=$(status_field "$srv_pid" Threads)
+        threads=$(status_field "$server" Threads)
         ((${threads:-0} > most_threads)) && most_threads=$threads
-        hwm=$(status_field "$client" VmHWM)
+        hwm=$(status_field "$(program_of "$client")" VmHWM)
         ((${hwm:-0} > client_hwm)) && client_hwm=$hwm
         sleep 0.5
     done
     wait "$client" || die "SOCK_STREAM_clt ($side) failed: $(tail -3 "$work_dir/clt.log")"
-    server_hwm=$(status_field "$srv_pid" VmHWM)
+    server_hwm=$(status_field "$server" VmHWM)
     stop_pid "$srv_pid"
     jq -r --arg side "$side" --arg threads "$most_threads" --arg shwm "${server_hwm:-?}" \
         --arg chwm "$client_hwm" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <exception>
 #include <string>
 #include <system_error>
 
@@ -69,13 +70,20 @@ class flow_setup_loop {
             }
             expire(clock::now());
         }
+        if (failure_) {
+            try {
+                std::rethrow_exception(failure_);
+            } catch (...) {
+                rethrow_flow_failure(failed_flow_, options_.flows, accepted_);
+            }
+        }
     }
 
   private:
-    // Starts the next flow on `attempt`, if any is left.
+    // Starts the next flow on `attempt`, if any is left and none failed.
     void start_next(flow_attempt& attempt) {
         attempt = flow_attempt{};
-        if (next_flow_ >= options_.flows) {
+        if (next_flow_ >= options_.flows || failure_) {
             return;
         }
         attempt.flow = next_flow_++;
@@ -83,8 +91,24 @@ class flow_setup_loop {
         try {
             connect_from(attempt, 0);
         } catch (...) {
-            rethrow_flow_failure(attempt.flow, options_.flows, accepted_);
+            fail(attempt);
         }
+    }
+
+    // The first failure ends the set-up, but only once the flows already
+    // under way have ended too (each within --io-timeout), so that its
+    // sentence counts every flow the server accepted before it.
+    void fail(flow_attempt& attempt) {
+        if (!failure_) {
+            failure_ = std::current_exception();
+            failed_flow_ = attempt.flow;
+        }
+        const int fd = attempt.channel ? attempt.channel->native_handle() : attempt.fd.get();
+        if (fd >= 0) {
+            forget(fd);
+        }
+        attempt = flow_attempt{};
+        --busy_;
     }
 
     connect_request request_of(const flow_attempt& attempt) const {
@@ -145,7 +169,7 @@ class flow_setup_loop {
                 answered(attempt);
             }
         } catch (...) {
-            rethrow_flow_failure(attempt.flow, options_.flows, accepted_);
+            fail(attempt);
         }
     }
 
@@ -194,7 +218,7 @@ class flow_setup_loop {
                 attempt.last_reason = no_answer_reason(options_.common.io_timeout);
                 connect_from(attempt, attempt.route + 1);
             } catch (...) {
-                rethrow_flow_failure(attempt.flow, options_.flows, accepted_);
+                fail(attempt);
             }
         }
     }
@@ -220,6 +244,8 @@ class flow_setup_loop {
     unsigned next_flow_ = 0;
     unsigned busy_ = 0;
     unsigned accepted_ = 0;
+    std::exception_ptr failure_;  // the first failure, of flow failed_flow_
+    unsigned failed_flow_ = 0;
 };
 
 }  // namespace
