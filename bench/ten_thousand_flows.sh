@@ -17,6 +17,11 @@
 #   -f      flows (default 10000)      -d  seconds of traffic (default 30)
 #   -r      rounds (default 1)         -w  --connect-window for build B
 #   -i      -i for build B (a comma-separated list of local addresses)
+#   -c      "W1 W2 ...": instead, the connect phase alone: for A (if given)
+#           and for B at each --connect-window W, the time from the client's
+#           start until the kernel holds FLOWS more TCP connections (both
+#           ends: 2 x FLOWS in /proc/net/sockstat), sampled every 20 ms;
+#           the client is then ended
 # The descriptor limit's hard value (ulimit -Hn) must allow FLOWS + 32 in each
 # process; the soft one is raised to it. Every run is bounded by SECONDS + 300 s.
 
@@ -29,7 +34,8 @@ window=
 local_addresses=
 dir_a=
 dir_b=$build_bin_dir
-while getopts "a:b:f:d:r:w:i:h" opt; do
+windows=
+while getopts "a:b:f:d:r:w:i:c:h" opt; do
     case $opt in
         a) dir_a=$OPTARG ;;
         b) dir_b=$OPTARG ;;
@@ -38,7 +44,8 @@ while getopts "a:b:f:d:r:w:i:h" opt; do
         r) rounds=$OPTARG ;;
         w) window=$OPTARG ;;
         i) local_addresses=$OPTARG ;;
-        *) sed -n '2,21p' "$0"; exit 2 ;;
+        c) windows=$OPTARG ;;
+        *) sed -n '2,26p' "$0"; exit 2 ;;
     esac
 done
 [[ $flows =~ ^[0-9]+$ && $flows -ge 1 ]] || { echo "-f: flows, 1 or more" >&2; exit 2; }
@@ -112,8 +119,59 @@ run_side() {
                       $1, round, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' round="$round"
 }
 
+# TCP sockets in use, both ends of every connection and the listeners.
+tcp_in_use() {
+    awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat
+}
+
+# connect_phase SIDE [WINDOW]: prints the milliseconds until FLOWS
+# connections stand.
+connect_phase() {
+    local side=$1 window=${2:-} client base start_ns end_ns extra=()
+    bin_dir=$work_dir/$side
+    [[ -n $window ]] && extra+=(--connect-window "$window")
+    # The last run's sockets are still being closed a moment after it
+    # ends: the count is taken once it holds still for half a second.
+    local previous=-1
+    while [[ $(tcp_in_use) != "$previous" ]]; do
+        previous=$(tcp_in_use)
+        sleep 0.5
+    done
+    start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients $((flows + 16))
+    base=$(tcp_in_use)
+    start_ns=$(date +%s%N)
+    timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
+        -H 127.0.0.1 -p "$srv_port" -s 7 --flows "$flows" --rate 1 --duration 1 \
+        --interval 0 "${extra[@]+"${extra[@]}"}" >/dev/null 2>"$work_dir/clt.log" &
+    client=$!
+    started_pids+=("$client")
+    while kill -0 "$client" 2>/dev/null && (($(tcp_in_use) < base + 2 * flows)); do
+        sleep 0.02
+    done
+    end_ns=$(date +%s%N)
+    stop_pid "$client"
+    stop_pid "$srv_pid"
+    printf '%-5s %-8s | %8d | %s\n' "$side" "${window:-one}" $(((end_ns - start_ns) / 1000000)) \
+        "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 bin_dir=$work_dir/b
 machine_line
+if [[ -n $windows ]]; then
+    [[ -n $dir_a ]] && echo "A: $dir_a (one flow after another)"
+    echo "B: $dir_b"
+    echo "TCP loopback, the time until $flows connections stand, server CPU $server_cpu, client CPU $client_cpu"
+    echo
+    printf '%-5s %-8s | %8s | %s\n' build window ms "load average"
+    for ((round = 1; round <= rounds; round++)); do
+        [[ -n $dir_a ]] && connect_phase a
+        for w in $windows; do
+            connect_phase b "$w"
+        done
+    done
+    load_line end
+    exit 0
+fi
 [[ -n $dir_a ]] && echo "A: $dir_a"
 echo "B: $dir_b${window:+ (--connect-window $window)}${local_addresses:+ (-i $local_addresses)}"
 echo "TCP loopback, $flows flows x 1 msg/s x ${duration_s} s, 128-byte requests, server CPU $server_cpu, client CPU $client_cpu"

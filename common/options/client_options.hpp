@@ -23,10 +23,12 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
-// How many flows SOCK_STREAM_clt sets up at once by default: enough to
-// set up 10,000 flows over loopback in a second or two, few enough that a
-// burst of SYNs stays within a listener's default backlog (the kernel's
-// somaxconn, 4096 since Linux 5.4, 128 before).
+// How many flows SOCK_STREAM_clt sets up at once by default. Each flow
+// waits about two round trips, so over a 10 ms path 10,000 flows wait
+// 0.8 s at 256; over loopback 64 to 1024 did no better than one another
+// (bench/README.md, ten_thousand_flows.sh). Few enough that a burst of
+// SYNs stays within a listener's default backlog (the kernel's somaxconn,
+// 4096 since Linux 5.4).
 inline constexpr unsigned default_connect_window = 256;
 
 // The most runs --repeat takes: enough for any interval over runs, few
