@@ -19,9 +19,9 @@
 #   -i      -i for build B (a comma-separated list of local addresses)
 #   -c      "W1 W2 ...": instead, the connect phase alone: for A (if given)
 #           and for B at each --connect-window W, the time from the client's
-#           start until the kernel holds FLOWS more TCP connections (both
-#           ends: 2 x FLOWS in /proc/net/sockstat), sampled every 20 ms;
-#           the client is then ended
+#           start until the server holds FLOWS accepted connections (its
+#           descriptors in /proc), sampled every 20 ms; the client is then
+#           ended
 # The descriptor limit's hard value (ulimit -Hn) must allow FLOWS + 32 in each
 # process; the soft one is raised to it. Every run is bounded by SECONDS + 300 s.
 
@@ -119,33 +119,27 @@ run_side() {
                       $1, round, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' round="$round"
 }
 
-# TCP sockets in use, both ends of every connection and the listeners.
-tcp_in_use() {
-    awk '$1 == "TCP:" { print $3 }' /proc/net/sockstat
+# The descriptors PID holds.
+descriptors() {
+    find "/proc/$1/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l
 }
 
 # connect_phase SIDE [WINDOW]: prints the milliseconds until FLOWS
 # connections stand.
 connect_phase() {
-    local side=$1 window=${2:-} client base start_ns end_ns extra=()
+    local side=$1 window=${2:-} client server base start_ns end_ns extra=()
     bin_dir=$work_dir/$side
     [[ -n $window ]] && extra+=(--connect-window "$window")
-    # The last run's sockets are still being closed a moment after it
-    # ends: the count is taken once it holds still for half a second.
-    local previous=-1
-    while [[ $(tcp_in_use) != "$previous" ]]; do
-        previous=$(tcp_in_use)
-        sleep 0.5
-    done
     start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients $((flows + 16))
-    base=$(tcp_in_use)
+    server=$(program_of "$srv_pid")
+    base=$(descriptors "$server")
     start_ns=$(date +%s%N)
     timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
         -H 127.0.0.1 -p "$srv_port" -s 7 --flows "$flows" --rate 1 --duration 1 \
         --interval 0 "${extra[@]+"${extra[@]}"}" >/dev/null 2>"$work_dir/clt.log" &
     client=$!
     started_pids+=("$client")
-    while kill -0 "$client" 2>/dev/null && (($(tcp_in_use) < base + 2 * flows)); do
+    while kill -0 "$client" 2>/dev/null && (($(descriptors "$server") < base + flows)); do
         sleep 0.02
     done
     end_ns=$(date +%s%N)
