@@ -4,6 +4,7 @@
 
 #include "client/client_main.hpp"
 #include "client/stream_client.hpp"
+#include "client/stream_flow_setup.hpp"
 
 int main(int argc, char** argv) {
     const sctp_perf::program_info program{
@@ -11,5 +12,6 @@ int main(int argc, char** argv) {
         "measures round-trip latency of request/reply messaging over a SOCK_STREAM socket "
         "(SCTP or TCP)",
         "stream", true};
-    return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_stream_client);
+    return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_stream_client,
+                                  sctp_perf::connect_stream_flows);
 }

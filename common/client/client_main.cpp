@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "client/descriptor_budget.hpp"
+#include "client/flow_failure.hpp"
 #include "client/load/load_engine.hpp"
 #include "client/load/pooled_load.hpp"
 #include "client/load/send_schedule.hpp"
@@ -338,39 +339,40 @@ std::uint64_t random_seed() {
     return (std::uint64_t{entropy()} << 32) ^ entropy();
 }
 
-// Connects every flow and agrees on the test with the server on each.
+// How the program connects one flow, and the flows after the first.
+struct client_connectors {
+    const client_connector& connect;
+    const flows_connector& connect_rest;
+};
+
+// Connects every flow and agrees on the test with the server on each: the
+// first one alone, since it is the one the report describes and a failure
+// there is the server's (not running, refusing), then the others, at once
+// where the program can (`connect_rest`).
 std::vector<std::unique_ptr<message_channel>> connect_flows(const client_options& options,
                                                             run_report& described,
-                                                            const client_connector& connect,
+                                                            const client_connectors& connectors,
                                                             const protocol::test_header& header) {
     std::vector<std::unique_ptr<message_channel>> channels;
     channels.reserve(options.flows);
-    for (unsigned flow = 0; flow < options.flows; ++flow) {
+    {
+        client_connection connection = connectors.connect(options);
+        describe_connection(described, options, connection);
+        described.server_settings = negotiate_test(*connection.channel, header);
+        check_stream_counts(options, described);
+        channels.push_back(std::move(connection.channel));
+    }
+    if (options.flows > 1 && connectors.connect_rest) {
+        connectors.connect_rest(options, header, channels);
+        return channels;
+    }
+    for (unsigned flow = 1; flow < options.flows; ++flow) {
         try {
-            client_connection connection = connect(options);
-            if (flow == 0) {
-                describe_connection(described, options, connection);
-            }
-            auto settings = negotiate_test(*connection.channel, header);
-            if (flow == 0) {
-                described.server_settings = std::move(settings);
-                check_stream_counts(options, described);
-            }
+            client_connection connection = connectors.connect(options);
+            negotiate_test(*connection.channel, header);
             channels.push_back(std::move(connection.channel));
-        } catch (const connect_error& e) {
-            // Past the first flow the server is there: what failed is this
-            // flow (a server's limit on clients, or no local port left).
-            if (flow == 0) {
-                throw;
-            }
-            throw connect_error(fmt::format("flow {} of {}: {}", flow, options.flows, e.what()),
-                                false);
-        } catch (const test_refused& e) {
-            if (flow == 0) {
-                throw;
-            }
-            throw test_refused(fmt::format("flow {} of {}, after {} were accepted: {}", flow,
-                                           options.flows, flow, e.what()));
+        } catch (...) {
+            rethrow_flow_failure(flow, options.flows, flow);
         }
     }
     return channels;
@@ -378,7 +380,7 @@ std::vector<std::unique_ptr<message_channel>> connect_flows(const client_options
 
 // One load run: connects the flows and runs the load engine over them.
 load_result measure_load(const client_options& options, run_report& report, bool first,
-                         const client_connector& connect,
+                         const client_connectors& connect,
                          const std::optional<start_instant>& start) {
     const auto setup_began = std::chrono::steady_clock::now();
     // A load test ends with its end-of-test message, whatever the count.
@@ -424,7 +426,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     return run_load_test(std::move(channels), plan, outputs);
 }
 
-int run_load(const client_options& options, run_report& report, const client_connector& connect,
+int run_load(const client_options& options, run_report& report, const client_connectors& connect,
              const std::optional<start_instant>& start, std::ofstream& json_file,
              std::ofstream& flow_csv) {
     // The first run's result becomes the pool; later runs add to it.
@@ -472,9 +474,11 @@ std::optional<start_instant> wait_to_connect(const client_options& options) {
 }
 
 int run(const client_options& options, const program_info& program,
-        const client_connector& connect) {
+        const client_connectors& connect) {
     // Before anything else: a limit too low for the flows is the command
     // line's mistake, and it should not surface at flow 1019 of 5000.
+    // The ports first: more descriptors are of no use without them.
+    check_port_budget(options, program.service != "seqpack");
     check_descriptor_limit(options);
     pin_process(options.common.cpus);  // before the environment, which reports the affinity
     run_report report;
@@ -488,7 +492,7 @@ int run(const client_options& options, const program_info& program,
     if (options.load_mode()) {
         return run_load(options, report, connect, start, json_file, flow_csv);
     }
-    return run_ping_pong_test(options, report, connect, start, json_file);
+    return run_ping_pong_test(options, report, connect.connect, start, json_file);
 }
 
 // Whether the command line asks for the JSON format on stdout, read from
@@ -530,7 +534,7 @@ int fail(const program_info& program, bool json, const std::string& message, int
 }  // namespace
 
 int client_main(int argc, const char* const* argv, const program_info& program,
-                const client_connector& connect) {
+                const client_connector& connect, const flows_connector& connect_rest) {
     // A reader of stdout that went away is an error to report (EPIPE), not
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
@@ -539,7 +543,7 @@ int client_main(int argc, const char* const* argv, const program_info& program,
         if (!options) {
             return exit_success;
         }
-        return run(*options, program, connect);
+        return run(*options, program, client_connectors{connect, connect_rest});
     } catch (const usage_error& e) {
         const auto* list = dynamic_cast<const usage_error_list*>(&e);
         return fail(program, json_requested(argc, argv), e.what(), exit_usage_error,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "options/client_options.hpp"
+#include "protocol/wire_protocol.hpp"
 #include "transport/message_channel.hpp"
 
 namespace sctp_perf {
@@ -22,9 +23,17 @@ struct client_connection {
 // Connects as the options say; throws connect_error or std::system_error.
 using client_connector = std::function<client_connection(const client_options&)>;
 
+// Connects the flows after those in `channels` (the first, connected with
+// the client_connector) and opens the test on each with the header, as
+// connect_stream_flows does; throws as rethrow_flow_failure words it.
+using flows_connector = std::function<void(const client_options&, const protocol::test_header&,
+                                           std::vector<std::unique_ptr<message_channel>>&)>;
+
 // Parses the command line, connects, runs the test and prints the report.
-// Returns the exit code; prints one line on stderr on failure.
+// Returns the exit code; prints one line on stderr on failure. Without
+// `connect_rest`, a load run connects its flows one after another with
+// `connect`.
 int client_main(int argc, const char* const* argv, const program_info& program,
-                const client_connector& connect);
+                const client_connector& connect, const flows_connector& connect_rest = {});
 
 }  // namespace sctp_perf

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <fstream>
 #include <system_error>
 
 #include "errors.hpp"
@@ -44,6 +46,55 @@ std::optional<std::string> descriptor_shortfall(unsigned flows, unsigned threads
         "--flows{}",
         flows, flows == 1 ? "" : "s", flows == 1 ? "s" : "", needed, threads,
         threads == 1 ? "" : "s", descriptor_reserve, limit.soft, needed, hard);
+}
+
+std::optional<std::string> port_shortfall(unsigned flows, std::size_t local_addresses,
+                                          bool dealt_over_addresses, port_range range) {
+    const std::uint64_t addresses =
+        dealt_over_addresses ? std::max<std::size_t>(local_addresses, 1) : 1;
+    const std::uint64_t ports = range.count() * addresses;
+    if (flows <= ports) {
+        return std::nullopt;
+    }
+    const auto range_text =
+        fmt::format("net.ipv4.ip_local_port_range {} {}", range.first, range.last);
+    if (!dealt_over_addresses) {
+        return fmt::format(
+            "{} flows need {} local ports, but the kernel hands out only {} ({}): ask for fewer "
+            "--flows, or widen the range",
+            flows, flows, ports, range_text);
+    }
+    const auto needed = (flows + range.count() - 1) / std::max<std::uint64_t>(range.count(), 1);
+    return fmt::format(
+        "{} flows need {} local ports, but {} local address{} ha{} only {} ({} per address, {}): "
+        "give -i a list of {} local addresses (-i 127.0.0.1,127.0.0.2,... on loopback), which "
+        "the flows are dealt over, or ask for fewer --flows",
+        flows, flows, addresses, addresses == 1 ? "" : "es", addresses == 1 ? "s" : "ve", ports,
+        range.count(), range_text, needed);
+}
+
+std::optional<port_range> read_port_range() {
+    std::ifstream file("/proc/sys/net/ipv4/ip_local_port_range");
+    port_range range;
+    if (!(file >> range.first >> range.last)) {
+        return std::nullopt;
+    }
+    return range;
+}
+
+void check_port_budget(const client_options& options, bool dealt_over_addresses) {
+    if (options.client_port != 0) {
+        return;
+    }
+    const auto range = read_port_range();
+    if (!range) {
+        return;  // not Linux, or no /proc: the connects will say it
+    }
+    const auto shortfall = port_shortfall(options.flows, options.client_addresses.size(),
+                                          dealt_over_addresses, *range);
+    if (shortfall) {
+        throw usage_error(*shortfall);
+    }
 }
 
 void check_descriptor_limit(const client_options& options) {

@@ -35,6 +35,32 @@ std::uint64_t descriptors_needed(unsigned flows, unsigned threads) noexcept;
 std::optional<std::string> descriptor_shortfall(unsigned flows, unsigned threads,
                                                 descriptor_limit limit);
 
+// The ephemeral ports the kernel hands out (net.ipv4.ip_local_port_range),
+// first..last inclusive.
+struct port_range {
+    unsigned first = 32768;
+    unsigned last = 60999;
+    std::uint64_t count() const noexcept { return last >= first ? last - first + 1ULL : 0; }
+};
+
+// Each flow holds a local port of its local address towards the one server
+// address and port, so one local address has ports for at most
+// range.count() flows. The usage error's sentence when `flows` need more
+// ports than `local_addresses` (1 or more) have, naming -i with more
+// addresses where `dealt_over_addresses` (SOCK_STREAM_clt deals its flows
+// over a -i list; SOCK_SEQPACK_clt binds every address on each
+// association); nullopt when they fit.
+std::optional<std::string> port_shortfall(unsigned flows, std::size_t local_addresses,
+                                          bool dealt_over_addresses, port_range range);
+
+// /proc/sys/net/ipv4/ip_local_port_range; nullopt when it cannot be read.
+std::optional<port_range> read_port_range();
+
+// Throws usage_error when the run's flows need more local ports than the
+// kernel's range gives its local addresses. No check with -C, which names
+// the port itself.
+void check_port_budget(const client_options& options, bool dealt_over_addresses);
+
 // Reads the process's limit and, when its soft limit is too low for the run
 // `options` describe but the hard limit is not, raises the soft limit to
 // the hard one; throws usage_error when even that is too low.

@@ -2,23 +2,24 @@
 #include "client/stream_client.hpp"
 
 #include "transport/socket_setup.hpp"
-#include "transport/stream_connector.hpp"
 
 namespace sctp_perf {
 
-client_connection connect_stream_client(const client_options& options) {
+connect_request stream_connect_request(const client_options& options, unsigned flow) {
     connect_request request;
     request.transport = options.common.transport;
     request.server_host = options.server_hosts.front();
     request.server_port = options.server_port;
-    request.client_address =
-        options.client_addresses.empty() ? "" : options.client_addresses.front();
+    const auto& addresses = options.client_addresses;
+    request.client_address = addresses.empty() ? "" : addresses[flow % addresses.size()];
     request.client_port = options.client_port;
     request.timeout = options.common.io_timeout;
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
+    return request;
+}
 
-    unique_fd fd = connect_stream(request);
+client_connection stream_connection(unique_fd fd, const client_options& options) {
     set_blocking(fd.get());
     set_nagle(fd.get(), options.common.transport, options.common.nagle);
     set_io_timeout(fd.get(), options.common.io_timeout);
@@ -31,6 +32,10 @@ client_connection connect_stream_client(const client_options& options) {
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
     return connection;
+}
+
+client_connection connect_stream_client(const client_options& options) {
+    return stream_connection(connect_stream(stream_connect_request(options, 0)), options);
 }
 
 }  // namespace sctp_perf

@@ -7,14 +7,26 @@
 
 namespace sctp_perf {
 
-nlohmann::json negotiate_test(message_channel& channel, const protocol::test_header& header) {
+peer_error no_test_answer(const std::string& reason) {
+    return peer_error("no answer to the test header: " + reason +
+                      " (is the server an sctp-perf server of the same kind?)");
+}
+
+void send_test_header(message_channel& channel, const protocol::test_header& header) {
     channel.send_message(protocol::encode_header(header));
+}
+
+nlohmann::json negotiate_test(message_channel& channel, const protocol::test_header& header) {
+    send_test_header(channel, header);
+    return read_test_answer(channel);
+}
+
+nlohmann::json read_test_answer(message_channel& channel) {
     protocol::verdict_bytes verdict{};
     try {
         channel.receive_message(verdict);
     } catch (const peer_error& e) {
-        throw peer_error(std::string("no answer to the test header: ") + e.what() +
-                         " (is the server an sctp-perf server of the same kind?)");
+        throw no_test_answer(e.what());
     }
     const auto decoded = protocol::decode_verdict(verdict);
     if (!decoded.well_formed) {

@@ -42,7 +42,8 @@ struct raw_client_options {
     long long echo_every = 0;  // 0: the mode's default
     double duration_s = 0.0;
     long long flows = 1;
-    long long threads = 0;     // 0: min(flows, online CPUs)
+    long long threads = 0;  // 0: min(flows, online CPUs)
+    long long connect_window = default_connect_window;
     double interval_s = -1.0;  // -1: the mode's default
     std::string interval_csv;
     std::string histogram_log;
@@ -128,6 +129,13 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
                  "--rate and -c are per flow")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
          "client threads driving the flows (default: min(flows, online CPUs))");
+    if (!multi) {
+        groups.test.add_options()
+            ("connect-window", count_value(raw.connect_window, unreadable, "--connect-window")
+                 ->default_value(std::to_string(default_connect_window))->value_name("N"),
+             "flows set up at once (connecting and opening the test), 1..100000; lower it to "
+             "spare a server's SYN backlog");
+    }
     groups.histogram.add_options()
         ("histogram-min-bin,m",
          real_value(raw.histogram_min_us, unreadable, "-m/--histogram-min-bin",
@@ -162,7 +170,9 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          po::value(&raw.client_addresses)->default_value("", "any interface")
              ->value_name(multi ? "ADDRS" : "ADDR"),
          multi ? "local addresses to bind, comma-separated (sctp_bindx)"
-               : "local address to bind the client to")
+               : "local address to bind the client to; with --flows, a comma-separated list "
+                 "deals the flows over them (flow k binds address k modulo their number), "
+                 "each address giving the flows its own ephemeral ports")
         ("client-port,C",
          count_value(raw.client_port, unreadable, "-C/--client-port", count_kind::integer)
              ->default_value("0", "chosen by the kernel")->value_name("PORT"),
@@ -352,6 +362,11 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
         errors.push_back(fmt::format("--flows must be 1..{}", max_flows));
     } else {
         result.flows = static_cast<unsigned>(raw.flows);
+    }
+    if (raw.connect_window < 1 || raw.connect_window > max_flows) {
+        errors.push_back(fmt::format("--connect-window must be 1..{}", max_flows));
+    } else {
+        result.connect_window = static_cast<unsigned>(raw.connect_window);
     }
     if (given.count("threads")) {
         if (raw.threads < 1 || raw.threads > raw.flows) {
@@ -596,9 +611,10 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
             "-H/--server-host takes one host here; SOCK_SEQPACK_clt takes a comma-separated list");
     }
     result.client_addresses = split_address_list(raw.client_addresses);
-    if (!multi && result.client_addresses.size() > 1) {
+    if (!multi && result.client_addresses.size() > 1 && raw.flows <= 1) {
         errors.push_back(
-            "-i/--client-connect-addr takes one address here; SOCK_SEQPACK_clt takes a list");
+            "-i/--client-connect-addr takes a list here only with --flows above 1, to deal the "
+            "flows over the addresses; SOCK_SEQPACK_clt takes a list for one association");
     }
 
     if (const auto format = parse_format(raw.format)) {

@@ -25,6 +25,14 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
+// How many flows SOCK_STREAM_clt sets up at once by default. Each flow
+// waits about two round trips, so over a 10 ms path 10,000 flows wait
+// 0.8 s at 256; over loopback 64 to 1024 did no better than one another
+// (bench/README.md, ten_thousand_flows.sh). Few enough that a burst of
+// SYNs stays within a listener's default backlog (the kernel's somaxconn,
+// 4096 since Linux 5.4).
+inline constexpr unsigned default_connect_window = 256;
+
 // The most runs --repeat takes: enough for any interval over runs, few
 // enough that a typo does not start a week of runs.
 inline constexpr unsigned max_repeat = 1000;
@@ -46,6 +54,9 @@ struct client_options {
     // (comma-separated) for a multi-homed association.
     std::vector<std::string> server_hosts{"localhost"};
     std::uint16_t server_port = 45453;
+    // Local addresses: SOCK_SEQPACK binds them all, for a multi-homed
+    // association; SOCK_STREAM deals its flows over them, flow k binding
+    // address k modulo their number.
     std::vector<std::string> client_addresses;  // empty: any interface
     std::uint16_t client_port = 0;              // 0: the kernel picks
     report_format format = report_format::ace;
@@ -62,6 +73,8 @@ struct client_options {
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
     unsigned flows = 1;    // connections (stream) or associations (seqpack), 1..max_flows
     unsigned threads = 1;  // client threads driving the flows
+    // SOCK_STREAM: flows being set up (connecting, opening the test) at once.
+    unsigned connect_window = default_connect_window;
     std::optional<std::chrono::nanoseconds> interval;  // progress line period; unset: none
     std::string interval_csv;                          // also write the progress lines as CSV here
     std::string histogram_log;                         // HdrHistogram interval log

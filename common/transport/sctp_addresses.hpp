@@ -19,17 +19,9 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "transport/socket_address.hpp"
 
 namespace sctp_perf {
-
-// One resolved socket address, of either family.
-struct socket_address {
-    sockaddr_storage storage{};
-    socklen_t length = 0;
-
-    int family() const noexcept { return storage.ss_family; }
-    const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&storage); }
-};
 
 // Addresses packed back to back, as sctp_bindx and sctp_connectx read them.
 class packed_addresses {

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The client's side of many flows, over TCP on loopback (many_flows.sh has
 # the server's): a descriptor limit too low for --flows is a usage error
-# before anything connects; --flow-csv writes one whole row per flow,
+# before anything connects, and so are more flows than the local
+# addresses have ports; --flow-csv writes one whole row per flow,
 # agreeing with the JSON; past 10 flows the text report gives the spread
 # over the flows and the worst of them; the schedule slip's percentiles are
 # reported; and a client given more than it can do says so.
@@ -44,6 +45,31 @@ pass "ulimit -Sn 64 with --flows 100: the soft limit raised to the hard one, and
 run_capture 0 bash -c 'ulimit -n 64 && exec "$0" "$@"' "${CLIENT[@]}" -s 7 --rate 100 -c 20 \
     --flows 20 --threads 2 --interval 0
 pass "ulimit -n 64 with --flows 20: runs"
+
+# One local address has the kernel's ephemeral ports for as many flows to
+# one server port: one flow more is a usage error, before anything
+# connects, that names -i with a second address. With two addresses the
+# ports suffice, and what stops the run is the descriptor limit (ulimit -n
+# 256), named instead.
+read -r first_port last_port </proc/sys/net/ipv4/ip_local_port_range
+too_many=$((last_port - first_port + 2))
+if [ "$too_many" -gt 100000 ]; then
+    echo "SKIP part: the ephemeral range has $((too_many - 1)) ports, more than --flows takes"
+else
+    before=$(connections)
+    run_capture 2 bash -c 'ulimit -n 256 && exec "$0" "$@"' "${CLIENT[@]}" -s 7 --rate 1 -c 1 \
+        --flows "$too_many"
+    grep -q "$too_many flows need $too_many local ports, but 1 local address has only $((too_many - 1))" \
+        <<<"$ERR" || fail "no count of ports: $ERR"
+    grep -q "give -i a list of 2 local addresses" <<<"$ERR" || fail "the error does not name -i: $ERR"
+    run_capture 2 bash -c 'ulimit -n 256 && exec "$0" "$@"' "${CLIENT[@]}" -s 7 --rate 1 -c 1 \
+        --flows "$too_many" -i 127.0.0.1,127.0.0.2
+    grep -q "file descriptors" <<<"$ERR" && ! grep -q "local ports" <<<"$ERR" ||
+        fail "two local addresses did not lift the port bound: $ERR"
+    sleep 0.2
+    [ "$(connections)" = "$before" ] || fail "the client connected before refusing its ports"
+    pass "--flows $too_many: exit 2 naming -i; with -i 127.0.0.1,127.0.0.2 the ports suffice"
+fi
 
 # 12 flows, 30 messages each: a CSV row per flow, as the JSON has them.
 csv=$WORK_DIR/flows.csv

@@ -168,7 +168,8 @@ TEST_CASE("client options: each rule has its own sentence") {
     CHECK_THAT(usage_message({"-s", "1", "-H", ","}),
                Contains("-H/--server-host must name a host"));
     CHECK_THAT(usage_message({"-s", "1", "-H", "a,b"}), Contains("takes one host here"));
-    CHECK_THAT(usage_message({"-s", "1", "-i", "a,b"}), Contains("takes one address here"));
+    CHECK_THAT(usage_message({"-s", "1", "-i", "a,b"}),
+               Contains("takes a list here only with --flows"));
     CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "0"}),
                Contains("--sctp-rto-min must be"));
     CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "50", "--sctp-rto-max", "20"}),

@@ -35,3 +35,32 @@ TEST_CASE("descriptor budget: a hard limit too low is named, with how to raise i
     CHECK(message->find("the hard limit is 10 (ulimit -Hn), so raise that first, as root") !=
           std::string::npos);
 }
+
+TEST_CASE("port budget: each local address has the range's ports, a -i list adds up") {
+    const port_range range{32768, 60999};  // 28,232 ports, Linux's default
+    CHECK(range.count() == 28'232);
+    CHECK_FALSE(port_shortfall(28'232, 0, true, range));
+    CHECK_FALSE(port_shortfall(56'464, 2, true, range));  // 2 x 28,232
+    const auto one_short = port_shortfall(28'233, 1, true, range);
+    REQUIRE(one_short);
+    CHECK(*one_short ==
+          "28233 flows need 28233 local ports, but 1 local address has only 28232 (28232 per "
+          "address, net.ipv4.ip_local_port_range 32768 60999): give -i a list of 2 local "
+          "addresses (-i 127.0.0.1,127.0.0.2,... on loopback), which the flows are dealt over, or "
+          "ask for fewer --flows");
+    // 100,000 flows over 3 addresses: 84,696 ports, 4 addresses needed.
+    const auto three = port_shortfall(100'000, 3, true, range);
+    REQUIRE(three);
+    CHECK(three->find("but 3 local addresses have only 84696") != std::string::npos);
+    CHECK(three->find("a list of 4 local addresses") != std::string::npos);
+}
+
+TEST_CASE("port budget: where every association binds every address, the list adds nothing") {
+    const port_range range{40000, 40999};  // 1,000 ports
+    CHECK_FALSE(port_shortfall(1000, 3, false, range));
+    const auto message = port_shortfall(1001, 3, false, range);
+    REQUIRE(message);
+    CHECK(*message ==
+          "1001 flows need 1001 local ports, but the kernel hands out only 1000 "
+          "(net.ipv4.ip_local_port_range 40000 40999): ask for fewer --flows, or widen the range");
+}
