@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "options/client_options.hpp"
-#include "report/clock_info.hpp"
 #include "report/load_result.hpp"
 #include "report/repeat_report.hpp"
+#include "runtime/clock_probe.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"

@@ -1,4 +1,4 @@
-#include "report/clock_info.hpp"
+#include "runtime/clock_probe.hpp"
 
 #include <time.h>
 
