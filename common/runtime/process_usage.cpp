@@ -1,4 +1,4 @@
-#include "report/process_usage.hpp"
+#include "runtime/process_usage.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
