@@ -30,6 +30,7 @@
 #include "report/run_report.hpp"
 #include "runtime/clock_probe.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/host_environment.hpp"
 #include "runtime/interrupt.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/socket_setup.hpp"
@@ -475,7 +476,8 @@ int run(const client_options& options, const program_info& program,
     run_report report;
     report.program = program;
     report.options = options;
-    report.environment = read_environment();
+    report.environment =
+        describe_environment(read_host_environment(), std::chrono::system_clock::now());
     report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     std::ofstream flow_csv = open_output_file(options.flow_csv, "--flow-csv file");

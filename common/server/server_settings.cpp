@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/wire_protocol.hpp"
-#include "report/run_report.hpp"
 #include "report/transport_json.hpp"
+#include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
@@ -13,13 +13,13 @@
 namespace sctp_perf {
 
 server_identity read_server_identity(const server_options& options, const program_info& program) {
-    const auto environment = read_environment();
+    const auto host = read_host_environment();
     server_identity identity;
     identity.program = program.name;
-    identity.host = environment.hostname;
-    identity.kernel = environment.kernel;
-    identity.cpu_affinity = environment.client_cpu_affinity;
-    identity.cpu_count = environment.cpu_count;
+    identity.host = host.hostname;
+    identity.kernel = host.kernel;
+    identity.cpu_affinity = host.cpu_affinity;
+    identity.cpu_count = host.cpu_count;
     identity.spin = options.common.spin;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
