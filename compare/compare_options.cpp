@@ -138,8 +138,9 @@ compare_options validate(const raw_compare_options& raw) {
 const program_info& compare_program() {
     static const program_info program{"sctp-perf-compare",
                                       // One line, so that it is the whole of the man page's NAME.
-                                      "compares two sets of sctp-perf runs beyond the noise", "",
-                                      false};
+                                      "compares two sets of sctp-perf runs beyond the noise",
+                                      // It opens no socket: nothing reads its service.
+                                      socket_service::stream, false};
     return program;
 }
 

@@ -100,7 +100,7 @@ const nlohmann::json* server_sctp_setting(const nlohmann::json& settings, const 
 }
 
 const char* server_program_name(const program_info& program) {
-    return program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    return program.service == socket_service::seqpack ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
 }
 
 // The server's PR-SCTP policy for its replies, as its settings state it.

@@ -226,7 +226,7 @@ void write_run_description(std::ostream& out, const run_report& r) {
                    r.repeats != nullptr ? " of each run" : "");
     }
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
-               r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
+               r.program.service == socket_service::seqpack ? "SEQPACKET" : "STREAM",
                o.common.nagle ? "on" : "off");
     fmt::print(out, "\tpayload: {} bytes (2^{}), reply {} bytes\n", o.payload_bytes(),
                o.payload_power, reply_bytes_of(o));

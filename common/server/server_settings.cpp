@@ -28,8 +28,9 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
-                         : program.service == "seqpack" ? "one-to-many, each association peeled off"
-                                                        : "one-to-one";
+                         : program.service == socket_service::seqpack
+                             ? "one-to-many, each association peeled off"
+                             : "one-to-one";
     return identity;
 }
 
