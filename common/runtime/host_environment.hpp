@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The machine a program runs on, read once at start, so that a result says
 // where it was measured: the client's report describes its own machine and

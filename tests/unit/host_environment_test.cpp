@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine a program runs on: read in runtime/ from the real system, and
 // written into the client's report by report/ without another look at it.
 
