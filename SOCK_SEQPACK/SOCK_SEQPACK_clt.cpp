@@ -11,6 +11,6 @@ int main(int argc, char** argv) {
         "SOCK_SEQPACK_clt",
         "measures round-trip latency of request/reply messaging over an SCTP SOCK_SEQPACKET "
         "socket, one SCTP message per request",
-        "seqpack", false};
+        sctp_perf::socket_service::seqpack, false};
     return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_seqpack_client);
 }

@@ -11,6 +11,6 @@ int main(int argc, char** argv) {
         "SOCK_SEQPACK_srv",
         "answers SOCK_SEQPACK_clt's round-trip latency tests on an SCTP SOCK_SEQPACKET "
         "(one-to-many) socket",
-        "seqpack", false};
+        sctp_perf::socket_service::seqpack, false};
     return sctp_perf::server_main(argc, argv, program, sctp_perf::run_seqpack_server);
 }

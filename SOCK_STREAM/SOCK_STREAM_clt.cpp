@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
         "SOCK_STREAM_clt",
         "measures round-trip latency of request/reply messaging over a SOCK_STREAM socket "
         "(SCTP or TCP)",
-        "stream", true};
+        sctp_perf::socket_service::stream, true};
     return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_stream_client,
                                   sctp_perf::connect_stream_flows);
 }

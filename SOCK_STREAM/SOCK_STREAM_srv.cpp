@@ -9,6 +9,6 @@ int main(int argc, char** argv) {
     const sctp_perf::program_info program{
         "SOCK_STREAM_srv",
         "answers SOCK_STREAM_clt's round-trip latency tests over SOCK_STREAM sockets (SCTP or TCP)",
-        "stream", true};
+        sctp_perf::socket_service::stream, true};
     return sctp_perf::server_main(argc, argv, program, sctp_perf::run_stream_server);
 }

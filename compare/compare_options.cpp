@@ -228,7 +228,8 @@ const program_info& compare_program() {
     static const program_info program{"sctp-perf-compare",
                                       // One line, so that it is the whole of the man page's NAME.
                                       "compares sctp-perf runs beyond the noise, or merges them",
-                                      "", false};
+                                      // It opens no socket: nothing reads its service.
+                                      socket_service::stream, false};
     return program;
 }
 

@@ -26,12 +26,13 @@
 #include "client/start_wait.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
-#include "report/clock_info.hpp"
 #include "report/load_report.hpp"
 #include "report/output_file.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
+#include "runtime/clock_probe.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "runtime/host_environment.hpp"
 #include "runtime/interrupt.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/socket_setup.hpp"
@@ -101,7 +102,7 @@ const nlohmann::json* server_sctp_setting(const nlohmann::json& settings, const 
 }
 
 const char* server_program_name(const program_info& program) {
-    return program.service == "seqpack" ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    return program.service == socket_service::seqpack ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
 }
 
 // The server's PR-SCTP policy for its replies, as its settings state it.
@@ -484,7 +485,8 @@ int run(const client_options& options, const program_info& program,
     run_report report;
     report.program = program;
     report.options = options;
-    report.environment = read_environment();
+    report.environment =
+        describe_environment(read_host_environment(), std::chrono::system_clock::now());
     report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     std::ofstream flow_csv = open_output_file(options.flow_csv, "--flow-csv file");

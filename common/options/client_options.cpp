@@ -56,7 +56,7 @@ struct raw_client_options {
 
 void add_client_options(option_groups& groups, raw_client_options& raw,
                         const program_info& program) {
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     auto& unreadable = raw.common.unreadable_numbers;
     // clang-format off
     groups.test.add_options()
@@ -201,7 +201,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
 }
 
 help_layout client_help(const option_groups& groups, const program_info& program) {
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     const std::string& name = program.name;
     const std::string server = multi ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
     const std::string tcp = multi ? "" : " -t tcp";
@@ -602,7 +602,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
         result.client_port = static_cast<std::uint16_t>(raw.client_port);
     }
 
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     result.server_hosts = split_address_list(raw.server_hosts);
     if (result.server_hosts.empty()) {
         errors.push_back("-H/--server-host must name a host");

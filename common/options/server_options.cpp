@@ -27,7 +27,7 @@ struct raw_server_options {
 
 void add_server_options(option_groups& groups, raw_server_options& raw,
                         const program_info& program) {
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     auto& unreadable = raw.common.unreadable_numbers;
     // clang-format off
     groups.server.add_options()
@@ -71,7 +71,7 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
 }
 
 help_layout server_help(const option_groups& groups, const program_info& program) {
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     const std::string& name = program.name;
     help_layout help;
     help.usage = name + " [options]";
@@ -113,7 +113,7 @@ help_layout server_help(const option_groups& groups, const program_info& program
 server_options validate(const raw_server_options& raw, const po::variables_map& given,
                         const program_info& program) {
     std::vector<std::string> errors;
-    const bool multi = program.service == "seqpack";
+    const bool multi = program.service == socket_service::seqpack;
     server_options result;
     result.common = validate_common_options(raw.common, given, program, errors);
     if (raw.port < 0 || raw.port > 65535) {
@@ -122,7 +122,7 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         result.port = static_cast<std::uint16_t>(raw.port);
     }
     result.bind_addresses = split_address_list(raw.bind_addresses);
-    if (program.service != "seqpack" && result.bind_addresses.size() > 1) {
+    if (program.service != socket_service::seqpack && result.bind_addresses.size() > 1) {
         errors.push_back(
             "-a/--server-accept-addr takes one address here; SOCK_SEQPACK_srv takes a list");
     }
@@ -165,7 +165,7 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
 }  // namespace
 
 bool serves_one_to_many(const server_options& options, const program_info& program) {
-    return program.service == "seqpack" && !options.peel_off;
+    return program.service == socket_service::seqpack && !options.peel_off;
 }
 
 std::optional<server_options> parse_server_options(int argc, const char* const* argv,

@@ -227,7 +227,7 @@ void write_run_description(std::ostream& out, const run_report& r) {
                    r.repeats != nullptr ? " of each run" : "");
     }
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
-               r.program.service == "seqpack" ? "SEQPACKET" : "STREAM",
+               r.program.service == socket_service::seqpack ? "SEQPACKET" : "STREAM",
                o.common.nagle ? "on" : "off");
     fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
                o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",

@@ -41,7 +41,7 @@ json rto_json(const sctp_rto_values& v) {
 json config_json(const run_report& r) {
     const auto& o = r.options;
     json config = {
-        {"service", r.program.service},
+        {"service", std::string(name_of(r.program.service))},
         {"transport", std::string(name_of(o.common.transport))},
         {"nagle", o.common.nagle},
         {"spin", o.common.spin},

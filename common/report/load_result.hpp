@@ -17,7 +17,7 @@
 
 #include "options/arrival_process.hpp"
 #include "protocol/wire_protocol.hpp"
-#include "report/process_usage.hpp"
+#include "runtime/process_usage.hpp"
 #include "stats/compact_histogram.hpp"
 #include "stats/log_linear_histogram.hpp"
 #include "transport/sctp_features.hpp"

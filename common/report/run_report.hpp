@@ -12,9 +12,10 @@
 #include <vector>
 
 #include "options/client_options.hpp"
-#include "report/clock_info.hpp"
 #include "report/load_result.hpp"
 #include "report/repeat_report.hpp"
+#include "runtime/clock_probe.hpp"
+#include "runtime/host_environment.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -31,7 +32,10 @@ struct environment_info {
     std::string started_at;           // UTC, ISO 8601
 };
 
-environment_info read_environment();
+// The client's machine as runtime/ read it, and the moment the run started,
+// written as UTC in ISO 8601 ("2026-11-26T01:41:08Z").
+environment_info describe_environment(const host_environment& host,
+                                      std::chrono::system_clock::time_point started_at);
 
 struct run_report {
     program_info program;

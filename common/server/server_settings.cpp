@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/wire_protocol.hpp"
-#include "report/run_report.hpp"
 #include "report/transport_json.hpp"
+#include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_setup.hpp"
@@ -14,13 +14,13 @@
 namespace sctp_perf {
 
 server_identity read_server_identity(const server_options& options, const program_info& program) {
-    const auto environment = read_environment();
+    const auto host = read_host_environment();
     server_identity identity;
     identity.program = program.name;
-    identity.host = environment.hostname;
-    identity.kernel = environment.kernel;
-    identity.cpu_affinity = environment.client_cpu_affinity;
-    identity.cpu_count = environment.cpu_count;
+    identity.host = host.hostname;
+    identity.kernel = host.kernel;
+    identity.cpu_affinity = host.cpu_affinity;
+    identity.cpu_count = host.cpu_count;
     identity.spin = options.common.spin;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
@@ -29,8 +29,9 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
-                         : program.service == "seqpack" ? "one-to-many, each association peeled off"
-                                                        : "one-to-one";
+                         : program.service == socket_service::seqpack
+                             ? "one-to-many, each association peeled off"
+                             : "one-to-one";
     return identity;
 }
 

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "protocol/wire_protocol.hpp"
-#include "report/process_usage.hpp"
+#include "runtime/process_usage.hpp"
 #include "server/reply_queue.hpp"
 #include "server/server_settings.hpp"
 #include "transport/message_channel.hpp"

@@ -110,6 +110,15 @@ TEST_CASE("ace report: warns when neither end is pinned, and not when one is") {
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
 }
 
+TEST_CASE("ace report: names the socket type of the program's service") {
+    sctp_perf::testing::small_run run;
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains("\ttransport: tcp over SOCK_STREAM, Nagle off\n"));
+    run.report.program.service = sctp_perf::socket_service::seqpack;
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains("\ttransport: tcp over SOCK_SEQPACKET, Nagle off\n"));
+}
+
 TEST_CASE("ace report: flags Nagle set at one end only") {
     sctp_perf::testing::small_run run;
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("Nagle differs"));

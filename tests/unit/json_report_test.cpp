@@ -140,10 +140,19 @@ TEST_CASE("json report v2: a Nagle mismatch is among the warnings") {
         "Nagle differs between the ends: client on, server off"));
 }
 
+TEST_CASE("json report: config.service spells the socket service as its readers expect") {
+    // sctp-perf-compare reads these two words to refuse comparing unlike runs.
+    sctp_perf::testing::small_run run;
+    CHECK(json_report_of(run.report)["config"]["service"] == "stream");
+    run.report.program.service = sctp_perf::socket_service::seqpack;
+    CHECK(json_report_of(run.report)["config"]["service"] == "seqpack");
+}
+
 TEST_CASE("json report v2: a failed run is one object with its error and exit code") {
     std::ostringstream out;
-    sctp_perf::write_json_error(out, {"SOCK_STREAM_clt", "test", "stream", true},
-                                "cannot connect to 127.0.0.1:1 (Connection refused)", 1);
+    sctp_perf::write_json_error(
+        out, {"SOCK_STREAM_clt", "test", sctp_perf::socket_service::stream, true},
+        "cannot connect to 127.0.0.1:1 (Connection refused)", 1);
     const auto doc = nlohmann::json::parse(out.str());
     CHECK(doc["format_version"] == 2);
     CHECK(doc["program"] == "SOCK_STREAM_clt");

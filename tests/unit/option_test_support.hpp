@@ -27,10 +27,12 @@ struct command_line {
     std::vector<const char*> pointers_;
 };
 
-inline const program_info stream_client{"SOCK_STREAM_clt", "test", "stream", true};
-inline const program_info seqpack_client{"SOCK_SEQPACK_clt", "test", "seqpack", false};
-inline const program_info stream_server{"SOCK_STREAM_srv", "test", "stream", true};
-inline const program_info seqpack_server{"SOCK_SEQPACK_srv", "test", "seqpack", false};
+inline const program_info stream_client{"SOCK_STREAM_clt", "test", socket_service::stream, true};
+inline const program_info seqpack_client{"SOCK_SEQPACK_clt", "test", socket_service::seqpack,
+                                         false};
+inline const program_info stream_server{"SOCK_STREAM_srv", "test", socket_service::stream, true};
+inline const program_info seqpack_server{"SOCK_SEQPACK_srv", "test", socket_service::seqpack,
+                                         false};
 
 // The usage error a client command line of `words` draws (the test fails
 // when it draws none).

@@ -30,7 +30,7 @@ struct small_run {
         for (std::uint64_t i = 0; i < 7; ++i) {
             recorder.record(std::chrono::nanoseconds(rtt_ns[i]), i);
         }
-        report.program = {"SOCK_STREAM_clt", "test", "stream", true};
+        report.program = {"SOCK_STREAM_clt", "test", socket_service::stream, true};
         report.options.iterations = 7;
         report.options.payload_power = 7;
         report.options.histogram = bin_layout{0.0, 4.0, 4, 2};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/clock_info.hpp"
+#include "runtime/clock_probe.hpp"
 
 #include <time.h>
 

@@ -6,6 +6,10 @@
 // so every interval reports the client's CPU time and resident memory next to
 // its latencies. A reading is a snapshot; CPU use is the difference of two
 // readings over the wall time between them.
+//
+// The readings (getrusage, /proc/self/statm) are taken here, in runtime/;
+// report/ only formats the values, and the server's end-of-test account uses
+// the same readings.
 
 #include <chrono>
 #include <cstdint>

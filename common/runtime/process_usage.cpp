@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/process_usage.hpp"
+#include "runtime/process_usage.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
