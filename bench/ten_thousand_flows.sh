@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Set-up time and accounting of many TCP flows at a low rate: 10,000 flows
 # of 1 message/s each (128 bytes) over loopback for 30 s, server on CPU 1,
 # client on CPU 0, for one or two builds, alternating round by round.

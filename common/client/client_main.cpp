@@ -479,7 +479,7 @@ int run(const client_options& options, const program_info& program,
     // Before anything else: a limit too low for the flows is the command
     // line's mistake, and it should not surface at flow 1019 of 5000.
     // The ports first: more descriptors are of no use without them.
-    check_port_budget(options, program.service != "seqpack");
+    check_port_budget(options, program.service != socket_service::seqpack);
     check_descriptor_limit(options);
     pin_process(options.common.cpus);  // before the environment, which reports the affinity
     run_report report;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/flow_failure.hpp"
 
 #include <fmt/format.h>

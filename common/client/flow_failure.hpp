@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How a failure to set up one of several flows is told: past the first flow
 // the server is there, so what failed is this flow (a server's limit on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "client/stream_flow_setup.hpp"
 
 #include <sys/epoll.h>

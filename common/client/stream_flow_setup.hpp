@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sets up the flows of SOCK_STREAM_clt (TCP or SCTP one-to-one) many at a
 // time: one after another, each flow waits for its handshake and then for

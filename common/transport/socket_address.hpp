@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One resolved socket address, of either family, as the socket calls take it.
 
