@@ -46,7 +46,7 @@ while getopts "a:b:f:d:r:w:i:c:h" opt; do
         w) window=$OPTARG ;;
         i) local_addresses=$OPTARG ;;
         c) windows=$OPTARG ;;
-        *) sed -n '2,26p' "$0"; exit 2 ;;
+        *) sed -n '3,27p' "$0"; exit 2 ;;
     esac
 done
 [[ $flows =~ ^[0-9]+$ && $flows -ge 1 ]] || { echo "-f: flows, 1 or more" >&2; exit 2; }
