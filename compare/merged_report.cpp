@@ -27,8 +27,9 @@ constexpr const char* latency_scope =
     "client had timed them all; it is not an average of the clients' percentiles";
 
 // Each host's measurement start after the earliest host's, in
-// microseconds (the resolution of measurement_began_at); nullopt for a host
-// whose report does not say when it began.
+// microseconds, from measurement_began_at, which the clients truncate to
+// the microsecond: two starts 0.02 us apart can be 1 us apart here. nullopt
+// for a host whose report does not say when it began.
 std::vector<std::optional<std::int64_t>> start_offsets_us(const merged_run& merged) {
     std::optional<wall_time> earliest;
     for (const auto& host : merged.hosts) {
@@ -171,13 +172,12 @@ std::string us_text(const json& value) {
     return value.is_number() ? fmt::format("{:.3f}", value.get<double>()) : std::string("-");
 }
 
-// A text as it is, a number with `decimals` digits after the point, "-" for null.
-std::string text_or_dash(const json& value, int decimals = 0) {
+// A text as it is, a number as a whole one, "-" for null.
+std::string text_or_dash(const json& value) {
     if (value.is_string()) {
         return value.get<std::string>();
     }
-    return value.is_number() ? fmt::format("{:.{}f}", value.get<double>(), decimals)
-                             : std::string("-");
+    return value.is_number() ? fmt::format("{:.0f}", value.get<double>()) : std::string("-");
 }
 
 void write_host_table(std::ostream& out, const json& doc) {
@@ -188,7 +188,7 @@ void write_host_table(std::ostream& out, const json& doc) {
         rows.push_back(
             {host["hostname"].get<std::string>(), host["program"].get<std::string>(),
              text_or_dash(host["measurement_began_at"]), text_or_dash(host["start_offset_us"]),
-             text_or_dash(host["start_late_us"], 1), host["num_points"].dump(),
+             us_text(host["start_late_us"]), host["num_points"].dump(),
              fmt::format("{:.1f}", host["rate_per_s"].get<double>()), us_text(host["p50_us"]),
              us_text(host["p99_us"]), us_text(host["max_us"]), host["report"].get<std::string>()});
     }

@@ -241,7 +241,7 @@ TEST_CASE("merge: each host's measurement start, its offset from the earliest, h
     CHECK(words_of_row(text.str(), "host")[5] == "offset_us");
     CHECK(words_of_row(text.str(), "host")[6] == "late_us");
     const std::vector<std::string> a = {
-        "box", "SOCK_STREAM_clt", "2026-11-26T14:05:00.000250Z", "238", "250.0", "7", "28.0"};
+        "box", "SOCK_STREAM_clt", "2026-11-26T14:05:00.000250Z", "238", "250.000", "7", "28.0"};
     const std::vector<std::string> c = {
         "box", "SOCK_STREAM_clt", "2026-11-26T14:05:03.000000Z", "2999988", "-", "7", "28.0"};
     CHECK(words_of_row(text.str(), "box", "a.json") == a);
