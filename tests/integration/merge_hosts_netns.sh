@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Clients on several hosts, as near as one machine comes: three clients in
 # three network namespaces load a server in a fourth over veth pairs, each
 # started by its own shell, half a second apart, with the same --start-at, in
