@@ -112,6 +112,29 @@ void read_load(const json& load, host_run& run) {
     run.uncorrected = load_series(load, "latency_uncorrected", run.source);
 }
 
+// When the client began to measure, and how far that was from its
+// --start-at; a time that is not one is refused, since the hosts' rows are
+// aligned on it.
+void read_start(const json& doc, host_run& run) {
+    const json& began = member_or_null(member_or_null(doc, "environment"), "measurement_began_at");
+    if (began.is_string()) {
+        run.measurement_began_at = began.get<std::string>();
+        run.measurement_began = parse_start_time(run.measurement_began_at).time;
+        if (!run.measurement_began) {
+            throw input_error(
+                fmt::format("{}: environment.measurement_began_at '{}' is not a time such as "
+                            "2026-11-26T14:05:00.000021Z: the report was altered",
+                            run.source, run.measurement_began_at));
+        }
+    }
+    const json& start_at = member_or_null(doc, "start_at");
+    run.start_at_requested = text_or_empty(member_or_null(start_at, "requested"));
+    const json& late_us = member_or_null(start_at, "late_us");
+    if (late_us.is_number()) {
+        run.start_late_us = late_us.get<double>();
+    }
+}
+
 }  // namespace
 
 const std::vector<std::string>& summed_load_counts() {
@@ -141,8 +164,7 @@ host_run parse_host_run(std::string_view text, const std::string& source) {
     run.program = text_or_empty(member_or_null(doc, "program"));
     const json& environment = member_or_null(doc, "environment");
     run.hostname = text_or_empty(member_or_null(environment, "hostname"));
-    run.started_at = text_or_empty(member_or_null(environment, "started_at"));
-    run.start_at = member_or_null(run.config_doc, "start_at");
+    read_start(doc, run);
     const json& summary = member_or_null(doc, "summary");
     run.duration_s = number_or(member_or_null(summary, "duration_s"), 0.0);
     run.percentiles = member_or_null(doc, "percentiles");
@@ -188,8 +210,8 @@ latency_series merge_series(const latency_series& a, const latency_series& b) {
 
 merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different) {
     if (hosts.size() < 2) {
-        throw input_error(fmt::format("--merge needs two or more reports to merge, not {}",
-                                      hosts.size()));
+        throw input_error(
+            fmt::format("--merge needs two or more reports to merge, not {}", hosts.size()));
     }
     merged_run merged;
     const auto& first = hosts.front();

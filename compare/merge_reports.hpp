@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "compare/comparison.hpp"
+#include "options/start_time.hpp"
 #include "stats/log_linear_histogram.hpp"
 
 namespace sctp_perf::compare {
@@ -37,11 +38,20 @@ struct latency_series {
 
 // What one client's report gives the merge.
 struct host_run {
-    std::string source;       // the report's path
-    std::string hostname;     // environment.hostname
-    std::string program;      // SOCK_STREAM_clt, SOCK_SEQPACK_clt
-    std::string started_at;   // environment.started_at (UTC, ISO 8601, whole seconds)
-    nlohmann::json start_at;  // config.start_at when the client was given one, else null
+    std::string source;    // the report's path
+    std::string hostname;  // environment.hostname
+    std::string program;   // SOCK_STREAM_clt, SOCK_SEQPACK_clt
+    // environment.measurement_began_at: when this client began to measure,
+    // to the microsecond, which is what runs of several hosts are aligned
+    // on (environment.started_at is when the client started, to the second,
+    // before it connected). Empty when the report has none (a run that never
+    // began to measure, or a merged report).
+    std::string measurement_began_at;
+    std::optional<wall_time> measurement_began;
+    // start_at.requested and start_at.late_us (microseconds, positive: late)
+    // when the client was given --start-at; empty and nullopt otherwise.
+    std::string start_at_requested;
+    std::optional<double> start_late_us;
     run_config config;
     nlohmann::json config_doc;  // the whole config object, for the merged report
     double duration_s = 0.0;

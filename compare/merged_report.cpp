@@ -6,7 +6,6 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
-#include <cstdio>
 #include <optional>
 #include <ostream>
 
@@ -28,50 +27,39 @@ constexpr const char* latency_scope =
     "the merged latency is the distribution over every timed message of every client, as if one "
     "client had timed them all; it is not an average of the clients' percentiles";
 
-// Seconds since the epoch of a report's "started_at", "2026-01-02T03:04:05Z";
-// nullopt when it is not in that form.
-std::optional<std::int64_t> epoch_seconds(const std::string& iso) {
-    int year = 0;
-    unsigned month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    char zone = 0;
-    if (std::sscanf(iso.c_str(), "%4d-%2u-%2uT%2u:%2u:%2u%c", &year, &month, &day, &hour, &minute,
-                    &second, &zone) != 7 ||
-        zone != 'Z') {
-        return std::nullopt;
+// Each host's measurement start after the earliest host's, in
+// microseconds, from measurement_began_at, which the clients truncate to
+// the microsecond: two starts 0.02 us apart can be 1 us apart here. nullopt
+// for a host whose report does not say when it began.
+std::vector<std::optional<std::int64_t>> start_offsets_us(const merged_run& merged) {
+    std::optional<wall_time> earliest;
+    for (const auto& host : merged.hosts) {
+        if (host.measurement_began) {
+            earliest =
+                std::min(earliest.value_or(*host.measurement_began), *host.measurement_began);
+        }
     }
-    using namespace std::chrono;
-    const year_month_day date{std::chrono::year{year}, std::chrono::month{month},
-                              std::chrono::day{day}};
-    if (!date.ok() || hour > 23 || minute > 59 || second > 60) {
-        return std::nullopt;
+    std::vector<std::optional<std::int64_t>> offsets;
+    for (const auto& host : merged.hosts) {
+        offsets.emplace_back();
+        if (host.measurement_began) {
+            offsets.back() = std::chrono::duration_cast<std::chrono::microseconds>(
+                                 *host.measurement_began - *earliest)
+                                 .count();
+        }
     }
-    return (sys_days{date}.time_since_epoch() + hours{hour} + minutes{minute} + seconds{second}) /
-           seconds{1};
+    return offsets;
 }
 
-// Each host's start relative to the earliest, whole seconds as started_at
-// has them; nullopt for every host when any started_at is unreadable.
-std::vector<std::optional<std::int64_t>> start_offsets_s(const merged_run& merged) {
-    std::vector<std::optional<std::int64_t>> starts;
-    std::optional<std::int64_t> earliest;
-    for (const auto& host : merged.hosts) {
-        starts.push_back(epoch_seconds(host.started_at));
-        if (!starts.back()) {
-            return std::vector<std::optional<std::int64_t>>(merged.hosts.size());
-        }
-        earliest = std::min(earliest.value_or(*starts.back()), *starts.back());
-    }
-    for (auto& start : starts) {
-        *start -= *earliest;
-    }
-    return starts;
+json text_or_null(const std::string& text) {
+    return text.empty() ? json(nullptr) : json(text);
 }
 
 json number_or_null(const nlohmann::json& value) {
     return value.is_number() ? json(value.get<double>()) : json(nullptr);
 }
 
-json host_json(const host_run& host, const std::optional<std::int64_t>& offset_s) {
+json host_json(const host_run& host, const std::optional<std::int64_t>& offset_us) {
     const auto& p = host.percentiles;
     const auto percentile = [&](const char* key) {
         return p.is_object() && p.contains(key) ? number_or_null(p[key]) : json(nullptr);
@@ -84,9 +72,10 @@ json host_json(const host_run& host, const std::optional<std::int64_t>& offset_s
         {"p50_us", percentile("p50_us")},
         {"p99_us", percentile("p99_us")},
         {"max_us", percentile("max_us")},
-        {"started_at", host.started_at},
-        {"start_offset_s", offset_s ? json(*offset_s) : json(nullptr)},
-        {"start_at", json::parse(host.start_at.dump())},
+        {"measurement_began_at", text_or_null(host.measurement_began_at)},
+        {"start_offset_us", offset_us ? json(*offset_us) : json(nullptr)},
+        {"start_at_requested", text_or_null(host.start_at_requested)},
+        {"start_late_us", host.start_late_us ? json(*host.start_late_us) : json(nullptr)},
         {"duration_s", host.duration_s},
         {"rate_per_s", host.rate_achieved_per_s},
     };
@@ -138,7 +127,7 @@ json merged_report_json(const merged_run& merged) {
     const auto& first = merged.hosts.front();
     const auto& h = merged.headline.histogram;
     json hosts = json::array();
-    const auto offsets = start_offsets_s(merged);
+    const auto offsets = start_offsets_us(merged);
     for (std::size_t i = 0; i < merged.hosts.size(); ++i) {
         hosts.push_back(host_json(merged.hosts[i], offsets[i]));
     }
@@ -184,29 +173,36 @@ std::string us_text(const json& value) {
     return value.is_number() ? fmt::format("{:.3f}", value.get<double>()) : std::string("-");
 }
 
+// A text as it is, a number as a whole one, "-" for null.
+std::string text_or_dash(const json& value) {
+    if (value.is_string()) {
+        return value.get<std::string>();
+    }
+    return value.is_number() ? fmt::format("{:.0f}", value.get<double>()) : std::string("-");
+}
+
 void write_host_table(std::ostream& out, const json& doc) {
-    std::vector<std::vector<std::string>> rows = {{"host", "program", "started (UTC)", "offset_s",
-                                                   "count", "rate/s", "p50_us", "p99_us", "max_us",
-                                                   "report"}};
+    std::vector<std::vector<std::string>> rows = {{"host", "program", "measuring began (UTC)",
+                                                   "offset_us", "late_us", "count", "rate/s",
+                                                   "p50_us", "p99_us", "max_us", "report"}};
     for (const auto& host : doc["hosts"]) {
-        rows.push_back({host["hostname"].get<std::string>(), host["program"].get<std::string>(),
-                        host["started_at"].get<std::string>(),
-                        host["start_offset_s"].is_null() ? "-" : host["start_offset_s"].dump(),
-                        host["num_points"].dump(),
-                        fmt::format("{:.1f}", host["rate_per_s"].get<double>()),
-                        us_text(host["p50_us"]), us_text(host["p99_us"]), us_text(host["max_us"]),
-                        host["report"].get<std::string>()});
+        rows.push_back(
+            {host["hostname"].get<std::string>(), host["program"].get<std::string>(),
+             text_or_dash(host["measurement_began_at"]), text_or_dash(host["start_offset_us"]),
+             us_text(host["start_late_us"]), host["num_points"].dump(),
+             fmt::format("{:.1f}", host["rate_per_s"].get<double>()), us_text(host["p50_us"]),
+             us_text(host["p99_us"]), us_text(host["max_us"]), host["report"].get<std::string>()});
     }
     const auto& p = doc["percentiles"];
     const double rate = doc.contains("load")
                             ? doc["load"]["rate_achieved_total_per_s"].get<double>()
                             : doc["ping_pong"]["round_trips_per_s"].get<double>();
-    rows.push_back({"merged", "", "", "", doc["summary"]["num_points"].dump(),
+    rows.push_back({"merged", "", "", "", "", doc["summary"]["num_points"].dump(),
                     fmt::format("{:.1f}", rate), us_text(p.value("p50_us", json())),
                     us_text(p.value("p99_us", json())), us_text(p.value("max_us", json())), ""});
     write_table(out, rows,
                 {align::left, align::left, align::left, align::right, align::right, align::right,
-                 align::right, align::right, align::right, align::left});
+                 align::right, align::right, align::right, align::right, align::left});
 }
 
 }  // namespace

@@ -43,13 +43,17 @@ skip() {
 
 # start_server NAME ARGS...: starts BIN_DIR/NAME with ARGS and -p 0, waits up
 # to 5 s for it to log its port, and sets SERVER_PID, SERVER_PORT, SERVER_LOG.
+# With SERVER_NETNS set, the server runs in that network namespace
+# (ip netns exec, which becomes the server: SERVER_PID is the server's).
 start_server() {
     local name=$1
     shift
     SERVER_LOG="$WORK_DIR/$name.$RANDOM.log"
     # Created here, so the first read below never races the server's shell.
     : >"$SERVER_LOG"
-    "$BIN_DIR/$name" -p 0 "$@" 2>"$SERVER_LOG" &
+    local run=("$BIN_DIR/$name")
+    [ -n "${SERVER_NETNS:-}" ] && run=(ip netns exec "$SERVER_NETNS" "${run[@]}")
+    "${run[@]}" -p 0 "$@" 2>"$SERVER_LOG" &
     SERVER_PID=$!
     STARTED_PIDS+=("$SERVER_PID")
     SERVER_PORT=

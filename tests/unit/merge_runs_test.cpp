@@ -19,6 +19,7 @@
 #include "report/histogram_log_reader.hpp"
 #include "report/run_report.hpp"
 #include "report_test_support.hpp"
+#include "text_lines.hpp"
 
 using sctp_perf::log_linear_histogram;
 using namespace sctp_perf::compare;
@@ -97,6 +98,23 @@ TEST_CASE("merge: the pooled mean and deviation of hand-checked series") {
 
 namespace {
 
+// The first seven words of the text's line that begins with `first` (and
+// ends with `last`, when given).
+std::vector<std::string> words_of_row(const std::string& text, const std::string& first,
+                                      const std::string& last = {}) {
+    for (const auto& line : sctp_perf::testing::lines_of(text)) {
+        if (line.starts_with(first) && line.ends_with(last)) {
+            std::istringstream in(line);
+            std::vector<std::string> words;
+            for (std::string word; words.size() < 7 && in >> word;) {
+                words.push_back(word);
+            }
+            return words;
+        }
+    }
+    return {};
+}
+
 std::string report_text(sctp_perf::testing::small_run& run, const std::string& host) {
     run.report.environment.hostname = host;
     std::ostringstream out;
@@ -130,7 +148,9 @@ TEST_CASE("merge: two clients' reports as one, with a row per host") {
     CHECK(doc["hosts"][1]["hostname"] == "beta");
     CHECK(doc["hosts"][1]["num_points"] == 7);
     CHECK(doc["hosts"][1]["p50_us"] == 1.9);
-    CHECK(doc["hosts"][0]["start_offset_s"] == 0);
+    // These runs say nothing of when they began to measure.
+    CHECK(doc["hosts"][0]["measurement_began_at"].is_null());
+    CHECK(doc["hosts"][0]["start_offset_us"].is_null());
     CHECK(doc["latency_scope"].get<std::string>().find("every client") != std::string::npos);
     // The merged report is a report too: it merges and compares again.
     const auto again = parse_host_run(doc.dump(), "merged.json");
@@ -172,6 +192,72 @@ TEST_CASE("merge: a report without its histogram, or with another's, is refused"
     altered["hdr_histogram"] = "HISTFAAAAAAAAAAA";
     CHECK_THROWS_WITH(parse_host_run(altered.dump(), "x.json"),
                       Catch::Contains("x.json: its hdr_histogram cannot be read"));
+}
+
+TEST_CASE("merge: each host's measurement start, its offset from the earliest, how late") {
+    // Three clients on hosts of one name (network namespaces share it), two
+    // given --start-at T = 2026-11-26T14:05:00Z (1795701900 s after the
+    // epoch). Measuring began at T + 250 us on the first, at T + 12.5 us on
+    // the second (reported truncated to T + 12 us), and at T + 3 s + 0.5 us
+    // on the third, which had no --start-at. Offsets from the earliest, the
+    // second's T + 12 us: 250 - 12 = 238 us, 0, 3000000 - 12 = 2999988 us.
+    // The clients' own start, started_at, whole seconds before connecting,
+    // is not what they are aligned on: the first started a second earlier.
+    using std::chrono::nanoseconds;
+    const sctp_perf::wall_time instant{std::chrono::seconds(1'795'701'900)};
+    sctp_perf::testing::small_run run;
+    std::vector<host_run> hosts;
+    run.report.options.start_at = instant;
+    run.report.measurement_began = instant + nanoseconds(250'000);
+    run.report.environment.started_at = "2026-11-26T14:04:54Z";
+    hosts.push_back(parse_host_run(report_text(run, "box"), "a.json"));
+    run.report.measurement_began = instant + nanoseconds(12'500);
+    run.report.environment.started_at = "2026-11-26T14:04:55Z";
+    hosts.push_back(parse_host_run(report_text(run, "box"), "b.json"));
+    run.report.options.start_at.reset();
+    run.report.measurement_began = instant + nanoseconds(3'000'000'500);
+    hosts.push_back(parse_host_run(report_text(run, "box"), "c.json"));
+    const auto merged = merge_host_runs(hosts, false);
+    const auto doc = nlohmann::json::parse(merged_report_json(merged).dump());
+
+    REQUIRE(doc["hosts"].size() == 3);  // one row per report, whatever its host's name
+    const auto& h = doc["hosts"];
+    CHECK(h[0]["measurement_began_at"] == "2026-11-26T14:05:00.000250Z");
+    CHECK(h[1]["measurement_began_at"] == "2026-11-26T14:05:00.000012Z");
+    CHECK(h[2]["measurement_began_at"] == "2026-11-26T14:05:03.000000Z");
+    CHECK(h[0]["start_offset_us"] == 238);
+    CHECK(h[1]["start_offset_us"] == 0);
+    CHECK(h[2]["start_offset_us"] == 2'999'988);
+    CHECK(h[0]["start_at_requested"] == "2026-11-26T14:05:00.000000Z");
+    CHECK(h[0]["start_late_us"] == 250.0);
+    CHECK(h[1]["start_late_us"] == 12.5);
+    CHECK(h[2]["start_at_requested"].is_null());
+    CHECK(h[2]["start_late_us"].is_null());
+    CHECK(doc["summary"]["num_points"] == 21);
+
+    std::ostringstream text;
+    write_text_merged(text, merged);
+    INFO(text.str());
+    CHECK(words_of_row(text.str(), "host")[2] == "measuring");
+    CHECK(words_of_row(text.str(), "host")[5] == "offset_us");
+    CHECK(words_of_row(text.str(), "host")[6] == "late_us");
+    const std::vector<std::string> a = {
+        "box", "SOCK_STREAM_clt", "2026-11-26T14:05:00.000250Z", "238", "250.000", "7", "28.0"};
+    const std::vector<std::string> c = {
+        "box", "SOCK_STREAM_clt", "2026-11-26T14:05:03.000000Z", "2999988", "-", "7", "28.0"};
+    CHECK(words_of_row(text.str(), "box", "a.json") == a);
+    CHECK(words_of_row(text.str(), "box", "c.json") == c);
+}
+
+TEST_CASE("merge: a measurement start that is not a time is refused") {
+    sctp_perf::testing::small_run run;
+    run.report.measurement_began = sctp_perf::wall_time{std::chrono::seconds(1'795'701'900)};
+    auto doc = nlohmann::json::parse(report_text(run, "alpha"));
+    doc["environment"]["measurement_began_at"] = "2026-11-26 14:05";
+    CHECK_THROWS_WITH(
+        parse_host_run(doc.dump(), "x.json"),
+        Catch::Contains("x.json: environment.measurement_began_at '2026-11-26 14:05'") &&
+            Catch::Contains("altered"));
 }
 
 namespace {
