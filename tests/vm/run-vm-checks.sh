@@ -68,7 +68,7 @@ Options:
                        UBSAN_OPTIONS with log_path=DIR/report, and
                        SCTPPERF_SANITIZER_DIR=DIR, make every report written
                        there fail its check and the run (see guest/run-checks.sh)
-  --vm-timeout SECONDS bound on the whole VM run (default: 420)
+  --vm-timeout SECONDS bound on the whole VM run (default: 720)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
   --no-install         never call apt-get; fail if a host tool is missing
@@ -92,7 +92,7 @@ extra_trees=()
 guest_env=()
 # The checks took ~145 s on an idle 2-CPU host; hol_blocking adds 55-75 s
 # (~120 s with every retry), and a busy host stretches all of it.
-vm_timeout_s=420
+vm_timeout_s=720
 work_dir=""
 allow_install=1
 
