@@ -53,8 +53,9 @@ grep -q '^warning' <<<"$OUT" && fail "A/A: a warning with 5 runs a side: $OUT"
 pass "A/A, 5 runs a side: $(p50_row | tr -s ' ')"
 
 # A/B: 16-byte against 64 KiB requests, 7 runs each: about 14 against 23 us
-# at p50 on a 2-CPU VM, a ratio near 1.6, far beyond the 20 % gate and the
-# noise. 7 runs, not 5, since with 5 a single stray run of A (the bootstrap
+# at p50 on a 2-CPU VM, a ratio near 1.6. The gate is the verdict's own 5 %:
+# under ASan on a busy host the ratio was 1.69 with an interval reaching
+# down to 1.194, under a 20 % gate though far beyond the noise. 7 runs, not 5, since with 5 a single stray run of A (the bootstrap
 # takes its largest value as the median in 5.8 % of resamples, more than
 # the 2.5 % tail) could pull the interval's low end under the gate.
 interleaved 7 "$WORK_DIR/small" "-s 4 -c 2000" "$WORK_DIR/large" "-s 16 -c 2000"
@@ -63,7 +64,7 @@ grep -q 'A and B measure different things (A sends 16-byte requests, B 65536-byt
     fail "payloads differ: the refusal does not name the difference: $ERR"
 [ "$(wc -l <<<"$ERR")" = 1 ] || fail "payloads differ: more than one line on stderr: $ERR"
 run_capture 3 "${COMPARE[@]}" --a "$WORK_DIR/small" --b "$WORK_DIR/large" --allow-different \
-    --fail-if-slower p50:20%
+    --fail-if-slower p50:5%
 grep -q ' slower$' <<<"$(p50_row)" || fail "A/B: p50 is not slower: $OUT"
 grep -q '^differences, compared all the same (--allow-different): A sends 16-byte requests, B 65536-byte requests$' <<<"$OUT" ||
     fail "A/B: the difference is not shown: $OUT"
