@@ -793,6 +793,30 @@ sub stop_server($server) {
 # significant digits), so none has more than 15. Exact decoding (allow_bignum),
 # which the 17-digit floats of format 1 needed, cost more than the rest of a
 # sweep's bookkeeping together.
+# The settings spectrum.json and compare.json both record: how the runs were
+# made, as key-value pairs to put into either file's settings.
+sub run_settings_json {
+    my ($s, $programs) = @_;
+    return (
+        started_server   => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        client_cpu       => $s->{client_cpu},
+        server_cpu       => $s->{server_cpu},
+        min_power        => $s->{min_power},
+        max_power        => $s->{max_power},
+        sizes            => [ map { $_->{bytes} } @{ $s->{sizes} } ],
+        iterations       => $s->{iterations},
+        mode             => $s->{mode},
+        rate_per_s       => $s->{rate},
+        duration_s       => $s->{duration},
+        flows            => $s->{flows},
+        config_file      => $s->{config_file},
+        config_options   => $s->{config_args},
+        client_options   => $s->{client_args},
+        client_program   => $programs->{client},
+        keep_going       => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+    );
+}
+
 sub json_codec() { return JSON::PP->new->utf8->canonical->pretty }
 
 # A JSON number decodes to a Perl number and a JSON string to a Perl string, even
@@ -1364,22 +1388,7 @@ sub run_sweep($s, $programs, $work_dir) {
         transport        => $s->{protocol},
         server_host      => $s->{host},
         server_port      => $s->{port},
-        started_server   => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
-        client_cpu       => $s->{client_cpu},
-        server_cpu       => $s->{server_cpu},
-        min_power        => $s->{min_power},
-        max_power        => $s->{max_power},
-        sizes            => [ map { $_->{bytes} } @{ $s->{sizes} } ],
-        iterations       => $s->{iterations},
-        mode             => $s->{mode},
-        rate_per_s       => $s->{rate},
-        duration_s       => $s->{duration},
-        flows            => $s->{flows},
-        config_file      => $s->{config_file},
-        config_options   => $s->{config_args},
-        client_options   => $s->{client_args},
-        client_program   => $programs->{client},
-        keep_going       => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
+        run_settings_json($s, $programs),
         spectrum_file    => $spectrum_name,
         started_at       => iso_utc(),
         finished_at      => undef,
@@ -1777,24 +1786,9 @@ sub compare_settings($s, $programs) {
         repeat           => $s->{repeat},
         order            => 'each round runs A once, then B once',
         service          => $s->{service},
-        started_server   => $s->{start_server} ? JSON::PP::true : JSON::PP::false,
+        run_settings_json($s, $programs),
         servers_started  => $s->{start_server} ? $s->{servers_needed} : 0,
-        client_cpu       => $s->{client_cpu},
-        server_cpu       => $s->{server_cpu},
-        min_power        => $s->{min_power},
-        max_power        => $s->{max_power},
-        sizes            => [ map { $_->{bytes} } @{ $s->{sizes} } ],
-        iterations       => $s->{iterations},
-        mode             => $s->{mode},
-        rate_per_s       => $s->{rate},
-        duration_s       => $s->{duration},
-        flows            => $s->{flows},
-        config_file      => $s->{config_file},
-        config_options   => $s->{config_args},
-        client_options   => $s->{client_args},
-        client_program   => $programs->{client},
         compare_program  => $programs->{compare},
-        keep_going       => $s->{keep_going} ? JSON::PP::true : JSON::PP::false,
         started_at       => iso_utc(),
         finished_at      => undef,
         interrupted_by   => undef,
