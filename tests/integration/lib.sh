@@ -107,6 +107,28 @@ json_field() {
     ' "$1" "$2"
 }
 
+# json_field_sum PATH FILE...: the sum over the JSON files of one whole-number field.
+json_field_sum() {
+    local path=$1 total=0 f
+    shift
+    for f in "$@"; do
+        total=$((total + $(json_field "$f" "$path")))
+    done
+    echo "$total"
+}
+
+# check_merged_sums MERGED "PATH..." REPORT...: fails unless each whole-number
+# field of the merged report MERGED equals its sum over the REPORTs.
+check_merged_sums() {
+    local merged=$1 paths=$2 path expected actual
+    shift 2
+    for path in $paths; do
+        expected=$(json_field_sum "$path" "$@")
+        actual=$(json_field "$merged" "$path")
+        [ "$actual" = "$expected" ] || fail "merged $path is $actual, the clients' sum $expected"
+    done
+}
+
 # kernel_has_sctp: true when this kernel can open an SCTP socket.
 kernel_has_sctp() {
     perl -MSocket -e 'socket(my $s, AF_INET, SOCK_STREAM, 132) or exit 1'

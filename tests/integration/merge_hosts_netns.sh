@@ -104,21 +104,9 @@ merged=$WORK_DIR/merged.json
 run_capture 0 timeout 30 "$compare" --merge "${reports[@]}" -o "$merged"
 echo "$OUT"
 
-# sum PATH: the sum over the clients' reports of one whole-number field.
-sum() {
-    local total=0 f
-    for f in "${reports[@]}"; do
-        total=$((total + $(json_field "$f" "$1")))
-    done
-    echo "$total"
-}
-for field in summary.num_points load.latency_uncorrected.num_points load.messages_sent \
-    load.messages_replied load.messages_lost load.messages_received_by_server \
-    load.server.bytes_received; do
-    expected=$(sum "$field")
-    actual=$(json_field "$merged" "$field")
-    [ "$actual" = "$expected" ] || fail "merged $field is $actual, the clients' sum $expected"
-done
+check_merged_sums "$merged" "summary.num_points load.latency_uncorrected.num_points
+    load.messages_sent load.messages_replied load.messages_lost load.messages_received_by_server
+    load.server.bytes_received" "${reports[@]}"
 pass "--merge: counts are the clients' sums ($(json_field "$merged" summary.num_points) timed)"
 
 # A row per report, though the namespaces share the machine's host name.
@@ -156,7 +144,7 @@ pass "every host began to measure within $bound_us us of $at"
 merged_log=$WORK_DIR/merged.hlog
 run_capture 0 timeout 30 "$compare" --merge-logs "${logs[@]}" -o "$merged_log"
 echo "$OUT"
-check_histogram_log "$merged_log" "$(sum summary.num_points)" \
+check_histogram_log "$merged_log" "$(json_field_sum summary.num_points "${reports[@]}")" \
     "$(json_field "$merged" load.latency_corrected.p99_us)"
-check_histogram_log "$merged_log" "$(sum load.latency_uncorrected.num_points)" \
+check_histogram_log "$merged_log" "$(json_field_sum load.latency_uncorrected.num_points "${reports[@]}")" \
     "$(json_field "$merged" load.latency_uncorrected.p99_us)" uncorrected

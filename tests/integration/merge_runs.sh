@@ -35,26 +35,13 @@ for i in "${clients[@]}"; do
 done
 pass "${#clients[@]} clients ran at the same time against one server"
 
-# sum PATH: the sum over the clients' reports of one whole-number field.
-sum() {
-    local total=0 f
-    for f in "${reports[@]}"; do
-        total=$((total + $(json_field "$f" "$1")))
-    done
-    echo "$total"
-}
-
 merged=$WORK_DIR/merged.json
 run_capture 0 "$compare" --merge "${reports[@]}" -o "$merged"
 grep -q '^merged ' <<<"$OUT" || fail "the text report has no merged row: $OUT"
 grep -q 'distribution over every timed message of every client' <<<"$OUT" ||
     fail "the text report does not say what the merged latency is"
-for field in summary.num_points load.messages_sent load.messages_replied load.messages_lost \
-    load.messages_received_by_server load.server.bytes_received; do
-    expected=$(sum "$field")
-    actual=$(json_field "$merged" "$field")
-    [ "$actual" = "$expected" ] || fail "merged $field is $actual, the clients' sum $expected"
-done
+check_merged_sums "$merged" "summary.num_points load.messages_sent load.messages_replied
+    load.messages_lost load.messages_received_by_server load.server.bytes_received" "${reports[@]}"
 pass "--merge: counts are the sums ($(json_field "$merged" load.messages_sent) sent, $(json_field "$merged" summary.num_points) timed)"
 [ "$(json_field "$merged" hosts.2.hostname)" = "$(json_field "${reports[2]}" environment.hostname)" ] ||
     fail "hosts[2] is not the third report's host"
