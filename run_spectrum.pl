@@ -817,6 +817,25 @@ sub run_settings_json {
     );
 }
 
+# The lines every plot script of this program opens with: its data file and
+# image, a PNG terminal (pngcairo where gnuplot has it), CSV input. Both
+# arguments are gnuplot strings already (gnuplot_string).
+sub gnuplot_png_output {
+    my ($csv, $png) = @_;
+    return <<"GP";
+data_file = $csv
+image_file = $png
+
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
+    set terminal pngcairo size 1000,650 noenhanced font ',10'
+} else {
+    set terminal png size 1000,650 noenhanced
+}
+set output image_file
+set datafile separator comma
+GP
+}
+
 sub json_codec() { return JSON::PP->new->utf8->canonical->pretty }
 
 # A JSON number decodes to a Perl number and a JSON string to a Perl string, even
@@ -1053,17 +1072,7 @@ sub gnuplot_script(%a) {
 # (run it in the directory that holds $OUTPUT_NAME{csv}).
 # Both axes are logarithmic: x on a log2 scale (payload bytes, a tic at each size), y in powers of ten
 # (round-trip latency in microseconds).
-data_file = $csv
-image_file = $png
-
-if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
-    set terminal pngcairo size 1000,650 noenhanced font ',10'
-} else {
-    set terminal png size 1000,650 noenhanced
-}
-set output image_file
-set datafile separator comma
-set title $title noenhanced
+${\ gnuplot_png_output($csv, $png) }set title $title noenhanced
 set xlabel 'payload size (bytes, log2 scale)'
 set ylabel $ylabel
 set logscale x 2
@@ -1578,17 +1587,7 @@ sub compare_gnuplot_script(%a) {
 # x: payload bytes, log2 scale; y: the ratio B/A of the medians over the runs, with
 # its interval as error bars. Each percentile's points are shifted a little along x
 # so that the bars of one size do not cover each other.
-data_file = $csv
-image_file = $png
-
-if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
-    set terminal pngcairo size 1000,650 noenhanced font ',10'
-} else {
-    set terminal png size 1000,650 noenhanced
-}
-set output image_file
-set datafile separator comma
-set datafile missing NaN
+${\ gnuplot_png_output($csv, $png) }set datafile missing NaN
 set title ${\ gnuplot_string($a{title}) } noenhanced
 set xlabel 'payload size (bytes, log2 scale)'
 set ylabel 'B/A: median of B over median of A (1 = the same; above 1, B is slower)'
