@@ -16,10 +16,17 @@
 # Printed per flow count: sctp-perf's corrected p50 (from each message's
 # due time), its uncorrected p50 and p99 (from each send), sockperf's p50
 # and p99 (from each send, as it has no due times), and the ratios the
-# targets name: corrected p50 over the 1-flow corrected p50, and
+# targets name: corrected p50 over the same variant's corrected p50 at the
+# first flow count given (1 by default), and
 # uncorrected p50 and p99 over sockperf's.
 #
+# With -v, the sctp-perf variants to run per flow count (default "uniform
+# in-step"): "spin" is uniform arrivals with the client polling its sockets
+# (--spin) instead of sleeping between sends, as sockperf's under-load
+# client keeps its CPU busy; the server sleeps in both tools.
+#
 # Usage: bench/flows_vs_sockperf.sh [-d SECONDS] [-r TOTAL_RATE] [-f "1 10 100 1000"]
+#                                   [-v "uniform in-step spin"]
 # Every run is bounded by SECONDS + 60 s; the descriptor limit must allow
 # the largest flow count (ulimit -n).
 
@@ -28,28 +35,35 @@ source "$(dirname "$0")/bench_lib.sh"
 duration_s=5
 total_rate=10000
 flow_counts="1 10 100 1000"
-while getopts "d:r:f:h" opt; do
+variants="uniform in-step"
+while getopts "d:r:f:v:h" opt; do
     case $opt in
         d) duration_s=$OPTARG ;;
         r) total_rate=$OPTARG ;;
         f) flow_counts=$OPTARG ;;
-        *) sed -n '3,25p' "$0"; exit 2 ;;
+        v) variants=$OPTARG ;;
+        *) sed -n '3,31p' "$0"; exit 2 ;;
     esac
 done
 [[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }
 [[ $total_rate =~ ^[0-9]+$ && $total_rate -ge 1 ]] || { echo "-r: messages per second, 1 or more" >&2; exit 2; }
+for variant in $variants; do
+    [[ $variant =~ ^(uniform|in-step|spin)$ ]] || { echo "-v: uniform, in-step or spin, not $variant" >&2; exit 2; }
+done
 need sockperf jq taskset timeout python3
 limit_s=$((duration_s + 60))
 server_cpu=1
 client_cpu=0
 
-# sctp-perf at F flows with ARRIVALS: sets corrected_p50, p50, p99 (µs).
+# sctp-perf at F flows as VARIANT: sets corrected_p50, p50, p99 (µs).
 run_sctp_perf() {
-    local flows=$1 arrivals=$2 json=$work_dir/flows.json
+    local flows=$1 variant=$2 json=$work_dir/flows.json
+    local -a how=(--arrivals "$variant")
+    [[ $variant != spin ]] || how=(--arrivals uniform --spin)
     start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients 4096
     timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
         -H 127.0.0.1 -p "$srv_port" -s 7 --flows "$flows" --total-rate "$total_rate" \
-        --arrivals "$arrivals" --duration "$duration_s" --interval 0 --format json \
+        "${how[@]}" --duration "$duration_s" --interval 0 --format json \
         >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt --flows $flows failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
@@ -84,17 +98,17 @@ machine_line
 echo "TCP loopback, 128-byte requests, $total_rate messages/s in all, ${duration_s} s per run,"
 echo "server CPU $server_cpu, client CPU $client_cpu; microseconds of a full round trip"
 echo
-printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' flows arrivals "corr p50" "p50" "p99" \
+printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' flows variant "corr p50" "p50" "p99" \
     "sp p50" "sp p99" "corr/1" "p50/sp" "p99/sp"
-one_flow_corrected=
+declare -A one_flow_corrected  # per variant: its corrected p50 at the first flow count
 for flows in $flow_counts; do
     run_sockperf "$flows"
-    for arrivals in uniform in-step; do
-        run_sctp_perf "$flows" "$arrivals"
-        [[ -n $one_flow_corrected ]] || one_flow_corrected=$corrected_p50
-        printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' "$flows" "$arrivals" \
+    for variant in $variants; do
+        run_sctp_perf "$flows" "$variant"
+        [[ -n ${one_flow_corrected[$variant]:-} ]] || one_flow_corrected[$variant]=$corrected_p50
+        printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' "$flows" "$variant" \
             "$corrected_p50" "$p50" "$p99" "$sockperf_p50" "$sockperf_p99" \
-            "$(ratio "$corrected_p50" "$one_flow_corrected")" "$(ratio "$p50" "$sockperf_p50")" \
+            "$(ratio "$corrected_p50" "${one_flow_corrected[$variant]}")" "$(ratio "$p50" "$sockperf_p50")" \
             "$(ratio "$p99" "$sockperf_p99")"
     done
 done
