@@ -22,7 +22,7 @@ namespace {
 // once.
 constexpr int events_per_wait = 256;
 
-// Spinning, empty polls between two yields of the CPU (as spin_wait does:
+// Spinning, polls between two yields of the CPU (as spin_wait does:
 // with both ends on one CPU, a spinner would otherwise keep the other end
 // from running for the rest of its time slice).
 constexpr unsigned polls_per_yield = 1024;
@@ -135,7 +135,7 @@ void event_worker::run() {
         auto seen = clock::now();
         while (!stopping_) {
             if (auto* lone = lone_reader(seen)) {
-                seen = wait_in(*lone, seen);
+                seen = identity_.spin ? poll_in(*lone, empty_polls) : wait_in(*lone, seen);
                 continue;
             }
             auto timeout_ms = 0;
@@ -188,12 +188,16 @@ void event_worker::run() {
 }
 
 event_worker::entry* event_worker::lone_reader(clock::time_point now) {
-    if (identity_.spin || entries_.size() != 1 || inbox_count_ != 0) {
+    if (entries_.size() != 1 || inbox_count_ != 0) {
         return nullptr;
     }
     auto& e = *entries_.front();
-    if (!e.s || !e.s->wants_to_read() || e.s->wants_to_write() ||
-        e.s->deadline() < now + identity_.io_timeout - direct_wait_slack) {
+    if (!e.s || !e.s->wants_to_read() || e.s->wants_to_write()) {
+        return nullptr;
+    }
+    // A blocking wait is bounded by the receive timeout, not the session's
+    // deadline; a spinning look checks the deadline itself.
+    if (!identity_.spin && e.s->deadline() < now + identity_.io_timeout - direct_wait_slack) {
         return nullptr;
     }
     return &e;
@@ -208,6 +212,31 @@ event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_poin
         now = e.s->advance(now, scratch_, /*wait=*/true);
     }
     in_direct_wait_ = false;
+    settle(e);
+    if (inbox_count_ != 0) {
+        now = clock::now();
+        take_inbox(now);
+    }
+    return now;
+}
+
+// One receive per look, as the bare spinning floor makes, where an
+// epoll_wait that finds the socket ready and then the receive would be two
+// system calls. The clock is read at every look so that what came is timed
+// when it came; a new session or a stop is seen at the next turn of run().
+event_worker::clock::time_point event_worker::poll_in(entry& e, unsigned& polls) {
+    const auto now = clock::now();
+    e.s->advance(now, scratch_, /*wait=*/false);
+    settle(e);
+    if (++polls % polls_per_yield == 0) {
+        ::sched_yield();
+    }
+    return now;
+}
+
+// After a session's turn outside drive(): ends it, or keeps its epoll
+// interest and deadline current for when it is no longer alone.
+void event_worker::settle(entry& e) {
     if (e.s->done()) {
         end(e);
         std::erase_if(entries_, [](const auto& x) { return !x->s; });
@@ -215,11 +244,6 @@ event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_poin
         update_interest(e);
         next_check_ = std::min(next_check_, e.s->deadline());
     }
-    if (inbox_count_ != 0) {
-        now = clock::now();
-        take_inbox(now);
-    }
-    return now;
 }
 
 void event_worker::take_inbox(clock::time_point now) {

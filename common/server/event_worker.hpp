@@ -69,10 +69,15 @@ class event_worker {
     };
 
     void run();
-    // The one session that may wait in its own receive now, or null.
+    // The one session that may wait in its own receive now (or, spinning,
+    // be polled directly), or null.
     entry* lone_reader(clock::time_point now);
     // Returns the time it last read.
     clock::time_point wait_in(entry& e, clock::time_point now);
+    // Spinning: one non-blocking look at the lone session. Returns the time
+    // it read.
+    clock::time_point poll_in(entry& e, unsigned& polls);
+    void settle(entry& e);
     // Ends a wait in a session's receive, for a new session or a stop.
     void interrupt_direct_wait() noexcept;
     void take_inbox(clock::time_point now);
