@@ -133,6 +133,65 @@ std::optional<int> wait_bounded(pid_t pid, std::chrono::seconds limit) {
     }
 }
 
+void write_script(const std::filesystem::path& path, const std::string& script) {
+    std::ofstream file(path);
+    file << script;
+    file.close();
+    if (!file) {
+        throw plot_error(fmt::format("cannot write gnuplot's script {}: {}", path.string(),
+                                     std::generic_category().message(errno)));
+    }
+}
+
+// Starts `gnuplot SCRIPT` with nothing on its input and its output and
+// errors in `log`, for last_line_of() to quote when it fails.
+pid_t spawn_gnuplot(const std::filesystem::path& script_path, const std::filesystem::path& log) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    std::string program = "gnuplot";
+    std::string argument = script_path.string();
+    char* argv[] = {program.data(), argument.data(), nullptr};
+    pid_t pid = 0;
+    const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned == ENOENT) {
+        throw plot_error(
+            "--plot needs gnuplot, which is not in PATH: install gnuplot-nox, or leave out "
+            "--plot");
+    }
+    if (spawned != 0) {
+        throw plot_error(
+            fmt::format("cannot run gnuplot: {}", std::generic_category().message(spawned)));
+    }
+    return pid;
+}
+
+// Throws unless gnuplot, given `limit`, ended well and left a PNG at
+// `drawn_path`; names `png_path`, the file the user asked for.
+void check_drawing(pid_t pid, std::chrono::seconds limit, const std::string& png_path,
+                   const std::filesystem::path& drawn_path, const std::filesystem::path& log) {
+    const auto status = wait_bounded(pid, limit);
+    if (!status) {
+        throw plot_error(
+            fmt::format("gnuplot did not finish drawing {} within {} s", png_path, limit.count()));
+    }
+    if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
+        throw plot_error(fmt::format("gnuplot failed drawing {} ({}); {}", png_path,
+                                     WIFEXITED(*status)
+                                         ? fmt::format("exit {}", WEXITSTATUS(*status))
+                                         : fmt::format("signal {}", WTERMSIG(*status)),
+                                     last_line_of(log)));
+    }
+    if (!has_png_signature(drawn_path)) {
+        throw plot_error(
+            fmt::format("gnuplot drew no PNG for {}; {}", png_path, last_line_of(log)));
+    }
+}
+
 }  // namespace
 
 std::string spectrum_plot_script(const comparison_result& result, const std::string& png_path) {
@@ -192,55 +251,9 @@ void draw_spectrum_plot(const comparison_result& result, const std::string& png_
     // place when whole: a failed drawing never clobbers an older plot, and a
     // path that cannot be written gets the system's reason, not gnuplot's.
     const auto drawn_path = scratch.path / "spectrum.png";
-    {
-        std::ofstream file(script_path);
-        file << spectrum_plot_script(result, drawn_path.string());
-        file.close();
-        if (!file) {
-            throw plot_error(fmt::format("cannot write gnuplot's script {}: {}",
-                                         script_path.string(),
-                                         std::generic_category().message(errno)));
-        }
-    }
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    std::string program = "gnuplot";
-    std::string argument = script_path.string();
-    char* argv[] = {program.data(), argument.data(), nullptr};
-    pid_t pid = 0;
-    const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned == ENOENT) {
-        throw plot_error(
-            "--plot needs gnuplot, which is not in PATH: install gnuplot-nox, or leave out "
-            "--plot");
-    }
-    if (spawned != 0) {
-        throw plot_error(
-            fmt::format("cannot run gnuplot: {}", std::generic_category().message(spawned)));
-    }
-
-    const auto status = wait_bounded(pid, limit);
-    if (!status) {
-        throw plot_error(
-            fmt::format("gnuplot did not finish drawing {} within {} s", png_path, limit.count()));
-    }
-    if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
-        throw plot_error(fmt::format("gnuplot failed drawing {} ({}); {}", png_path,
-                                     WIFEXITED(*status)
-                                         ? fmt::format("exit {}", WEXITSTATUS(*status))
-                                         : fmt::format("signal {}", WTERMSIG(*status)),
-                                     last_line_of(log_path)));
-    }
-    if (!has_png_signature(drawn_path)) {
-        throw plot_error(
-            fmt::format("gnuplot drew no PNG for {}; {}", png_path, last_line_of(log_path)));
-    }
+    write_script(script_path, spectrum_plot_script(result, drawn_path.string()));
+    const pid_t pid = spawn_gnuplot(script_path, log_path);
+    check_drawing(pid, limit, png_path, drawn_path, log_path);
     // Copied, not renamed: the scratch directory may be on another file system.
     std::error_code error;
     std::filesystem::copy_file(drawn_path, png_path,

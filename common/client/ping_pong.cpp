@@ -12,31 +12,65 @@
 namespace sctp_perf {
 namespace {
 
+using clock = std::chrono::steady_clock;
+
 // --start-at: once the primer is done, waits for the instant. False when
 // plan.stop came first; throws start_missed when the instant has passed.
 bool await_start(const ping_pong_plan& plan) {
     if (!plan.start) {
         return true;
     }
-    check_start_ahead(*plan.start, std::chrono::steady_clock::now(), "connected and primed");
+    check_start_ahead(*plan.start, clock::now(), "connected and primed");
     return wait_until(plan.start->steady, plan.stop);
+}
+
+// The request, the reply it must bring back, and the buffer a reply is read
+// into. Their filler is written here, once: a round trip only changes the
+// request's two check bytes and the expected reply's copy of them.
+struct round_trip_buffers {
+    std::vector<std::byte> payload;
+    std::vector<std::byte> expected;
+    std::vector<std::byte> reply;
+};
+
+round_trip_buffers make_round_trip_buffers(const ping_pong_plan& plan) {
+    round_trip_buffers buffers{std::vector<std::byte>(plan.payload_bytes),
+                               std::vector<std::byte>(plan.reply_bytes),
+                               std::vector<std::byte>(plan.reply_bytes)};
+    protocol::fill_payload(buffers.payload);
+    protocol::fill_payload(buffers.expected);
+    return buffers;
+}
+
+// Round trips to take, the primer's included. With a duration the deadline
+// ends the loop; the count is then only its upper bound.
+std::uint64_t round_trips_planned(const ping_pong_plan& plan) {
+    const std::uint64_t measured =
+        plan.duration ? protocol::max_measured_iterations : plan.measured_iterations;
+    return protocol::primer_iterations + measured;
+}
+
+// What the loop measured: `taken` round trips in all, the primer's
+// included, the measured ones from `since` to `last_stop`.
+ping_pong_result measured_result(std::uint64_t taken, bool stopped, clock::time_point since,
+                                 wall_time since_wall, clock::time_point last_stop) {
+    const std::uint64_t primer = protocol::primer_iterations;
+    if (taken <= primer) {
+        return {std::chrono::nanoseconds(0), 0, stopped, {}};  // stopped in the primer
+    }
+    return {last_stop - since, taken - primer, stopped, since_wall};
 }
 
 }  // namespace
 
+// The loop is the timed path: whatever it needs is made before it and
+// summed up after it, so that a round trip costs only itself and its check.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder) {
-    std::vector<std::byte> payload(plan.payload_bytes);
-    protocol::fill_payload(payload);
+    auto [payload, expected, reply] = make_round_trip_buffers(plan);
     random_tokens random;
-    // The reply expected, its filler written once; and the one received.
-    std::vector<std::byte> expected(plan.reply_bytes);
-    protocol::fill_payload(expected);
-    std::vector<std::byte> reply(plan.reply_bytes);
     const std::uint64_t primer = protocol::primer_iterations;
-    const std::uint64_t total = plan.duration ? primer + protocol::max_measured_iterations
-                                              : primer + plan.measured_iterations;
-    using clock = std::chrono::steady_clock;
+    const std::uint64_t total = round_trips_planned(plan);
     clock::time_point measuring_since{};
     wall_time measuring_since_wall{};
     clock::time_point last_stop{};
@@ -88,10 +122,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             break;
         }
     }
-    if (i <= primer) {
-        return {std::chrono::nanoseconds(0), 0, stopped, {}};  // stopped in the primer
-    }
-    return {last_stop - measuring_since, i - primer, stopped, measuring_since_wall};
+    return measured_result(i, stopped, measuring_since, measuring_since_wall, last_stop);
 }
 
 }  // namespace sctp_perf

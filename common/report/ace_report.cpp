@@ -204,57 +204,47 @@ void write_start_at_line(std::ostream& out, const run_report& r) {
                        : std::string("interrupted before measuring began"));
 }
 
-void write_run_description(std::ostream& out, const run_report& r) {
-    const auto& o = r.options;
-    const auto& env = r.environment;
-    fmt::print(out, "run:\n");
-    fmt::print(out, "\tprogram: {} (sctp-perf {})\n", r.program.name, version_string);
-    if (r.load == nullptr) {
-        fmt::print(out,
-                   "\ttest: closed loop: each round trip waits for the one before it, so a stall "
-                   "counts once; --rate N shows what an open-loop sender would see\n");
-        if (r.repeats != nullptr) {
-            fmt::print(out,
-                       "\titerations: {} measured in {} runs, each after its own 100 unrecorded "
-                       "primer iterations\n",
-                       r.recorder->summary().count(), r.repeats->runs.size());
-        } else {
-            fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
-                       r.recorder->summary().count());
-        }
-    } else {
+// What kind of test it was: the closed loop's iterations, or the primer
+// before the load.
+void write_test_lines(std::ostream& out, const run_report& r) {
+    if (r.load != nullptr) {
         fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load{}\n",
                    r.repeats != nullptr ? " of each run" : "");
+        return;
     }
-    fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
-               r.program.service == socket_service::seqpack ? "SEQPACKET" : "STREAM",
-               o.common.nagle ? "on" : "off");
-    fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
-               o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
-               reply_bytes_of(o), o.echo ? " (an echo of the request)" : "");
-    std::vector<std::string> asked;
-    for (const auto& host : o.server_hosts) {
-        asked.push_back(host_and_port(host, o.server_port));
-    }
-    fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
-    if (r.repeats != nullptr) {
-        fmt::print(out, "\tstarted: {}, measured for {:.3f} s in {} runs{}\n", env.started_at,
-                   r.duration_s, r.repeats->runs.size(),
-                   o.pause.count() > 0 ? fmt::format(", {:g} s apart",
-                                                     std::chrono::duration<double>(o.pause).count())
-                                       : "");
-    } else {
-        fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", env.started_at, r.duration_s);
-    }
-    write_start_at_line(out, r);
-    write_sctp_and_transport_lines(out, r);
-    write_clock_line(out, r);
     fmt::print(out,
-               "\tunits: microseconds of a full round trip (request out, reply back), not "
-               "halved\n");
+               "\ttest: closed loop: each round trip waits for the one before it, so a stall "
+               "counts once; --rate N shows what an open-loop sender would see\n");
+    if (r.repeats != nullptr) {
+        fmt::print(out,
+                   "\titerations: {} measured in {} runs, each after its own 100 unrecorded "
+                   "primer iterations\n",
+                   r.recorder->summary().count(), r.repeats->runs.size());
+    } else {
+        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
+                   r.recorder->summary().count());
+    }
+}
 
+// When the run started and how long it measured (over how many runs).
+void write_started_line(std::ostream& out, const run_report& r) {
+    const auto& o = r.options;
+    const auto& started_at = r.environment.started_at;
+    if (r.repeats == nullptr) {
+        fmt::print(out, "\tstarted: {}, measured for {:.3f} s\n", started_at, r.duration_s);
+        return;
+    }
+    fmt::print(out, "\tstarted: {}, measured for {:.3f} s in {} runs{}\n", started_at, r.duration_s,
+               r.repeats->runs.size(),
+               o.pause.count() > 0
+                   ? fmt::format(", {:g} s apart", std::chrono::duration<double>(o.pause).count())
+                   : "");
+}
+
+void write_client_block(std::ostream& out, const run_report& r) {
+    const auto& o = r.options;
     fmt::print(out, "client:\n");
-    fmt::print(out, "\thost: {}, {}\n", env.hostname, env.kernel);
+    fmt::print(out, "\thost: {}, {}\n", r.environment.hostname, r.environment.kernel);
     fmt::print(out, "\tNagle {}, spin {}, {}\n", o.common.nagle ? "on" : "off",
                o.common.spin ? "on" : "off", describe_placement(client_placement(r)));
     if (r.client_buffers) {
@@ -273,7 +263,9 @@ void write_run_description(std::ostream& out, const run_report& r) {
         }
         fmt::print(out, "\n");
     }
-    write_server_block(out, r);
+}
+
+void write_warnings(std::ostream& out, const run_report& r) {
     const auto warnings = run_warnings(r);
     if (!warnings.empty()) {
         fmt::print(out, "warnings:\n");
@@ -281,6 +273,35 @@ void write_run_description(std::ostream& out, const run_report& r) {
             fmt::print(out, "\t{}\n", w);
         }
     }
+}
+
+// How the run was made, at both ends, and how far to trust it.
+void write_run_description(std::ostream& out, const run_report& r) {
+    const auto& o = r.options;
+    fmt::print(out, "run:\n");
+    fmt::print(out, "\tprogram: {} (sctp-perf {})\n", r.program.name, version_string);
+    write_test_lines(out, r);
+    fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
+               r.program.service == socket_service::seqpack ? "SEQPACKET" : "STREAM",
+               o.common.nagle ? "on" : "off");
+    fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
+               o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
+               reply_bytes_of(o), o.echo ? " (an echo of the request)" : "");
+    std::vector<std::string> asked;
+    for (const auto& host : o.server_hosts) {
+        asked.push_back(host_and_port(host, o.server_port));
+    }
+    fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
+    write_started_line(out, r);
+    write_start_at_line(out, r);
+    write_sctp_and_transport_lines(out, r);
+    write_clock_line(out, r);
+    fmt::print(out,
+               "\tunits: microseconds of a full round trip (request out, reply back), not "
+               "halved\n");
+    write_client_block(out, r);
+    write_server_block(out, r);
+    write_warnings(out, r);
 }
 
 }  // namespace

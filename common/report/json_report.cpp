@@ -205,29 +205,25 @@ void write_load_json(std::ostream& out, const run_report& r) {
     write_document(out, doc);
 }
 
-}  // namespace
-
-void write_json_report(std::ostream& out, const run_report& r) {
-    if (r.load != nullptr) {
-        write_load_json(out, r);
-        return;
-    }
-    const latency_recorder& rec = *r.recorder;
+// The closed loop's summary; the figures of no round trip are null.
+json ping_pong_summary_json(const latency_recorder& rec, double duration_s) {
     const auto& summary = rec.summary();
-    const auto& bins = rec.bins();
-
-    json doc = header_json(r);
     const bool empty = summary.count() == 0;
-    doc["summary"] = {
+    return {
         {"num_points", summary.count()},
         {"min_us", empty ? json(nullptr) : json(summary.min())},
         {"max_us", empty ? json(nullptr) : json(summary.max())},
         {"mean_us", empty ? json(nullptr) : json(summary.mean())},
         {"variance_us2", summary.sample_variance()},
         {"stddev_us", std::sqrt(summary.sample_variance())},
-        {"duration_s", r.duration_s},
+        {"duration_s", duration_s},
         {"beyond_range", rec.percentiles().beyond_range_count()},
     };
+}
+
+json ping_pong_percentiles_json(const latency_recorder& rec) {
+    const auto& summary = rec.summary();
+    const bool empty = summary.count() == 0;
     json percentiles = json::object();
     for (const auto& p : reported_percentiles) {
         percentiles[percentile_json_key(p)] =
@@ -235,10 +231,11 @@ void write_json_report(std::ostream& out, const run_report& r) {
                   : json(rec.percentiles().percentile_ns(p.parts_per_million) / 1000.0);
     }
     percentiles["max_us"] = empty ? json(nullptr) : json(summary.max());
-    doc["percentiles"] = percentiles;
-    doc["hdr_histogram"] = encode_compressed_histogram(rec.percentiles());
+    return percentiles;
+}
 
-    const bool all_bins = r.options.all_bins;
+// The fixed bins; those with a count of 0 only with --all-bins.
+json bins_json(const binned_histogram& bins, bool all_bins) {
     json bin_rows = json::array();
     for (std::size_t i = 0; i < bins.layout().bin_count; ++i) {
         if (bins.bin(i) != 0 || all_bins) {
@@ -247,21 +244,41 @@ void write_json_report(std::ostream& out, const run_report& r) {
                                 {"count", bins.bin(i)}});
         }
     }
-    doc["histogram"] = {{"below", bins.below()},
-                        {"above", bins.above()},
-                        {"bins_shown", all_bins ? "all" : "nonzero"},
-                        {"bins", bin_rows}};
+    return {{"below", bins.below()},
+            {"above", bins.above()},
+            {"bins_shown", all_bins ? "all" : "nonzero"},
+            {"bins", bin_rows}};
+}
+
+// The kept outliers with their iteration numbers (with --repeat, their runs).
+json outliers_json(const binned_histogram& bins, const repeat_account* repeats) {
     json outliers = json::array();
     for (const auto& o : bins.outliers()) {
-        if (r.repeats != nullptr) {
-            const auto where = locate_iteration(*r.repeats, o.iteration);
+        if (repeats != nullptr) {
+            const auto where = locate_iteration(*repeats, o.iteration);
             outliers.push_back(
                 {{"run", where.run}, {"iteration", where.iteration}, {"rtt_us", o.value_us}});
         } else {
             outliers.push_back({{"iteration", o.iteration}, {"rtt_us", o.value_us}});
         }
     }
-    doc["outliers"] = outliers;
+    return outliers;
+}
+
+}  // namespace
+
+void write_json_report(std::ostream& out, const run_report& r) {
+    if (r.load != nullptr) {
+        write_load_json(out, r);
+        return;
+    }
+    const latency_recorder& rec = *r.recorder;
+    json doc = header_json(r);
+    doc["summary"] = ping_pong_summary_json(rec, r.duration_s);
+    doc["percentiles"] = ping_pong_percentiles_json(rec);
+    doc["hdr_histogram"] = encode_compressed_histogram(rec.percentiles());
+    doc["histogram"] = bins_json(rec.bins(), r.options.all_bins);
+    doc["outliers"] = outliers_json(rec.bins(), r.repeats);
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;

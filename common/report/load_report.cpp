@@ -249,12 +249,9 @@ std::string describe_arrivals(const load_result& l) {
     return "?";
 }
 
-}  // namespace
-
-void write_load_summary(std::ostream& out, const load_result& l) {
-    const bool rate = l.mode == protocol::test_mode::rate;
-    const bool closed_loop = l.mode == protocol::test_mode::framed_ping_pong;
-    if (closed_loop) {
+// The title, ACE's two centred lines.
+void write_load_title(std::ostream& out, const load_result& l) {
+    if (l.mode == protocol::test_mode::framed_ping_pong) {
         fmt::print(out, "\n\n\t\t\t\tsctp-perf ping-pong over {} flow{} (closed loop)\n", l.flows,
                    l.flows == 1 ? "" : "s");
     } else {
@@ -263,10 +260,11 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     }
     fmt::print(out, "\t\t\t\t\t(Message Size {}, {} flow{})\n", l.payload_bytes, l.flows,
                l.flows == 1 ? "" : "s");
-    fmt::print(out, "load:\n");
-    fmt::print(out, "\tsizes: request {} bytes, reply {} bytes{}\n", l.payload_bytes, l.reply_bytes,
-               l.reply_bytes == l.payload_bytes ? " (an echo)" : "");
-    if (rate) {
+}
+
+// What the rate was asked to be and what it came to, each mode in its terms.
+void write_rate_lines(std::ostream& out, const load_result& l) {
+    if (l.mode == protocol::test_mode::rate) {
         fmt::print(out, "\trate: asked {:g} msg/s per flow{}, achieved {:.3f} msg/s per flow\n",
                    l.rate_asked_per_s,
                    l.flows > 1 ? fmt::format(" ({:g} in all)",
@@ -274,7 +272,7 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                                : "",
                    l.rate_achieved_per_s);
         fmt::print(out, "\tarrivals: {}\n", describe_arrivals(l));
-    } else if (closed_loop) {
+    } else if (l.mode == protocol::test_mode::framed_ping_pong) {
         fmt::print(out,
                    "\trate: each flow waits for each reply (a stall counts once; --rate shows "
                    "what an open loop sees), achieved {:.1f} round trips/s per flow\n",
@@ -283,6 +281,90 @@ void write_load_summary(std::ostream& out, const load_result& l) {
         fmt::print(out, "\trate: as fast as the transport takes, achieved {:.1f} msg/s per flow\n",
                    l.rate_achieved_per_s);
     }
+}
+
+// The client's and the server's CPU and memory; the server's line closes
+// the load block.
+void write_ends_lines(std::ostream& out, const load_result& l) {
+    fmt::print(out,
+               "\tclient: cpu {:.1f} % of one CPU, {}, rss {} KiB (min {} avg {:.0f} max {})\n",
+               l.client_cpu_percent, describe_worker_busy(l), l.client_rss.max_kib(),
+               l.client_rss.min_kib(), l.client_rss.avg_kib(), l.client_rss.max_kib());
+    fmt::print(out,
+               "\tserver: received {} messages ({} bytes, primer included), sent {} replies "
+               "({} bytes), cpu {:.1f} % of one CPU, rss {} KiB\n\n",
+               l.server.messages_received, l.server.bytes_received, l.server.replies_sent,
+               l.server.bytes_sent, l.server.cpu_percent, l.server.rss_kib);
+}
+
+// The latency blocks (corrected first, the headline, in rate mode), then
+// every flow's row, or with many flows their spread and the worst.
+void write_load_latency(std::ostream& out, const load_result& l) {
+    if (l.mode == protocol::test_mode::rate) {
+        write_latency(
+            out,
+            "latency corrected (from each message's due time to its reply; the headline), "
+            "microseconds:",
+            *l.corrected);
+    }
+    write_latency(out, "latency uncorrected (from each message's send to its reply), microseconds:",
+                  *l.uncorrected);
+    if (l.per_flow.size() <= flows_listed_in_full) {
+        fmt::print(out, "flows:\n");
+        write_flow_rows(out, l.per_flow);
+    } else {
+        write_flow_spread(out, l);
+    }
+    fmt::print(out, "\n");
+}
+
+json optional_json(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// Every flow's counts and figures, in flow order.
+json per_flow_json(const load_result& l) {
+    json flows = json::array();
+    for (const auto& f : l.per_flow) {
+        const auto figures = figures_of(f);
+        flows.push_back({{"flow", f.flow},
+                         {"messages_sent", f.messages_sent},
+                         {"messages_replied", f.messages_replied},
+                         {"messages_lost", f.messages_lost},
+                         {"messages_abandoned", f.messages_abandoned},
+                         {"rate_per_s", f.rate_per_s},
+                         {"p50_us", optional_json(figures.p50_us)},
+                         {"p99_us", optional_json(figures.p99_us)},
+                         {"max_us", optional_json(figures.max_us)}});
+    }
+    return flows;
+}
+
+// A percentile of the schedule slip; null when no message was sent.
+json slip_percentile_json(const compact_histogram& slip, std::uint32_t parts_per_million) {
+    return slip.count() > 0 ? json(us(slip.percentile_ns(parts_per_million))) : json(nullptr);
+}
+
+// The server's account of the run, its flows' accounts added up.
+json server_account_json(const server_account& s) {
+    return {{"messages_received", s.messages_received},
+            {"bytes_received", s.bytes_received},
+            {"replies_sent", s.replies_sent},
+            {"bytes_sent", s.bytes_sent},
+            {"duration_s", s.duration_s},
+            {"cpu_percent", s.cpu_percent},
+            {"rss_kib", s.rss_kib},
+            {"transport", s.transport ? transport_counters_json(*s.transport) : json(nullptr)}};
+}
+
+}  // namespace
+
+void write_load_summary(std::ostream& out, const load_result& l) {
+    write_load_title(out, l);
+    fmt::print(out, "load:\n");
+    fmt::print(out, "\tsizes: request {} bytes, reply {} bytes{}\n", l.payload_bytes, l.reply_bytes,
+               l.reply_bytes == l.payload_bytes ? " (an echo)" : "");
+    write_rate_lines(out, l);
     fmt::print(out, "\tflows: {} on {} thread{}, {} timed\n", l.flows, l.threads,
                l.threads == 1 ? "" : "s",
                l.echo_every == 1 ? std::string("every message")
@@ -301,56 +383,16 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     fmt::print(
         out, "\tpayload: {:.3f} MB/s sent, {:.3f} MB/s received by the server (MB = 10^6 bytes)\n",
         l.payload_mb_per_s_sent(), l.payload_mb_per_s_received_by_server());
-    if (rate) {
+    if (l.mode == protocol::test_mode::rate) {
         write_slip_line(out, l.schedule_slip);
     }
-    fmt::print(out,
-               "\tclient: cpu {:.1f} % of one CPU, {}, rss {} KiB (min {} avg {:.0f} max {})\n",
-               l.client_cpu_percent, describe_worker_busy(l), l.client_rss.max_kib(),
-               l.client_rss.min_kib(), l.client_rss.avg_kib(), l.client_rss.max_kib());
-    fmt::print(out,
-               "\tserver: received {} messages ({} bytes, primer included), sent {} replies "
-               "({} bytes), cpu {:.1f} % of one CPU, rss {} KiB\n\n",
-               l.server.messages_received, l.server.bytes_received, l.server.replies_sent,
-               l.server.bytes_sent, l.server.cpu_percent, l.server.rss_kib);
-    if (rate) {
-        write_latency(
-            out,
-            "latency corrected (from each message's due time to its reply; the headline), "
-            "microseconds:",
-            *l.corrected);
-    }
-    write_latency(out, "latency uncorrected (from each message's send to its reply), microseconds:",
-                  *l.uncorrected);
-    if (l.per_flow.size() <= flows_listed_in_full) {
-        fmt::print(out, "flows:\n");
-        write_flow_rows(out, l.per_flow);
-    } else {
-        write_flow_spread(out, l);
-    }
-    fmt::print(out, "\n");
+    write_ends_lines(out, l);
+    write_load_latency(out, l);
     write_stream_table(out, l);
 }
 
 json load_json(const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
-    const auto slip_percentile = [](const compact_histogram& slip, std::uint32_t ppm) {
-        return slip.count() > 0 ? json(us(slip.percentile_ns(ppm))) : json(nullptr);
-    };
-    json flows = json::array();
-    const auto value = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-    for (const auto& f : l.per_flow) {
-        const auto figures = figures_of(f);
-        flows.push_back({{"flow", f.flow},
-                         {"messages_sent", f.messages_sent},
-                         {"messages_replied", f.messages_replied},
-                         {"messages_lost", f.messages_lost},
-                         {"messages_abandoned", f.messages_abandoned},
-                         {"rate_per_s", f.rate_per_s},
-                         {"p50_us", value(figures.p50_us)},
-                         {"p99_us", value(figures.p99_us)},
-                         {"max_us", value(figures.max_us)}});
-    }
     return {
         {"mode", std::string(protocol::name_of(l.mode))},
         {"duration_s", l.duration_s},
@@ -377,8 +419,10 @@ json load_json(const load_result& l) {
         {"messages_duplicated", l.messages_duplicated},
         {"payload_mb_per_s_sent", l.payload_mb_per_s_sent()},
         {"payload_mb_per_s_received_by_server", l.payload_mb_per_s_received_by_server()},
-        {"schedule_slip_p50_us", rate ? slip_percentile(l.schedule_slip, 500'000) : json(nullptr)},
-        {"schedule_slip_p99_us", rate ? slip_percentile(l.schedule_slip, 990'000) : json(nullptr)},
+        {"schedule_slip_p50_us",
+         rate ? slip_percentile_json(l.schedule_slip, 500'000) : json(nullptr)},
+        {"schedule_slip_p99_us",
+         rate ? slip_percentile_json(l.schedule_slip, 990'000) : json(nullptr)},
         {"schedule_slip_max_us",
          rate ? json(us(static_cast<double>(l.schedule_slip.max_ns()))) : json(nullptr)},
         {"latency_corrected", rate ? latency_json(*l.corrected) : json(nullptr)},
@@ -389,17 +433,8 @@ json load_json(const load_result& l) {
          {{"min", l.client_rss.min_kib()},
           {"avg", l.client_rss.avg_kib()},
           {"max", l.client_rss.max_kib()}}},
-        {"server",
-         {{"messages_received", l.server.messages_received},
-          {"bytes_received", l.server.bytes_received},
-          {"replies_sent", l.server.replies_sent},
-          {"bytes_sent", l.server.bytes_sent},
-          {"duration_s", l.server.duration_s},
-          {"cpu_percent", l.server.cpu_percent},
-          {"rss_kib", l.server.rss_kib},
-          {"transport",
-           l.server.transport ? transport_counters_json(*l.server.transport) : json(nullptr)}}},
-        {"per_flow", flows},
+        {"server", server_account_json(l.server)},
+        {"per_flow", per_flow_json(l)},
         {"per_stream", per_stream_json(l)},
     };
 }
