@@ -74,15 +74,17 @@ echo
 printf '%-5s | %-5s | %12s %12s %7s | %21s %21s\n' round first "A msg/s" "B msg/s" "B / A" \
     "A srv_recv/sent" "B srv_recv/sent"
 ratios=()
+declare -A rates=() counts=()
 for round in $(seq "$rounds"); do
     if ((round % 2)); then order=(a b); else order=(b a); fi
     for side in "${order[@]}"; do
         run_side "$side"
-        declare "rate_$side=$rate" "counts_$side=$received/$sent"
+        rates[$side]=$rate
+        counts[$side]=$received/$sent
     done
-    ratios+=("$(ratio "$rate_b" "$rate_a")")
+    ratios+=("$(ratio "${rates[b]}" "${rates[a]}")")
     printf '%-5s | %-5s | %12.0f %12.0f %7s | %21s %21s\n' "$round" "${order[0]^^}" \
-        "$rate_a" "$rate_b" "${ratios[-1]}" "$counts_a" "$counts_b"
+        "${rates[a]}" "${rates[b]}" "${ratios[-1]}" "${counts[a]}" "${counts[b]}"
 done
 echo
 echo "median ratio messages/s B / A: $(printf '%s\n' "${ratios[@]}" | median)  (target >= 1.0)"
