@@ -10,10 +10,14 @@
 # The client is build B's SOCK_STREAM_clt (-t tcp -s 7 --throughput
 # --duration SECONDS --interval 0 --format json); the rate is the report's
 # load.messages_sent / load.sending_s, as in throughput_vs_sockperf.sh, and
-# each row shows the messages the server received against those sent.
+# each row shows the messages the server received against those sent. A
+# client refuses a server of another protocol version; for builds on either
+# side of a protocol change, -o runs each server with its own build's client,
+# and the ratio is then that of the two builds, client and server.
 #
-# Usage: bench/server_before_after.sh -a BIN_DIR_A -b BIN_DIR_B [-d SECONDS] [-r ROUNDS]
-#   -a, -b  directories holding SOCK_STREAM_srv (and, in -b, SOCK_STREAM_clt)
+# Usage: bench/server_before_after.sh -a BIN_DIR_A -b BIN_DIR_B [-o] [-d SECONDS] [-r ROUNDS]
+#   -a, -b  directories holding SOCK_STREAM_srv and SOCK_STREAM_clt
+#   -o      each server with its own build's client (default: B's client for both)
 #   -d      seconds per run (default 4)   -r  rounds (default 6)
 # Every run is bounded by SECONDS + 30 s.
 
@@ -23,13 +27,15 @@ duration_s=4
 rounds=6
 dir_a=
 dir_b=
-while getopts "a:b:d:r:h" opt; do
+own_clients=false
+while getopts "a:b:od:r:h" opt; do
     case $opt in
         a) dir_a=$OPTARG ;;
         b) dir_b=$OPTARG ;;
+        o) own_clients=true ;;
         d) duration_s=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '3,18p' "$0"; exit 2 ;;
+        *) sed -n '3,22p' "$0"; exit 2 ;;
     esac
 done
 [[ -n $dir_a && -n $dir_b ]] || { echo "-a and -b name the two builds' bin directories" >&2; exit 2; }
@@ -40,19 +46,21 @@ limit_s=$((duration_s + 30))
 server_cpu=1
 client_cpu=0
 
-# Snapshots of both servers and of B's client, so a rebuild meanwhile changes
-# nothing.
-mkdir -p "$work_dir/a" "$work_dir/b" "$work_dir/client"
-cp "$dir_a/SOCK_STREAM_srv" "$work_dir/a/" || die "no SOCK_STREAM_srv in $dir_a"
-cp "$dir_b/SOCK_STREAM_srv" "$work_dir/b/" || die "no SOCK_STREAM_srv in $dir_b"
-cp "$dir_b/SOCK_STREAM_clt" "$work_dir/client/" || die "no SOCK_STREAM_clt in $dir_b"
-client=$work_dir/client/SOCK_STREAM_clt
+# Snapshots of both builds, so a rebuild meanwhile changes nothing.
+for side in a b; do
+    from=dir_$side
+    mkdir -p "$work_dir/$side"
+    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
+        cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
+    done
+done
 
 # run_side SIDE: sets rate, sent and received from one run against that
 # build's server.
 run_side() {
-    local json=$work_dir/$1.json
+    local json=$work_dir/$1.json client=$work_dir/b/SOCK_STREAM_clt
     bin_dir=$work_dir/$1
+    [[ $own_clients == false ]] || client=$bin_dir/SOCK_STREAM_clt
     start_sctp_perf_server "$server_cpu" "$limit_s"
     timeout "$limit_s" taskset -c "$client_cpu" "$client" -t tcp -H 127.0.0.1 -p "$srv_port" \
         -s 7 --throughput --duration "$duration_s" --interval 0 --format json \
@@ -63,12 +71,16 @@ run_side() {
     [[ -n $rate ]] || die "no load figures in the client's report"
 }
 
-bin_dir=$work_dir/client
+bin_dir=$work_dir/b
 build_bin_dir=$dir_b
 machine_line
 echo "A: $dir_a/SOCK_STREAM_srv, $(date -u -r "$dir_a/SOCK_STREAM_srv" '+built %F %H:%M UTC')"
 echo "B: $dir_b/SOCK_STREAM_srv, $(date -u -r "$dir_b/SOCK_STREAM_srv" '+built %F %H:%M UTC')"
-echo "client: B's SOCK_STREAM_clt for both"
+if [[ $own_clients == true ]]; then
+    echo "client: each build's own SOCK_STREAM_clt (-o)"
+else
+    echo "client: B's SOCK_STREAM_clt for both"
+fi
 echo "TCP loopback, throughput mode, 128-byte messages, server CPU $server_cpu, client CPU $client_cpu, ${duration_s} s per run, $rounds rounds"
 echo
 printf '%-5s | %-5s | %12s %12s %7s | %21s %21s\n' round first "A msg/s" "B msg/s" "B / A" \
