@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Ping-pong latency next to sockperf's: one TCP connection on loopback,
+# 128-byte requests, in two placements: both ends on CPU A, and the client on
+# CPU A with the server on CPU B. The ratio is sctp-perf / sockperf of the p50
+# round trip (target: at most 1.00).
+#
+# sockperf's server echoes the whole message, so sctp-perf is compared with
+# the same bytes both ways (--payload-bytes 128 --echo); its default 2-byte
+# reply is shown next to it as context. sockperf reports half a round trip
+# unless given --full-rtt; it is given it, and each of its outputs is checked
+# for the round-trip lines.
+#
+# sockperf pp runs by time only (-t, whole seconds), and times the part of it
+# after a 400 ms warm-up (its "[Valid Duration] RunTime"). sctp-perf runs by
+# --duration for the time sockperf timed in its last run, after its own 100
+# primer round trips, so both time the same duration; each row shows both
+# tools' timed seconds and round trips. Within a round the tools alternate,
+# placement by placement, and which goes first swaps every round (sockperf
+# first in odd rounds, so that its timed window is known before sctp-perf's
+# first run); the 2-byte run comes last.
+#
+# sctp-perf is pinned by its own --cpu, sockperf by taskset; every run checks
+# the CPUs each end ran on (sctp-perf's report, sockperf's /proc status).
+#
+# Usage: bench/pingpong_vs_sockperf.sh [-t SECONDS] [-r ROUNDS] [-A CPU] [-B CPU]
+#   -t  sockperf's -t per run, whole seconds, 2 or more (default 2)
+#   -r  rounds (default 6)   -A  client's CPU (default 0)   -B  server's other CPU (default 1)
+# Every run is bounded by SECONDS + 30 s.
+
+source "$(dirname "$0")/bench_lib.sh"
+
+run_s=2
+rounds=6
+cpu_a=0
+cpu_b=1
+while getopts "t:r:A:B:h" opt; do
+    case $opt in
+        t) run_s=$OPTARG ;;
+        r) rounds=$OPTARG ;;
+        A) cpu_a=$OPTARG ;;
+        B) cpu_b=$OPTARG ;;
+        *) sed -n '3,29p' "$0"; exit 2 ;;
+    esac
+done
+[[ $run_s =~ ^[0-9]+$ && $run_s -ge 2 ]] || { echo "-t: whole seconds, 2 or more" >&2; exit 2; }
+[[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }
+[[ $cpu_a =~ ^[0-9]+$ && $cpu_b =~ ^[0-9]+$ && $cpu_a != "$cpu_b" ]] ||
+    { echo "-A, -B: two different CPU numbers" >&2; exit 2; }
+need sockperf jq taskset timeout python3
+limit_s=$((run_s + 30))
+sockperf_timed_s=  # set by each sockperf run; sctp-perf runs for as long
+
+# The CPUs the process that `timeout` (pid $1) runs may use, from /proc.
+cpus_of_timed_child() {
+    local child
+    child=$(cat "/proc/$1/task/$1/children" 2>/dev/null) || true
+    [[ -n $child ]] || die "cannot find the process under pid $1"
+    awk '$1 == "Cpus_allowed_list:" { print $2 }' "/proc/${child%% *}/status"
+}
+
+# run_sockperf CLIENT_CPU SERVER_CPU: sets p50_us, timed_s, round_trips and
+# sockperf_timed_s.
+run_sockperf() {
+    local cpu=$1 srv_cpu=$2 port srv clt seen out=$work_dir/sockperf_pp.log status=0
+    port=$(free_port)
+    timeout "$limit_s" taskset -c "$srv_cpu" sockperf sr --tcp -i 127.0.0.1 -p "$port" \
+        >"$work_dir/sockperf_sr.log" 2>&1 &
+    srv=$!
+    started_pids+=("$srv")
+    sleep 0.5
+    seen=$(cpus_of_timed_child "$srv")
+    [[ $seen == "$srv_cpu" ]] || die "sockperf's server ran on CPUs $seen, not $srv_cpu"
+    timeout "$limit_s" taskset -c "$cpu" sockperf pp --tcp -i 127.0.0.1 -p "$port" -m 128 \
+        -t "$run_s" --full-rtt >"$out" 2>&1 &
+    clt=$!
+    started_pids+=("$clt")
+    sleep 0.2  # within its 400 ms warm-up
+    seen=$(cpus_of_timed_child "$clt")
+    wait "$clt" || status=$?
+    stop_pid "$clt"
+    stop_pid "$srv"
+    ((status == 0)) || die "sockperf pp failed: $(tail -3 "$out")"
+    [[ $seen == "$cpu" ]] || die "sockperf's client ran on CPUs $seen, not $cpu"
+    grep -q 'Summary: Round trip is' "$out" ||
+        die "sockperf pp printed no full round trip (--full-rtt): $(tail -3 "$out")"
+    p50_us=$(sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' "$out" | head -1)
+    read -r timed_s round_trips < <(sed -n \
+        's/.*\[Valid Duration\] RunTime=\([0-9.]*\) sec;.*ReceivedMessages=\([0-9]*\).*/\1 \2/p' \
+        "$out" | head -1)
+    [[ -n $p50_us && -n $timed_s ]] || die "no p50 or timed duration from sockperf pp: $(tail -3 "$out")"
+    sockperf_timed_s=$timed_s
+}
+
+# The value at PATH of a report, or "" where that layout has none.
+report_field() {
+    jq -r "$2 | if . == null then \"\" else tostring end" "$1"
+}
+
+# run_sctp_perf CLIENT_CPU SERVER_CPU [CLIENT FLAGS...]: sets p50_us, timed_s
+# and round_trips.
+run_sctp_perf() {
+    local json=$work_dir/pp.json cpu=$1 srv_cpu=$2 seen
+    shift 2
+    start_sctp_perf_server "$srv_cpu" "$limit_s" --cpu "$srv_cpu"
+    timeout "$limit_s" "$bin_dir/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$srv_port" \
+        --payload-bytes 128 "$@" --duration "$sockperf_timed_s" --cpu "$cpu" --format json \
+        >"$json" 2>"$work_dir/clt.log" ||
+        die "SOCK_STREAM_clt $* failed: $(tail -3 "$work_dir/clt.log")"
+    stop_pid "$srv_pid"
+    seen=$(report_field "$json" .environment.client_cpu_affinity)
+    [[ $seen == "$cpu" ]] || die "the client ran on CPUs '$seen', not $cpu"
+    seen=$(report_field "$json" .server.cpu_affinity)
+    [[ $seen == "$srv_cpu" ]] || die "the server ran on CPUs '$seen', not $srv_cpu"
+    p50_us=$(report_p50_us "$json")
+    read -r timed_s round_trips < <(jq -r '.summary | "\(.duration_s) \(.num_points)"' "$json")
+    [[ -n $p50_us ]] || die "no p50 in the client's report"
+}
+
+# placement NAME CLIENT_CPU SERVER_CPU: one run of each, in the round's order;
+# prints the row and appends to NAME's lists.
+declare -A echo_ratios=() reply2_ratios=() sockperf_p50s=() echo_p50s=() reply2_p50s=()
+placement() {
+    local name=$1 cpu=$2 srv_cpu=$3 sp_p50 sp_s sp_n echo_p50 echo_s echo_n r_echo r_reply2
+    if ((round % 2)); then
+        run_sockperf "$cpu" "$srv_cpu"
+        sp_p50=$p50_us sp_s=$timed_s sp_n=$round_trips
+        run_sctp_perf "$cpu" "$srv_cpu" --echo
+        echo_p50=$p50_us echo_s=$timed_s echo_n=$round_trips
+    else
+        run_sctp_perf "$cpu" "$srv_cpu" --echo
+        echo_p50=$p50_us echo_s=$timed_s echo_n=$round_trips
+        run_sockperf "$cpu" "$srv_cpu"
+        sp_p50=$p50_us sp_s=$timed_s sp_n=$round_trips
+    fi
+    run_sctp_perf "$cpu" "$srv_cpu"
+    r_echo=$(ratio "$echo_p50" "$sp_p50")
+    r_reply2=$(ratio "$p50_us" "$sp_p50")
+    echo_ratios[$name]+="$r_echo "
+    reply2_ratios[$name]+="$r_reply2 "
+    sockperf_p50s[$name]+="$sp_p50 "
+    echo_p50s[$name]+="$echo_p50 "
+    reply2_p50s[$name]+="$p50_us "
+    printf '%-5s %-5s | %9.3f %9.3f %6s | %9.3f %6s | %6.3f %6.3f %6.3f | %8s %8s %8s\n' \
+        "$round" "$name" "$sp_p50" "$echo_p50" "$r_echo" "$p50_us" "$r_reply2" \
+        "$sp_s" "$echo_s" "$timed_s" "$sp_n" "$echo_n" "$round_trips"
+}
+
+# The median of a space-separated list.
+list_median() {
+    tr ' ' '\n' <<<"$1" | grep . | median
+}
+
+snapshot_binaries
+machine_line
+echo "sockperf: $(sockperf --version 2>&1 | sed -n 's/.*version \([^ ]*\).*/\1/p' | head -1)"
+echo "TCP loopback ping-pong, 128-byte request; sockperf pp -t $run_s --full-rtt against sockperf sr;"
+echo "sctp-perf --payload-bytes 128 --echo (128-byte reply) and, as context, its 2-byte reply,"
+echo "each for the duration sockperf timed; $rounds rounds"
+echo "1cpu: both ends on CPU $cpu_a; 2cpu: client CPU $cpu_a, server CPU $cpu_b"
+echo "p50 of a full round trip, us; ratios over sockperf's p50"
+echo
+printf '%-11s | %9s %9s %6s | %9s %6s | %20s | %26s\n' "round" "sockperf" "echo" "ratio" \
+    "2-B reply" "ratio" "timed s: sp echo 2-B" "round trips: sp echo 2-B"
+for round in $(seq "$rounds"); do
+    placement 1cpu "$cpu_a" "$cpu_a"
+    placement 2cpu "$cpu_a" "$cpu_b"
+done
+echo
+for name in 1cpu 2cpu; do
+    printf '%s median p50: sockperf %.3f us, sctp-perf --echo %.3f us, 2-byte reply %.3f us\n' "$name" \
+        "$(list_median "${sockperf_p50s[$name]}")" "$(list_median "${echo_p50s[$name]}")" \
+        "$(list_median "${reply2_p50s[$name]}")"
+    echo "$name median ratio p50 sctp-perf --echo / sockperf: $(list_median "${echo_ratios[$name]}")  (target <= 1.00)"
+    echo "$name median ratio p50 sctp-perf 2-byte reply / sockperf: $(list_median "${reply2_ratios[$name]}")"
+done
+load_line end
