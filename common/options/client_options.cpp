@@ -2,7 +2,6 @@
 #include "options/client_options.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -18,38 +17,38 @@ namespace {
 
 struct raw_client_options {
     raw_common_options common;
-    long long iterations = 1'000'000;
+    long long iterations = default_iterations;
     long long payload_power = -1;  // -s, or --payload-bytes: one is required
     long long payload_bytes = -1;
     long long reply_bytes = -1;  // -1: the mode's own
     bool echo = false;
-    double histogram_min_us = 0.0;
-    double histogram_max_us = 10000.0;
-    long long max_outliers = 100;
-    long long bin_count = 1000;
+    double histogram_min_us = default_histogram.min_us;
+    double histogram_max_us = default_histogram.max_us;
+    long long max_outliers = static_cast<long long>(default_histogram.max_outliers);
+    long long bin_count = static_cast<long long>(default_histogram.bin_count);
     long long client_port = 0;
     std::string client_addresses;
-    long long server_port = 45453;
-    std::string server_hosts = "localhost";
+    long long server_port = default_port;
+    std::string server_hosts = default_server_host;
     std::string format = "ace";
     bool all_bins = false;
     std::string json_file;
     double rate_per_s = 0.0;
     double total_rate_per_s = 0.0;
-    std::string arrivals = "uniform";
+    std::string arrivals{name_of(default_arrivals)};
     long long seed = 0;
     bool throughput = false;
     long long echo_every = 0;  // 0: the mode's default
     double duration_s = 0.0;
-    long long flows = 1;
-    long long threads = 0;  // 0: min(flows, online CPUs)
+    long long flows = default_flows;
+    long long threads = 0;  // 0: not given
     long long connect_window = default_connect_window;
     double interval_s = -1.0;  // -1: the mode's default
     std::string interval_csv;
     std::string histogram_log;
     std::string latency_file;
     std::string flow_csv;
-    long long repeat = 1;
+    long long repeat = default_repeat;
     double pause_s = 0.0;
     std::string start_at;
 };
@@ -80,13 +79,13 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "--throughput, of the messages --echo-every times); excludes --reply-bytes")
         ("test-iterations,c",
          count_value(raw.iterations, unreadable, "-c/--test-iterations")
-             ->default_value("1000000")->value_name("N"),
+             ->default_value(default_text(default_iterations))->value_name("N"),
          "measured round trips (per flow), after 100 unrecorded primer round trips")
         ("duration", real_value(raw.duration_s, unreadable, "--duration", real_kind::seconds)
              ->value_name("S"),
          "run for S seconds instead of a count; excludes -c")
         ("repeat", count_value(raw.repeat, unreadable, "--repeat")
-             ->default_value("1")->value_name("N"),
+             ->default_value(default_text(default_repeat))->value_name("N"),
          "run the whole test N times, 1..1000, each run on new connections after its own "
          "primer; the report pools the runs and gives each percentile's median over them "
          "with a confidence interval")
@@ -119,10 +118,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("throughput", po::bool_switch(&raw.throughput),
          "send as fast as the transport takes; every --echo-every'th message is timed")
         ("echo-every", count_value(raw.echo_every, unreadable, "--echo-every")->value_name("N"),
-         "load modes: every Nth message asks for a reply and is timed (default: 1 with --rate, "
-         "1000 with --throughput)")
+         fmt::format("load modes: every Nth message asks for a reply and is timed (default: 1 "
+                     "with --rate, {} with --throughput)", default_throughput_echo_every).c_str())
         ("flows", count_value(raw.flows, unreadable, "--flows")
-             ->default_value("1")->value_name("N"),
+             ->default_value(default_text(default_flows))->value_name("N"),
          multi ? "associations at once, 1..100000 (each needs a descriptor: see ulimit -n); "
                  "--rate and -c are per flow"
                : "connections at once, 1..100000 (each needs a descriptor: see ulimit -n); "
@@ -132,26 +131,28 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
     if (!multi) {
         groups.test.add_options()
             ("connect-window", count_value(raw.connect_window, unreadable, "--connect-window")
-                 ->default_value(std::to_string(default_connect_window))->value_name("N"),
+                 ->default_value(default_text(default_connect_window))->value_name("N"),
              "flows set up at once (connecting and opening the test), 1..100000; lower it to "
              "spare a server's SYN backlog");
     }
     groups.histogram.add_options()
         ("histogram-min-bin,m",
          real_value(raw.histogram_min_us, unreadable, "-m/--histogram-min-bin",
-                    real_kind::microseconds)->default_value("0")->value_name("US"),
+                    real_kind::microseconds)
+             ->default_value(default_text(default_histogram.min_us))->value_name("US"),
          "lower edge of the histogram, microseconds")
         ("histogram-max-bin,M",
          real_value(raw.histogram_max_us, unreadable, "-M/--histogram-max-bin",
-                    real_kind::microseconds)->default_value("10000")->value_name("US"),
+                    real_kind::microseconds)
+             ->default_value(default_text(default_histogram.max_us))->value_name("US"),
          "upper edge of the histogram, microseconds")
         ("histogram-bin-count,b",
          count_value(raw.bin_count, unreadable, "-b/--histogram-bin-count")
-             ->default_value("1000")->value_name("N"),
+             ->default_value(default_text(default_histogram.bin_count))->value_name("N"),
          "number of equal-width histogram bins")
         ("histogram-num-outliers,x",
          count_value(raw.max_outliers, unreadable, "-x/--histogram-num-outliers")
-             ->default_value("100")->value_name("N"),
+             ->default_value(default_text(default_histogram.max_outliers))->value_name("N"),
          "how many out-of-range round trips to list; the most extreme are kept")
         ("all-bins", po::bool_switch(&raw.all_bins),
          "list every bin, empty ones too, as ACE did (by default bins with a count of 0 are "
@@ -164,7 +165,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
                : "server host: a name or an IPv4/IPv6 literal")
         ("server-port,p",
          count_value(raw.server_port, unreadable, "-p/--server-port", count_kind::integer)
-             ->default_value("45453")->value_name("PORT"),
+             ->default_value(default_text(default_port))->value_name("PORT"),
          "server port")
         ("client-connect-addr,i",
          po::value(&raw.client_addresses)->default_value("", "any interface")
@@ -184,8 +185,8 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "also write the JSON report to FILE")
         ("interval", real_value(raw.interval_s, unreadable, "--interval", real_kind::seconds)
              ->value_name("S"),
-         "a progress line on stderr every S seconds (default: 1 with --rate or --throughput, "
-         "none in ping-pong; 0: none)")
+         fmt::format("a progress line on stderr every S seconds (default: {} with --rate or "
+                     "--throughput, none in ping-pong; 0: none)", default_load_interval.count()).c_str())
         ("interval-csv", po::value(&raw.interval_csv)->value_name("FILE"),
          "also write the progress lines to this CSV file")
         ("histogram-log", po::value(&raw.histogram_log)->value_name("FILE"),
@@ -228,7 +229,7 @@ help_layout client_help(const option_groups& groups, const program_info& program
                  "done.\n";
     help.examples = fmt::format(
         "  {0}{1} &\n"
-        "      start a server on port 45453 (on this host or another)\n"
+        "      start a server on port {3} (on this host or another)\n"
         "  {2}{1} -s 6 -c 100k\n"
         "      100000 round trips of 64 bytes to localhost\n"
         "  {2}{1} -H 10.0.0.2 -s 10 --format json --json-file run.json\n"
@@ -239,7 +240,7 @@ help_layout client_help(const option_groups& groups, const program_info& program
         "      10 runs of 100000 round trips, a second apart: each percentile over them\n"
         "  {2}{1} -H 10.0.0.2 -s 6 --rate 10k --start-at 1795701900\n"
         "      the same on every client host: all measure from 2026-11-26T14:05:00Z\n",
-        server, tcp, name);
+        server, tcp, name, default_port);
     if (multi) {
         help.examples += "  " + name +
                          " -H 10.0.0.2,10.0.1.2 -s 7 --streams 4\n"
@@ -289,75 +290,90 @@ void validate_arrivals(const raw_client_options& raw, const po::variables_map& g
     }
 }
 
-// The workload options: the mode, its rate and echoes, count or duration,
-// flows, threads and the per-interval outputs.
-void validate_workload(const raw_client_options& raw, const po::variables_map& given,
-                       client_options& result, std::vector<std::string>& errors) {
+// The mode, from the options given alone (client_options::mode says why).
+protocol::test_mode mode_of(const raw_client_options& raw, const po::variables_map& given) {
+    if (given.count("rate") > 0 || given.count("total-rate") > 0) {
+        return protocol::test_mode::rate;
+    }
+    if (raw.throughput) {
+        return protocol::test_mode::throughput;
+    }
+    const bool needs_load_engine = raw.flows > 1 || given.count("threads") > 0 ||
+                                   (given.count("interval") > 0 && raw.interval_s > 0.0) ||
+                                   given.count("interval-csv") > 0 ||
+                                   given.count("histogram-log") > 0 ||
+                                   given.count("latency-file") > 0 || given.count("flow-csv") > 0;
+    return needs_load_engine ? protocol::test_mode::framed_ping_pong
+                             : protocol::test_mode::ping_pong;
+}
+
+// --rate, --total-rate and --throughput: one of them at most, and the rate
+// per flow.
+void validate_rate(const raw_client_options& raw, const po::variables_map& given,
+                   client_options& result, std::vector<std::string>& errors) {
     const bool per_flow = given.count("rate") > 0;
     const bool total = given.count("total-rate") > 0;
-    const bool rate = per_flow || total;
     if (per_flow && total) {
         errors.push_back(
             "--rate and --total-rate exclude each other: give the rate per flow or "
             "in all");
     }
-    if (rate && raw.throughput) {
+    if ((per_flow || total) && raw.throughput) {
         errors.push_back("--rate and --throughput exclude each other: choose one mode");
     }
-    if (rate) {
-        result.mode = protocol::test_mode::rate;
-        const double per_flow_rate =
-            total ? raw.total_rate_per_s / static_cast<double>(std::max(raw.flows, 1LL))
-                  : raw.rate_per_s;
-        if (!(per_flow_rate > 0.0 && per_flow_rate <= 10'000'000.0)) {
-            errors.push_back(total ? "--total-rate must be more than 0 and at most 10000000 "
-                                     "messages per second per flow"
-                                   : "--rate must be more than 0 and at most 10000000 messages "
-                                     "per second");
-        }
-        result.rate_per_s = per_flow_rate;
-    } else if (raw.throughput) {
-        result.mode = protocol::test_mode::throughput;
+    if (!per_flow && !total) {
+        return;
     }
-    const bool load = result.load_mode();
-    validate_arrivals(raw, given, rate, result, errors);
-
-    // Ping-pong over several flows, or with the per-interval outputs, runs
-    // framed on the load engine; plain ping-pong keeps its leanest loop.
-    const bool framed =
-        !load && (raw.flows > 1 || given.count("threads") > 0 ||
-                  (given.count("interval") > 0 && raw.interval_s > 0.0) ||
-                  given.count("interval-csv") > 0 || given.count("histogram-log") > 0 ||
-                  given.count("latency-file") > 0 || given.count("flow-csv") > 0);
-    if (framed) {
-        result.mode = protocol::test_mode::framed_ping_pong;
+    const double per_flow_rate =
+        total ? raw.total_rate_per_s / static_cast<double>(std::max(raw.flows, 1LL))
+              : raw.rate_per_s;
+    if (!(per_flow_rate > 0.0 && per_flow_rate <= 10'000'000.0)) {
+        errors.push_back(total ? "--total-rate must be more than 0 and at most 10000000 "
+                                 "messages per second per flow"
+                               : "--rate must be more than 0 and at most 10000000 messages "
+                                 "per second");
     }
+    result.rate_per_s = per_flow_rate;
+}
 
-    if (given.count("echo-every")) {
-        if (!load) {
-            errors.push_back(
-                "--echo-every needs --rate or --throughput (ping-pong times every round trip)");
-        } else if (raw.echo_every < 1 || raw.echo_every > 1'000'000) {
-            errors.push_back("--echo-every must be 1..1000000");
-        } else {
-            result.echo_every = static_cast<std::uint32_t>(raw.echo_every);
-        }
+// --echo-every: the load modes' share of timed messages. After the mode.
+void validate_echo_every(const raw_client_options& raw, const po::variables_map& given,
+                         client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("echo-every")) {
+        result.echo_every =
+            result.mode == protocol::test_mode::throughput ? default_throughput_echo_every : 1;
+    } else if (result.mode != protocol::test_mode::rate &&
+               result.mode != protocol::test_mode::throughput) {
+        errors.push_back(
+            "--echo-every needs --rate or --throughput (ping-pong times every round trip)");
+    } else if (raw.echo_every < 1 || raw.echo_every > 1'000'000) {
+        errors.push_back("--echo-every must be 1..1000000");
     } else {
-        result.echo_every = result.mode == protocol::test_mode::throughput ? 1000 : 1;
+        result.echo_every = static_cast<std::uint32_t>(raw.echo_every);
     }
+}
 
-    if (given.count("duration")) {
-        if (!given["test-iterations"].defaulted()) {
-            errors.push_back(
-                "-c/--test-iterations and --duration exclude each other: give a count or a time");
-        }
-        if (!(raw.duration_s > 0.0 && raw.duration_s <= 86400.0)) {
-            errors.push_back("--duration must be more than 0 and at most 86400 seconds");
-        } else {
-            result.duration = seconds_option(raw.duration_s);
-        }
+// --duration: a time instead of -c.
+void validate_duration(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("duration")) {
+        return;
     }
+    if (!given["test-iterations"].defaulted()) {
+        errors.push_back(
+            "-c/--test-iterations and --duration exclude each other: give a count or a time");
+    }
+    if (!(raw.duration_s > 0.0 && raw.duration_s <= 86400.0)) {
+        errors.push_back("--duration must be more than 0 and at most 86400 seconds");
+    } else {
+        result.duration = seconds_option(raw.duration_s);
+    }
+}
 
+// --flows, --connect-window and --threads. Without --threads the count is
+// left at 0, for client_main to decide from the machine.
+void validate_flows(const raw_client_options& raw, const po::variables_map& given,
+                    client_options& result, std::vector<std::string>& errors) {
     if (raw.flows < 1 || raw.flows > max_flows) {
         errors.push_back(fmt::format("--flows must be 1..{}", max_flows));
     } else {
@@ -374,20 +390,22 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
         } else {
             result.threads = static_cast<unsigned>(raw.threads);
         }
-    } else {
-        const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-        result.threads =
-            std::max(1u, std::min(result.flows, static_cast<unsigned>(std::max(1L, online))));
     }
+}
 
+// --interval and the files of one run: progress lines, interval logs, every
+// message, every flow. After the mode.
+void validate_interval_outputs(const raw_client_options& raw, const po::variables_map& given,
+                               client_options& result, std::vector<std::string>& errors) {
     if (given.count("interval")) {
         if (raw.interval_s != 0.0 && !(raw.interval_s >= 0.01 && raw.interval_s <= 3600.0)) {
             errors.push_back("--interval must be 0 (no progress lines) or 0.01..3600 seconds");
         } else if (raw.interval_s > 0.0) {
             result.interval = seconds_option(raw.interval_s);
         }
-    } else if (load) {
-        result.interval = std::chrono::seconds(1);  // ping-pong: none unless asked
+    } else if (result.mode == protocol::test_mode::rate ||
+               result.mode == protocol::test_mode::throughput) {
+        result.interval = default_load_interval;  // ping-pong: none unless asked
     }
     const auto output_file = [&](const char* name, const std::string& value, std::string& into) {
         if (given.count(name) && value.empty()) {
@@ -402,15 +420,24 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     if ((!result.interval_csv.empty() || !result.histogram_log.empty()) && !result.interval) {
         errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
     }
-    if ((load || framed) && given.count("payload-size-power-of-2") && raw.payload_power >= 0 &&
-        raw.payload_power < 4) {
+}
+
+// Every framed request opens with the 16-byte message header, so a framed
+// mode needs a payload of 16 bytes or more. After the mode.
+void validate_framed_payload(const raw_client_options& raw, const po::variables_map& given,
+                             const client_options& result, std::vector<std::string>& errors) {
+    if (result.mode == protocol::test_mode::ping_pong) {
+        return;
+    }
+    const bool load = result.mode != protocol::test_mode::framed_ping_pong;
+    if (given.count("payload-size-power-of-2") && raw.payload_power >= 0 && raw.payload_power < 4) {
         errors.push_back(load ? "--rate and --throughput need -s 4 or more: each request opens "
                                 "with a 16-byte message header"
                               : "ping-pong with --flows, --threads, --interval or their files "
                                 "needs -s 4 or more: each request then opens with a 16-byte "
                                 "message header");
     }
-    if ((load || framed) && given.count("payload-bytes") && raw.payload_bytes >= 1 &&
+    if (given.count("payload-bytes") && raw.payload_bytes >= 1 &&
         raw.payload_bytes < protocol::min_load_payload_bytes) {
         errors.push_back(load ? "--rate and --throughput need --payload-bytes 16 or more: each "
                                 "request opens with a 16-byte message header"
@@ -418,6 +445,20 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
                                 "needs --payload-bytes 16 or more: each request then opens with "
                                 "a 16-byte message header");
     }
+}
+
+// The workload options: the mode, its rate and echoes, count or duration,
+// flows, threads and the per-interval outputs.
+void validate_workload(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    result.mode = mode_of(raw, given);
+    validate_rate(raw, given, result, errors);
+    validate_arrivals(raw, given, result.mode == protocol::test_mode::rate, result, errors);
+    validate_echo_every(raw, given, result, errors);
+    validate_duration(raw, given, result, errors);
+    validate_flows(raw, given, result, errors);
+    validate_interval_outputs(raw, given, result, errors);
+    validate_framed_payload(raw, given, result, errors);
 }
 
 // -s or --payload-bytes: the size of every request.
@@ -553,20 +594,19 @@ void validate_start_at(const raw_client_options& raw, const po::variables_map& g
     result.start_at = parsed.time;
 }
 
-client_options validate(const raw_client_options& raw, const po::variables_map& given,
-                        const program_info& program) {
-    std::vector<std::string> errors;
-    client_options result;
-    result.common = validate_common_options(raw.common, given, program, errors);
-
+void validate_iterations(const raw_client_options& raw, client_options& result,
+                         std::vector<std::string>& errors) {
     if (raw.iterations < 1 || raw.iterations > protocol::max_measured_iterations) {
         errors.push_back(
             fmt::format("-c/--test-iterations must be 1..{}", protocol::max_measured_iterations));
     } else {
         result.iterations = static_cast<std::uint32_t>(raw.iterations);
     }
-    validate_payload(raw, given, result, errors);
+}
 
+// -m, -M, -b and -x: the histogram's edges, bins and outliers kept.
+void validate_histogram(const raw_client_options& raw, client_options& result,
+                        std::vector<std::string>& errors) {
     result.histogram.min_us = raw.histogram_min_us;
     result.histogram.max_us = raw.histogram_max_us;
     // Bin edges are computed in doubles: bounded values keep every edge
@@ -590,7 +630,12 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     } else {
         result.histogram.max_outliers = static_cast<std::size_t>(raw.max_outliers);
     }
+}
 
+// -H, -p, -i and -C: where to connect, and from where. SOCK_SEQPACK_clt
+// takes lists for one multi-homed association.
+void validate_endpoints(const raw_client_options& raw, const program_info& program,
+                        client_options& result, std::vector<std::string>& errors) {
     if (raw.server_port < 1 || raw.server_port > 65535) {
         errors.push_back("-p/--server-port must be 1..65535");
     } else {
@@ -601,7 +646,6 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     } else {
         result.client_port = static_cast<std::uint16_t>(raw.client_port);
     }
-
     const bool multi = program.service == socket_service::seqpack;
     result.server_hosts = split_address_list(raw.server_hosts);
     if (result.server_hosts.empty()) {
@@ -616,7 +660,11 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
             "-i/--client-connect-addr takes a list here only with --flows above 1, to deal the "
             "flows over the addresses; SOCK_SEQPACK_clt takes a list for one association");
     }
+}
 
+// --format, --json-file and --all-bins: the report.
+void validate_report(const raw_client_options& raw, const po::variables_map& given,
+                     client_options& result, std::vector<std::string>& errors) {
     if (const auto format = parse_format(raw.format)) {
         result.format = *format;
     } else {
@@ -627,7 +675,18 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     }
     result.json_file = raw.json_file;
     result.all_bins = raw.all_bins;
+}
 
+client_options validate(const raw_client_options& raw, const po::variables_map& given,
+                        const program_info& program) {
+    std::vector<std::string> errors;
+    client_options result;
+    result.common = validate_common_options(raw.common, given, program, errors);
+    validate_iterations(raw, result, errors);
+    validate_payload(raw, given, result, errors);
+    validate_histogram(raw, result, errors);
+    validate_endpoints(raw, program, result, errors);
+    validate_report(raw, given, result, errors);
     validate_workload(raw, given, result, errors);
     validate_reply(raw, given, result, errors);
     validate_repeat(raw, given, result, errors);
