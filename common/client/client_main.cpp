@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fstream>
@@ -474,6 +475,19 @@ std::optional<start_instant> wait_to_connect(const client_options& options) {
     return start;
 }
 
+// The defaults that depend on the machine rather than on the command line,
+// decided here and not in validation, so that a command line means the same
+// options wherever it is read: without --threads, one thread per online CPU,
+// up to one per flow.
+client_options with_machine_defaults(client_options options) {
+    if (options.threads == 0) {
+        const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+        options.threads =
+            std::max(1u, std::min(options.flows, static_cast<unsigned>(std::max(1L, online))));
+    }
+    return options;
+}
+
 int run(const client_options& options, const program_info& program,
         const client_connectors& connect) {
     // Before anything else: a limit too low for the flows is the command
@@ -545,7 +559,8 @@ int client_main(int argc, const char* const* argv, const program_info& program,
         if (!options) {
             return exit_success;
         }
-        return run(*options, program, client_connectors{connect, connect_rest});
+        return run(with_machine_defaults(*options), program,
+                   client_connectors{connect, connect_rest});
     } catch (const usage_error& e) {
         const auto* list = dynamic_cast<const usage_error_list*>(&e);
         return fail(program, json_requested(argc, argv), e.what(), exit_usage_error,

@@ -25,21 +25,13 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
-// How many flows SOCK_STREAM_clt sets up at once by default. Each flow
-// waits about two round trips, so over a 10 ms path 10,000 flows wait
-// 0.8 s at 256; over loopback 64 to 1024 did no better than one another
-// (bench/README.md, ten_thousand_flows.sh). Few enough that a burst of
-// SYNs stays within a listener's default backlog (the kernel's somaxconn,
-// 4096 since Linux 5.4).
-inline constexpr unsigned default_connect_window = 256;
-
 // The most runs --repeat takes: enough for any interval over runs, few
 // enough that a typo does not start a week of runs.
 inline constexpr unsigned max_repeat = 1000;
 
 struct client_options {
     common_options common;
-    std::uint32_t iterations = 1'000'000;  // measured iterations, primer not included
+    std::uint32_t iterations = default_iterations;  // measured iterations, primer not included
     // The payload: 2^payload_power bytes (-s), or any size (--payload-bytes;
     // payload_power is then its base-2 logarithm when it is a power of 2).
     unsigned payload_power = 0;
@@ -49,11 +41,11 @@ struct client_options {
     // payload's size). The wire's reply_bytes.
     std::uint32_t reply_bytes = 0;
     bool echo = false;  // --echo: every reply is the request sent back
-    bin_layout histogram;
+    bin_layout histogram = default_histogram;
     // Server addresses: one for SOCK_STREAM; SOCK_SEQPACK may list several
     // (comma-separated) for a multi-homed association.
-    std::vector<std::string> server_hosts{"localhost"};
-    std::uint16_t server_port = 45453;
+    std::vector<std::string> server_hosts{default_server_host};
+    std::uint16_t server_port = default_port;
     // Local addresses: SOCK_SEQPACK binds them all, for a multi-homed
     // association; SOCK_STREAM deals its flows over them, flow k binding
     // address k modulo their number.
@@ -64,15 +56,22 @@ struct client_options {
     std::string json_file;  // also write the JSON report here (any format on stdout)
 
     // The workload. Ping-pong is a closed loop; the load modes keep many
-    // requests in flight (see client/load_engine.hpp).
+    // requests in flight (see client/load_engine.hpp). The mode follows
+    // from the options given alone: --rate or --total-rate, rate;
+    // --throughput, throughput; otherwise ping-pong, run framed on the load
+    // engine when it needs the engine (several flows, --threads, progress
+    // lines or per-message files), else in its leanest loop.
     protocol::test_mode mode = protocol::test_mode::ping_pong;
     double rate_per_s = 0.0;  // rate mode: messages per second per flow (--total-rate / flows)
-    arrival_process arrivals = arrival_process::uniform;  // rate mode's schedule
+    arrival_process arrivals = default_arrivals;  // rate mode's schedule
     std::optional<std::uint64_t> seed;  // --arrivals poisson; unset: drawn when the run starts
     std::uint32_t echo_every = 1;       // load modes: every Nth message asks for a reply
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
-    unsigned flows = 1;    // connections (stream) or associations (seqpack), 1..max_flows
-    unsigned threads = 1;  // client threads driving the flows
+    unsigned flows = default_flows;  // connections (stream) or associations (seqpack), 1..max_flows
+    // Client threads driving the flows. 0: --threads not given, and the
+    // run takes min(flows, online CPUs), which client_main decides: the
+    // machine's share of a run is no option's to read.
+    unsigned threads = 0;
     // SOCK_STREAM: flows being set up (connecting, opening the test) at once.
     unsigned connect_window = default_connect_window;
     std::optional<std::chrono::nanoseconds> interval;  // progress line period; unset: none
@@ -82,7 +81,7 @@ struct client_options {
     std::string flow_csv;                              // every flow's figures as CSV
     // Repeated runs (--repeat): each its own connections, primer and
     // measurement; the report pools them and gives the spread over runs.
-    unsigned repeat = 1;                // runs, 1..max_repeat
+    unsigned repeat = default_repeat;   // runs, 1..max_repeat
     std::chrono::nanoseconds pause{0};  // between two runs
     // --start-at: connect and prime, then begin to measure at this instant,
     // as clients on other hosts given the same instant do (client/start_wait.hpp).

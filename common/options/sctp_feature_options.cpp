@@ -6,7 +6,7 @@
 #include <boost/program_options/value_semantic.hpp>
 #include <utility>
 
-#include "options/common_options.hpp"
+#include "options/number_values.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -16,7 +16,7 @@ void add_sctp_feature_options(po::options_description& options, raw_sctp_feature
     // clang-format off
     options.add_options()
         ("streams", count_value(raw.streams, unreadable, "--streams")
-             ->default_value("1")->value_name("N"),
+             ->default_value(default_text(default_streams))->value_name("N"),
          "streams to ask for each way (SCTP_INITMSG), 1..65535; the messages of a flow take "
          "them in turn, and the server answers on the stream a request came in on")
         ("unordered", po::bool_switch(&raw.unordered),
@@ -40,41 +40,70 @@ void add_sctp_feature_options(po::options_description& options, raw_sctp_feature
     // clang-format on
 }
 
+namespace {
+
+bool is_given(const po::variables_map& given, const char* name) {
+    return given.count(name) > 0 && !given[name].defaulted();
+}
+
+// With -t tcp: one sentence for each SCTP option given, by name, so that a
+// user who asked for one learns it was not used.
+void refuse_on_tcp(const raw_sctp_feature_options& raw, const po::variables_map& given,
+                   std::vector<std::string>& errors) {
+    const std::pair<const char*, bool> asked[] = {
+        {"streams", is_given(given, "streams")},
+        {"unordered", raw.unordered},
+        {"pr-sctp", is_given(given, "pr-sctp")},
+        {"sack-delay", is_given(given, "sack-delay")},
+        {"sack-freq", is_given(given, "sack-freq")},
+        {"stream-scheduler", is_given(given, "stream-scheduler")},
+        {"interleave", raw.interleave},
+    };
+    for (const auto& [name, on] : asked) {
+        if (on) {
+            errors.push_back(
+                fmt::format("--{} applies to SCTP only; drop it or use -t sctp", name));
+        }
+    }
+}
+
+// --sack-delay and --sack-freq: SCTP_DELAYED_SACK's two fields.
+void validate_sack(const raw_sctp_feature_options& raw, const po::variables_map& given,
+                   sctp_feature_request& request, std::vector<std::string>& errors) {
+    if (is_given(given, "sack-delay")) {
+        if (raw.sack_delay_ms < 1 || raw.sack_delay_ms > 500) {
+            errors.push_back("--sack-delay must be 1..500 milliseconds (RFC 9260 caps it at 500)");
+        } else {
+            request.sack_delay_ms = static_cast<std::uint32_t>(raw.sack_delay_ms);
+        }
+    }
+    if (is_given(given, "sack-freq")) {
+        if (raw.sack_freq < 1 || raw.sack_freq > 65535) {
+            errors.push_back("--sack-freq must be 1..65535 packets (1: no delayed SACKs)");
+        } else {
+            request.sack_freq = static_cast<std::uint32_t>(raw.sack_freq);
+        }
+    }
+}
+
+}  // namespace
+
 sctp_feature_request validate_sctp_feature_options(const raw_sctp_feature_options& raw,
                                                    const po::variables_map& given,
                                                    transport_protocol transport,
                                                    std::vector<std::string>& errors) {
     sctp_feature_request request;
-    const auto is_given = [&](const char* name) {
-        return given.count(name) > 0 && !given[name].defaulted();
-    };
     if (transport == transport_protocol::tcp) {
-        // Each one by name: a user who asked for it learns it was not used.
-        const std::pair<const char*, bool> asked[] = {
-            {"streams", is_given("streams")},
-            {"unordered", raw.unordered},
-            {"pr-sctp", is_given("pr-sctp")},
-            {"sack-delay", is_given("sack-delay")},
-            {"sack-freq", is_given("sack-freq")},
-            {"stream-scheduler", is_given("stream-scheduler")},
-            {"interleave", raw.interleave},
-        };
-        for (const auto& [name, on] : asked) {
-            if (on) {
-                errors.push_back(
-                    fmt::format("--{} applies to SCTP only; drop it or use -t sctp", name));
-            }
-        }
+        refuse_on_tcp(raw, given, errors);
         return request;
     }
-
     if (raw.streams < 1 || raw.streams > 65535) {
         errors.push_back("--streams must be 1..65535");
     } else {
         request.streams = static_cast<std::uint16_t>(raw.streams);
     }
     request.unordered = raw.unordered;
-    if (is_given("pr-sctp")) {
+    if (is_given(given, "pr-sctp")) {
         if (const auto pr = parse_pr_sctp(raw.pr_sctp)) {
             request.pr = *pr;
         } else {
@@ -84,21 +113,8 @@ sctp_feature_request validate_sctp_feature_options(const raw_sctp_feature_option
                             raw.pr_sctp));
         }
     }
-    if (is_given("sack-delay")) {
-        if (raw.sack_delay_ms < 1 || raw.sack_delay_ms > 500) {
-            errors.push_back("--sack-delay must be 1..500 milliseconds (RFC 9260 caps it at 500)");
-        } else {
-            request.sack_delay_ms = static_cast<std::uint32_t>(raw.sack_delay_ms);
-        }
-    }
-    if (is_given("sack-freq")) {
-        if (raw.sack_freq < 1 || raw.sack_freq > 65535) {
-            errors.push_back("--sack-freq must be 1..65535 packets (1: no delayed SACKs)");
-        } else {
-            request.sack_freq = static_cast<std::uint32_t>(raw.sack_freq);
-        }
-    }
-    if (is_given("stream-scheduler")) {
+    validate_sack(raw, given, request, errors);
+    if (is_given(given, "stream-scheduler")) {
         if (const auto scheduler = parse_stream_scheduler(raw.scheduler)) {
             request.scheduler = *scheduler;
         } else {

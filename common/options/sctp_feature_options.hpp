@@ -9,13 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "options/option_defaults.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/transport_protocol.hpp"
 
 namespace sctp_perf {
 
 struct raw_sctp_feature_options {
-    long long streams = 1;
+    long long streams = default_streams;
     bool unordered = false;
     std::string pr_sctp;
     long long sack_delay_ms = -1;  // -1: not given

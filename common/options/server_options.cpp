@@ -15,12 +15,12 @@ namespace {
 
 struct raw_server_options {
     raw_common_options common;
-    long long port = 45453;
+    long long port = default_port;
     std::string bind_addresses;
     long long max_clients = 0;  // 0: the default, from the descriptor limit
     long long threads = 0;      // 0: one per online CPU
-    double header_timeout_s = 2.0;
-    long long idle_report_s = 60;
+    double header_timeout_s = std::chrono::duration<double>(default_header_timeout).count();
+    long long idle_report_s = default_idle_report.count();
     bool quiet = false;
     bool peel_off = false;
 };
@@ -33,7 +33,7 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
     groups.server.add_options()
         ("server-port,p",
          count_value(raw.port, unreadable, "-p/--server-port", count_kind::integer)
-             ->default_value("45453")->value_name("PORT"),
+             ->default_value(default_text(default_port))->value_name("PORT"),
          "port to listen on; 0 picks a free one (logged as 'starting server at port P')")
         ("server-accept-addr,a",
          po::value(&raw.bind_addresses)->default_value("", "any interface")
@@ -41,7 +41,8 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          multi ? "addresses to bind, comma-separated, all on one port (sctp_bindx)"
                : "address to bind")
         ("max-clients", count_value(raw.max_clients, unreadable, "--max-clients")
-             ->default_value("10000", "10000, or fewer as ulimit -n allows")->value_name("N"),
+             ->default_value(default_text(default_max_clients),
+                            default_text(default_max_clients) + ", or fewer as ulimit -n allows")->value_name("N"),
          "tests served at once; further clients are told the server is busy")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
          multi ? "with --peel-off: worker threads, each an event loop serving many "
@@ -50,12 +51,12 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
                  "online CPU)")
         ("header-timeout",
          real_value(raw.header_timeout_s, unreadable, "--header-timeout", real_kind::seconds)
-             ->default_value("2")->value_name("S"),
+             ->default_value(default_text(default_header_timeout))->value_name("S"),
          "seconds a new connection has to deliver its whole test header before it is closed");
     groups.output.add_options()
         ("idle-report",
          count_value(raw.idle_report_s, unreadable, "--idle-report", count_kind::integer)
-             ->default_value("60")->value_name("S"),
+             ->default_value(default_text(default_idle_report))->value_name("S"),
          "seconds between the idle log lines ('select timed out') while no test runs, "
          "1..86400 (5 gives ACE's walk-through)")
         ("quiet", po::bool_switch(&raw.quiet), "log only errors");
@@ -87,25 +88,21 @@ help_layout server_help(const option_groups& groups, const program_info& program
                  "Exit status: 0 stopped by a signal, 1 runtime failure, 2 usage error.\n"
                  "Long names may also be spelled with underscores (--server_port).\n";
     if (multi) {
-        help.examples = "  " + name +
-                        "\n"
-                        "      listen on port 45453, every interface\n"
-                        "  " +
-                        name +
-                        " -a 10.0.0.2,10.0.1.2 -p 5000 --streams 4\n"
-                        "      a two-homed server on port 5000 offering 4 streams\n";
+        help.examples = fmt::format(
+            "  {0}\n"
+            "      listen on port {1}, every interface\n"
+            "  {0} -a 10.0.0.2,10.0.1.2 -p 5000 --streams 4\n"
+            "      a two-homed server on port 5000 offering 4 streams\n",
+            name, default_port);
     } else {
-        help.examples = "  " + name +
-                        " -t tcp\n"
-                        "      a TCP server on port 45453, every interface\n"
-                        "  " +
-                        name +
-                        " -p 0 --quiet\n"
-                        "      SCTP on a free port (logged at start), errors only\n"
-                        "  " +
-                        name +
-                        " -t tcp --idle-report 5 --cpu 2\n"
-                        "      idle lines every 5 s as in ACE's walk-through, on CPU 2\n";
+        help.examples = fmt::format(
+            "  {0} -t tcp\n"
+            "      a TCP server on port {1}, every interface\n"
+            "  {0} -p 0 --quiet\n"
+            "      SCTP on a free port (logged at start), errors only\n"
+            "  {0} -t tcp --idle-report 5 --cpu 2\n"
+            "      idle lines every 5 s as in ACE's walk-through, on CPU 2\n",
+            name, default_port);
     }
     return help;
 }

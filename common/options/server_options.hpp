@@ -15,7 +15,7 @@ namespace sctp_perf {
 
 struct server_options {
     common_options common;
-    std::uint16_t port = 45453;               // 0: the kernel picks a free port
+    std::uint16_t port = default_port;        // 0: the kernel picks a free port
     std::vector<std::string> bind_addresses;  // empty: any; SOCK_SEQPACK may list several
     // Concurrent tests; more are refused as busy. 0: the default, which
     // server_main sets from the descriptor limit (default_max_clients).
@@ -25,16 +25,12 @@ struct server_options {
     // served by the worker threads, instead of every association on the
     // one-to-many socket it arrived on, served by one thread.
     bool peel_off = false;
-    // How long a new connection may take to deliver its whole test header,
-    // busy or not: a silent or trickling one must not hold a slot for long.
-    std::chrono::milliseconds header_timeout{2000};
-    std::chrono::seconds idle_report{60};  // --idle-report S: the idle line's period
-    bool quiet = false;                    // --quiet: only errors in the log
+    std::chrono::milliseconds header_timeout = default_header_timeout;  // see option_defaults.hpp
+    std::chrono::seconds idle_report =
+        default_idle_report;  // --idle-report S: the idle line's period
+    bool quiet = false;       // --quiet: only errors in the log
 };
 
-// --max-clients by default, where the descriptor limit allows it: enough
-// for a load test of thousands of flows.
-inline constexpr unsigned default_max_clients = 10'000;
 inline constexpr long long max_server_clients = 1'000'000;
 inline constexpr long long max_server_threads = 1024;
 

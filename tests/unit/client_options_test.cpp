@@ -220,6 +220,22 @@ TEST_CASE("client options: --help and --version answer and stop") {
     CHECK_THAT(version_out.str(), Catch::Matchers::Contains("sctp-perf"));
 }
 
+TEST_CASE("client options: the mode and the threads follow from the command line alone") {
+    using protocol::test_mode;
+    // Without --threads the count is left to client_main, which reads the
+    // machine: the same words give the same options on any host.
+    CHECK(parse({"-s", "4", "--flows", "8"}).threads == 0);
+    CHECK(parse({"-s", "4", "--rate", "5", "--flows", "8"}).threads == 0);
+    CHECK(parse({"-s", "4", "--flows", "8", "--threads", "3"}).threads == 3);
+    // --threads alone, even 1, asks for the load engine: framed ping-pong.
+    CHECK(parse({"-s", "4", "--threads", "1"}).mode == test_mode::framed_ping_pong);
+    CHECK(parse({"-s", "4", "--flow-csv", "f.csv", "--histogram-log", "h.hlog", "--interval", "1"})
+              .mode == test_mode::framed_ping_pong);
+    // The open-loop modes win over what would frame ping-pong.
+    CHECK(parse({"-s", "4", "--throughput", "--flows", "2"}).mode == test_mode::throughput);
+    CHECK(parse({"-s", "4", "--total-rate", "10", "--flows", "2"}).mode == test_mode::rate);
+}
+
 TEST_CASE("client options: the workload modes and what each allows") {
     using protocol::test_mode;
     SECTION("ping-pong, plain") {

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: Apache-2.0
+// The client's rules: one sentence for each one a command line breaks.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cmath>
+
+#include "options/raw_client_options.hpp"
+#include "protocol/wire_protocol.hpp"
+
+namespace sctp_perf {
+namespace po = boost::program_options;
+
+namespace {
+
+std::optional<report_format> parse_format(std::string text) {
+    for (auto& c : text) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (text == "ace") {
+        return report_format::ace;
+    }
+    if (text == "json") {
+        return report_format::json;
+    }
+    return std::nullopt;
+}
+
+std::optional<std::chrono::nanoseconds> seconds_option(double seconds) {
+    return std::chrono::nanoseconds(static_cast<long long>(seconds * 1e9 + 0.5));
+}
+
+// --arrivals and --seed: how rate mode spreads its messages.
+void validate_arrivals(const raw_client_options& raw, const po::variables_map& given, bool rate,
+                       client_options& result, std::vector<std::string>& errors) {
+    const auto process = parse_arrival_process(raw.arrivals);
+    if (!process) {
+        errors.push_back(
+            fmt::format("--arrivals must be uniform, poisson or in-step, not '{}'", raw.arrivals));
+    } else {
+        result.arrivals = *process;
+    }
+    if (!rate && !given["arrivals"].defaulted()) {
+        errors.push_back("--arrivals needs --rate or --total-rate: only rate mode has a schedule");
+    }
+    if (given.count("seed")) {
+        if (result.arrivals != arrival_process::poisson) {
+            errors.push_back("--seed needs --arrivals poisson: the other schedules draw nothing");
+        } else if (raw.seed < 0) {
+            errors.push_back("--seed must be 0 or more");
+        } else {
+            result.seed = static_cast<std::uint64_t>(raw.seed);
+        }
+    }
+}
+
+// The mode, from the options given alone (client_options::mode says why).
+protocol::test_mode mode_of(const raw_client_options& raw, const po::variables_map& given) {
+    if (given.count("rate") > 0 || given.count("total-rate") > 0) {
+        return protocol::test_mode::rate;
+    }
+    if (raw.throughput) {
+        return protocol::test_mode::throughput;
+    }
+    const bool needs_load_engine = raw.flows > 1 || given.count("threads") > 0 ||
+                                   (given.count("interval") > 0 && raw.interval_s > 0.0) ||
+                                   given.count("interval-csv") > 0 ||
+                                   given.count("histogram-log") > 0 ||
+                                   given.count("latency-file") > 0 || given.count("flow-csv") > 0;
+    return needs_load_engine ? protocol::test_mode::framed_ping_pong
+                             : protocol::test_mode::ping_pong;
+}
+
+// --rate, --total-rate and --throughput: one of them at most, and the rate
+// per flow.
+void validate_rate(const raw_client_options& raw, const po::variables_map& given,
+                   client_options& result, std::vector<std::string>& errors) {
+    const bool per_flow = given.count("rate") > 0;
+    const bool total = given.count("total-rate") > 0;
+    if (per_flow && total) {
+        errors.push_back(
+            "--rate and --total-rate exclude each other: give the rate per flow or "
+            "in all");
+    }
+    if ((per_flow || total) && raw.throughput) {
+        errors.push_back("--rate and --throughput exclude each other: choose one mode");
+    }
+    if (!per_flow && !total) {
+        return;
+    }
+    const double per_flow_rate =
+        total ? raw.total_rate_per_s / static_cast<double>(std::max(raw.flows, 1LL))
+              : raw.rate_per_s;
+    if (!(per_flow_rate > 0.0 && per_flow_rate <= 10'000'000.0)) {
+        errors.push_back(total ? "--total-rate must be more than 0 and at most 10000000 "
+                                 "messages per second per flow"
+                               : "--rate must be more than 0 and at most 10000000 messages "
+                                 "per second");
+    }
+    result.rate_per_s = per_flow_rate;
+}
+
+// --echo-every: the load modes' share of timed messages. After the mode.
+void validate_echo_every(const raw_client_options& raw, const po::variables_map& given,
+                         client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("echo-every")) {
+        result.echo_every =
+            result.mode == protocol::test_mode::throughput ? default_throughput_echo_every : 1;
+    } else if (result.mode != protocol::test_mode::rate &&
+               result.mode != protocol::test_mode::throughput) {
+        errors.push_back(
+            "--echo-every needs --rate or --throughput (ping-pong times every round trip)");
+    } else if (raw.echo_every < 1 || raw.echo_every > 1'000'000) {
+        errors.push_back("--echo-every must be 1..1000000");
+    } else {
+        result.echo_every = static_cast<std::uint32_t>(raw.echo_every);
+    }
+}
+
+// --duration: a time instead of -c.
+void validate_duration(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("duration")) {
+        return;
+    }
+    if (!given["test-iterations"].defaulted()) {
+        errors.push_back(
+            "-c/--test-iterations and --duration exclude each other: give a count or a time");
+    }
+    if (!(raw.duration_s > 0.0 && raw.duration_s <= 86400.0)) {
+        errors.push_back("--duration must be more than 0 and at most 86400 seconds");
+    } else {
+        result.duration = seconds_option(raw.duration_s);
+    }
+}
+
+// --flows, --connect-window and --threads. Without --threads the count is
+// left at 0, for client_main to decide from the machine.
+void validate_flows(const raw_client_options& raw, const po::variables_map& given,
+                    client_options& result, std::vector<std::string>& errors) {
+    if (raw.flows < 1 || raw.flows > max_flows) {
+        errors.push_back(fmt::format("--flows must be 1..{}", max_flows));
+    } else {
+        result.flows = static_cast<unsigned>(raw.flows);
+    }
+    if (raw.connect_window < 1 || raw.connect_window > max_flows) {
+        errors.push_back(fmt::format("--connect-window must be 1..{}", max_flows));
+    } else {
+        result.connect_window = static_cast<unsigned>(raw.connect_window);
+    }
+    if (given.count("threads")) {
+        if (raw.threads < 1 || raw.threads > raw.flows) {
+            errors.push_back("--threads must be 1..--flows");
+        } else {
+            result.threads = static_cast<unsigned>(raw.threads);
+        }
+    }
+}
+
+// --interval and the files of one run: progress lines, interval logs, every
+// message, every flow. After the mode.
+void validate_interval_outputs(const raw_client_options& raw, const po::variables_map& given,
+                               client_options& result, std::vector<std::string>& errors) {
+    if (given.count("interval")) {
+        if (raw.interval_s != 0.0 && !(raw.interval_s >= 0.01 && raw.interval_s <= 3600.0)) {
+            errors.push_back("--interval must be 0 (no progress lines) or 0.01..3600 seconds");
+        } else if (raw.interval_s > 0.0) {
+            result.interval = seconds_option(raw.interval_s);
+        }
+    } else if (result.mode == protocol::test_mode::rate ||
+               result.mode == protocol::test_mode::throughput) {
+        result.interval = default_load_interval;  // ping-pong: none unless asked
+    }
+    const auto output_file = [&](const char* name, const std::string& value, std::string& into) {
+        if (given.count(name) && value.empty()) {
+            errors.push_back(fmt::format("--{} needs a file name", name));
+        }
+        into = value;
+    };
+    output_file("interval-csv", raw.interval_csv, result.interval_csv);
+    output_file("histogram-log", raw.histogram_log, result.histogram_log);
+    output_file("latency-file", raw.latency_file, result.latency_file);
+    output_file("flow-csv", raw.flow_csv, result.flow_csv);
+    if ((!result.interval_csv.empty() || !result.histogram_log.empty()) && !result.interval) {
+        errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
+    }
+}
+
+// Every framed request opens with the 16-byte message header, so a framed
+// mode needs a payload of 16 bytes or more. After the mode.
+void validate_framed_payload(const raw_client_options& raw, const po::variables_map& given,
+                             const client_options& result, std::vector<std::string>& errors) {
+    if (result.mode == protocol::test_mode::ping_pong) {
+        return;
+    }
+    const bool load = result.mode != protocol::test_mode::framed_ping_pong;
+    if (given.count("payload-size-power-of-2") && raw.payload_power >= 0 && raw.payload_power < 4) {
+        errors.push_back(load ? "--rate and --throughput need -s 4 or more: each request opens "
+                                "with a 16-byte message header"
+                              : "ping-pong with --flows, --threads, --interval or their files "
+                                "needs -s 4 or more: each request then opens with a 16-byte "
+                                "message header");
+    }
+    if (given.count("payload-bytes") && raw.payload_bytes >= 1 &&
+        raw.payload_bytes < protocol::min_load_payload_bytes) {
+        errors.push_back(load ? "--rate and --throughput need --payload-bytes 16 or more: each "
+                                "request opens with a 16-byte message header"
+                              : "ping-pong with --flows, --threads, --interval or their files "
+                                "needs --payload-bytes 16 or more: each request then opens with "
+                                "a 16-byte message header");
+    }
+}
+
+// The workload options: the mode, its rate and echoes, count or duration,
+// flows, threads and the per-interval outputs.
+void validate_workload(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    result.mode = mode_of(raw, given);
+    validate_rate(raw, given, result, errors);
+    validate_arrivals(raw, given, result.mode == protocol::test_mode::rate, result, errors);
+    validate_echo_every(raw, given, result, errors);
+    validate_duration(raw, given, result, errors);
+    validate_flows(raw, given, result, errors);
+    validate_interval_outputs(raw, given, result, errors);
+    validate_framed_payload(raw, given, result, errors);
+}
+
+// -s or --payload-bytes: the size of every request.
+void validate_payload(const raw_client_options& raw, const po::variables_map& given,
+                      client_options& result, std::vector<std::string>& errors) {
+    const bool power = given.count("payload-size-power-of-2") > 0;
+    const bool bytes = given.count("payload-bytes") > 0;
+    if (power && bytes) {
+        errors.push_back(
+            "-s/--payload-size-power-of-2 and --payload-bytes exclude each other: give the "
+            "payload as a power of 2 or in bytes");
+    } else if (!power && !bytes) {
+        errors.push_back(
+            "-s/--payload-size-power-of-2 or --payload-bytes is required: the payload is 2^s "
+            "bytes, s in 0..16, or N bytes, N in 1..65536");
+    } else if (power) {
+        if (raw.payload_power < 0 || raw.payload_power > 16) {
+            errors.push_back("-s/--payload-size-power-of-2 must be 0..16 (1 to 65536 bytes)");
+        } else {
+            result.payload_power = static_cast<unsigned>(raw.payload_power);
+        }
+    } else if (raw.payload_bytes < 1 || raw.payload_bytes > protocol::max_payload_bytes) {
+        errors.push_back("--payload-bytes must be 1..65536");
+    } else {
+        result.payload_bytes_given = static_cast<std::uint32_t>(raw.payload_bytes);
+        // Its base-2 logarithm, rounded down: exact for a power of 2.
+        result.payload_power =
+            static_cast<unsigned>(std::bit_width(result.payload_bytes_given) - 1);
+    }
+}
+
+// --reply-bytes or --echo: the size of every reply. After validate_workload
+// and validate_payload, whose mode and payload it reads.
+void validate_reply(const raw_client_options& raw, const po::variables_map& given,
+                    client_options& result, std::vector<std::string>& errors) {
+    const bool sized = given.count("reply-bytes") > 0;
+    if (sized && raw.echo) {
+        errors.push_back(
+            "--reply-bytes and --echo exclude each other: --echo is a reply of the payload's "
+            "size");
+        return;
+    }
+    const bool framed = result.mode != protocol::test_mode::ping_pong;
+    const auto smallest = protocol::min_reply_bytes(result.mode);
+    if (sized) {
+        if (raw.reply_bytes < smallest || raw.reply_bytes > protocol::max_reply_bytes) {
+            errors.push_back(
+                framed ? "--reply-bytes must be 16..65536 here: a framed reply carries its "
+                         "request's 16-byte message header (sequence and token), which the "
+                         "client matches"
+                       : "--reply-bytes must be 2..65536: a ping-pong reply carries the "
+                         "request's first and last check bytes");
+        } else {
+            result.reply_bytes = static_cast<std::uint32_t>(raw.reply_bytes);
+        }
+    } else if (raw.echo) {
+        const auto payload = result.payload_bytes();
+        const bool payload_valid = given.count("payload-bytes")
+                                       ? result.payload_bytes_given != 0
+                                       : raw.payload_power >= 0 && raw.payload_power <= 16;
+        if (!payload_valid) {
+            return;  // said by validate_payload
+        }
+        if (payload < smallest) {
+            errors.push_back(
+                "--echo needs a payload of 2 bytes or more: a ping-pong reply carries the "
+                "request's first and last check bytes (2 bytes)");
+        } else {
+            result.reply_bytes = payload;
+            result.echo = true;
+        }
+    }
+}
+
+// --repeat and --pause: how many runs, and the wait between two of them.
+void validate_repeat(const raw_client_options& raw, const po::variables_map& given,
+                     client_options& result, std::vector<std::string>& errors) {
+    if (raw.repeat < 1 || raw.repeat > max_repeat) {
+        errors.push_back(fmt::format("--repeat must be 1..{}", max_repeat));
+    } else {
+        result.repeat = static_cast<unsigned>(raw.repeat);
+    }
+    if (given.count("pause")) {
+        if (raw.repeat <= 1) {
+            errors.push_back("--pause needs --repeat above 1: it is the wait between runs");
+        } else if (!(raw.pause_s >= 0.0 && raw.pause_s <= 3600.0)) {
+            errors.push_back("--pause must be 0..3600 seconds");
+        } else {
+            result.pause =
+                std::chrono::nanoseconds(static_cast<long long>(raw.pause_s * 1e9 + 0.5));
+        }
+    }
+    if (raw.repeat > 1) {
+        for (const char* file : {"latency-file", "histogram-log", "interval-csv", "flow-csv"}) {
+            if (given.count(file)) {
+                errors.push_back(
+                    fmt::format("--{} describes one run: it cannot be given with --repeat above 1 "
+                                "(--json-file holds every run)",
+                                file));
+            }
+        }
+    }
+}
+
+// --start-at: the instant, no further off than max_start_ahead, for one run.
+// An instant already past is found when the client is about to connect or
+// to measure, and is a runtime failure then (client/start_wait.hpp): the
+// same command line is right a second earlier.
+void validate_start_at(const raw_client_options& raw, const po::variables_map& given,
+                       client_options& result, std::vector<std::string>& errors) {
+    if (!given.count("start-at")) {
+        return;
+    }
+    const auto parsed = parse_start_time(raw.start_at);
+    if (!parsed.time) {
+        errors.push_back(parsed.error);
+        return;
+    }
+    const auto ahead = *parsed.time - std::chrono::system_clock::now();
+    if (ahead > max_start_ahead) {
+        errors.push_back(fmt::format(
+            "--start-at {} is {:.1f} h ahead, more than 24 h: check its date and zone",
+            raw.start_at, std::chrono::duration<double, std::ratio<3600>>(ahead).count()));
+    }
+    // The runs of --repeat follow one another at times that depend on how
+    // long each takes, which no other host knows: only one run can be
+    // aligned, and a repeated test would misalign the rest silently.
+    if (raw.repeat > 1) {
+        errors.push_back(
+            "--start-at aligns one run across hosts; it cannot be given with --repeat above 1 "
+            "(start each run with its own --start-at)");
+    }
+    result.start_at = parsed.time;
+}
+
+void validate_iterations(const raw_client_options& raw, client_options& result,
+                         std::vector<std::string>& errors) {
+    if (raw.iterations < 1 || raw.iterations > protocol::max_measured_iterations) {
+        errors.push_back(
+            fmt::format("-c/--test-iterations must be 1..{}", protocol::max_measured_iterations));
+    } else {
+        result.iterations = static_cast<std::uint32_t>(raw.iterations);
+    }
+}
+
+// -m, -M, -b and -x: the histogram's edges, bins and outliers kept.
+void validate_histogram(const raw_client_options& raw, client_options& result,
+                        std::vector<std::string>& errors) {
+    result.histogram.min_us = raw.histogram_min_us;
+    result.histogram.max_us = raw.histogram_max_us;
+    // Bin edges are computed in doubles: bounded values keep every edge
+    // finite and distinct, and a round trip of 1000 s is no latency anyway.
+    constexpr double histogram_limit_us = 1e9;
+    if (!(raw.histogram_min_us >= 0.0 && raw.histogram_min_us < histogram_limit_us)) {
+        errors.push_back("-m/--histogram-min-bin must be 0 or more and below 1e9 microseconds");
+    }
+    if (!(raw.histogram_max_us > raw.histogram_min_us) || !std::isfinite(raw.histogram_max_us)) {
+        errors.push_back("-M/--histogram-max-bin must be finite and greater than -m");
+    } else if (raw.histogram_max_us > histogram_limit_us) {
+        errors.push_back("-M/--histogram-max-bin must be at most 1e9 microseconds (1000 s)");
+    }
+    if (raw.bin_count < 1 || raw.bin_count > 10'000'000) {
+        errors.push_back("-b/--histogram-bin-count must be 1..10000000");
+    } else {
+        result.histogram.bin_count = static_cast<std::size_t>(raw.bin_count);
+    }
+    if (raw.max_outliers < 0 || raw.max_outliers > 1'000'000) {
+        errors.push_back("-x/--histogram-num-outliers must be 0..1000000");
+    } else {
+        result.histogram.max_outliers = static_cast<std::size_t>(raw.max_outliers);
+    }
+}
+
+// -H, -p, -i and -C: where to connect, and from where. SOCK_SEQPACK_clt
+// takes lists for one multi-homed association.
+void validate_endpoints(const raw_client_options& raw, const program_info& program,
+                        client_options& result, std::vector<std::string>& errors) {
+    if (raw.server_port < 1 || raw.server_port > 65535) {
+        errors.push_back("-p/--server-port must be 1..65535");
+    } else {
+        result.server_port = static_cast<std::uint16_t>(raw.server_port);
+    }
+    if (raw.client_port < 0 || raw.client_port > 65535) {
+        errors.push_back("-C/--client-port must be 0..65535 (0: the kernel picks)");
+    } else {
+        result.client_port = static_cast<std::uint16_t>(raw.client_port);
+    }
+    const bool multi = program.service == socket_service::seqpack;
+    result.server_hosts = split_address_list(raw.server_hosts);
+    if (result.server_hosts.empty()) {
+        errors.push_back("-H/--server-host must name a host");
+    } else if (!multi && result.server_hosts.size() > 1) {
+        errors.push_back(
+            "-H/--server-host takes one host here; SOCK_SEQPACK_clt takes a comma-separated list");
+    }
+    result.client_addresses = split_address_list(raw.client_addresses);
+    if (!multi && result.client_addresses.size() > 1 && raw.flows <= 1) {
+        errors.push_back(
+            "-i/--client-connect-addr takes a list here only with --flows above 1, to deal the "
+            "flows over the addresses; SOCK_SEQPACK_clt takes a list for one association");
+    }
+}
+
+// --format, --json-file and --all-bins: the report.
+void validate_report(const raw_client_options& raw, const po::variables_map& given,
+                     client_options& result, std::vector<std::string>& errors) {
+    if (const auto format = parse_format(raw.format)) {
+        result.format = *format;
+    } else {
+        errors.push_back("--format must be ace or json, not '" + raw.format + "'");
+    }
+    if (given.count("json-file") && raw.json_file.empty()) {
+        errors.push_back("--json-file needs a file name");
+    }
+    result.json_file = raw.json_file;
+    result.all_bins = raw.all_bins;
+}
+
+}  // namespace
+
+client_options validate_client_options(const raw_client_options& raw,
+                                       const po::variables_map& given,
+                                       const program_info& program) {
+    std::vector<std::string> errors;
+    client_options result;
+    result.common = validate_common_options(raw.common, given, program, errors);
+    validate_iterations(raw, result, errors);
+    validate_payload(raw, given, result, errors);
+    validate_histogram(raw, result, errors);
+    validate_endpoints(raw, program, result, errors);
+    validate_report(raw, given, result, errors);
+    validate_workload(raw, given, result, errors);
+    validate_reply(raw, given, result, errors);
+    validate_repeat(raw, given, result, errors);
+    validate_start_at(raw, given, result, errors);
+    const bool open_loop =
+        result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
+    if (result.common.sctp.pr.any() && !open_loop) {
+        errors.push_back(
+            "--pr-sctp needs --rate or --throughput: in ping-pong one abandoned message would "
+            "stop the round trips");
+    }
+    throw_if_invalid(errors, program);
+    return result;
+}
+
+}  // namespace sctp_perf

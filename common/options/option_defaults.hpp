@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The default of every option that has one, defined once. The options
+// structs start from these, so do the raw command-line values before
+// validation, and --help shows them (default_text, number_values.hpp): a
+// default changed here changes all three.
+//
+// Defaults that depend on the machine (the client's and the server's
+// threads, the server's --max-clients under ulimit -n) are not options'
+// defaults but decisions taken when the program starts (client_main,
+// server_main); the options leave them at 0.
+
+#include <chrono>
+#include <cstdint>
+
+#include "options/arrival_process.hpp"
+#include "stats/binned_histogram.hpp"
+#include "transport/transport_protocol.hpp"
+
+namespace sctp_perf {
+
+// Every program.
+// The port a server listens on (-p) and a client connects to unless told.
+inline constexpr std::uint16_t default_port = 45453;
+inline constexpr transport_protocol default_transport = transport_protocol::sctp;  // -t
+inline constexpr std::chrono::milliseconds default_io_timeout{10'000};             // --io-timeout
+inline constexpr long long default_streams = 1;                                    // --streams
+
+// The clients.
+inline constexpr std::uint32_t default_iterations = 1'000'000;   // -c, primer not included
+inline constexpr unsigned default_flows = 1;                     // --flows
+inline constexpr unsigned default_repeat = 1;                    // --repeat
+inline constexpr const char* default_server_host = "localhost";  // -H
+inline constexpr arrival_process default_arrivals = arrival_process::uniform;  // --arrivals
+// -m, -M, -b and -x: the histogram's own defaults.
+inline constexpr bin_layout default_histogram{};
+// --echo-every with --throughput (with --rate every message is timed).
+inline constexpr std::uint32_t default_throughput_echo_every = 1000;
+// --interval in the load modes (ping-pong prints no progress lines unless asked).
+inline constexpr std::chrono::seconds default_load_interval{1};
+
+// How many flows SOCK_STREAM_clt sets up at once by default. Each flow
+// waits about two round trips, so over a 10 ms path 10,000 flows wait
+// 0.8 s at 256; over loopback 64 to 1024 did no better than one another
+// (bench/README.md, ten_thousand_flows.sh). Few enough that a burst of
+// SYNs stays within a listener's default backlog (the kernel's somaxconn,
+// 4096 since Linux 5.4).
+inline constexpr unsigned default_connect_window = 256;
+
+// The servers.
+// --max-clients by default, where the descriptor limit allows it: enough
+// for a load test of thousands of flows.
+inline constexpr unsigned default_max_clients = 10'000;
+// How long a new connection may take to deliver its whole test header,
+// busy or not: a silent or trickling one must not hold a slot for long.
+inline constexpr std::chrono::milliseconds default_header_timeout{2000};
+inline constexpr std::chrono::seconds default_idle_report{60};  // --idle-report
+
+}  // namespace sctp_perf
