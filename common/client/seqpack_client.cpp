@@ -2,6 +2,7 @@
 #include "client/seqpack_client.hpp"
 
 #include "transport/sctp_addresses.hpp"
+#include "transport/sctp_delivery.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -27,6 +28,9 @@ client_connection seqpack_connection(seqpacket_association association,
     set_nagle(fd, transport_protocol::sctp, options.common.nagle);
     set_io_timeout(fd, options.common.io_timeout);
     apply_socket_buffers(fd, options.common.buffers);
+    if (options.common.sctp.streams > 1) {
+        enable_receive_info(fd);  // the client checks the stream of every reply
+    }
 
     // Every address of the association, so the report says which addresses
     // each end bound, not just the primary path.

@@ -14,7 +14,7 @@ seqpacket_connect_request seqpack_connect_request(const client_options& options)
 
 // The connection on an association that is up, peeled off onto a socket of
 // its own and set up as the options say (Nagle, I/O timeout, buffers,
-// spinning).
+// spinning, and with several streams the stream of every reply told).
 client_connection seqpack_connection(seqpacket_association association,
                                      const client_options& options);
 
