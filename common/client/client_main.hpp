@@ -24,8 +24,9 @@ struct client_connection {
 using client_connector = std::function<client_connection(const client_options&)>;
 
 // Connects the flows after those in `channels` (the first, connected with
-// the client_connector) and opens the test on each with the header, as
-// connect_stream_flows does; throws as rethrow_flow_failure words it.
+// the client_connector) and opens the test on each with the header, many at
+// a time (client/flow_setup_loop.hpp); throws as rethrow_flow_failure
+// words it.
 using flows_connector = std::function<void(const client_options&, const protocol::test_header&,
                                            std::vector<std::unique_ptr<message_channel>>&)>;
 

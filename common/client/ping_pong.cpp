@@ -61,6 +61,17 @@ ping_pong_result measured_result(std::uint64_t taken, bool stopped, clock::time_
     return {last_stop - since, taken - primer, stopped, since_wall};
 }
 
+// With several streams the server must answer on the request's stream; a
+// reply elsewhere is its error, named with both streams.
+void check_reply_stream(const sctp_delivery& sent, const sctp_delivery& came) {
+    if (came.stream != sent.stream) {
+        throw peer_error(fmt::format(
+            "the reply came on stream {}, its request went on stream {} (the server must "
+            "answer each request on the stream it came on)",
+            came.stream, sent.stream));
+    }
+}
+
 }  // namespace
 
 // The loop is the timed path: whatever it needs is made before it and
@@ -98,11 +109,15 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         // Stream 0 ordered, the default, is a plain send().
         const sctp_delivery delivery{
             static_cast<std::uint16_t>(i % plan.streams), plan.unordered, {}};
+        sctp_delivery travelled;
         try {
             const auto start = clock::now();
             channel.send_message(payload, delivery);
-            channel.receive_message(reply);
+            channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
+            if (plan.streams > 1) {
+                check_reply_stream(delivery, travelled);
+            }
             if (i >= primer) {
                 recorder.record(last_stop - start, i - primer);
             }

@@ -2,13 +2,13 @@
 #include "client/seqpack_client.hpp"
 
 #include "transport/sctp_addresses.hpp"
+#include "transport/sctp_delivery.hpp"
 #include "transport/seqpacket_channel.hpp"
-#include "transport/seqpacket_connector.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
 
-client_connection connect_seqpack_client(const client_options& options) {
+seqpacket_connect_request seqpack_connect_request(const client_options& options) {
     seqpacket_connect_request request;
     request.server_hosts = options.server_hosts;
     request.server_port = options.server_port;
@@ -18,13 +18,19 @@ client_connection connect_seqpack_client(const client_options& options) {
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
     request.nagle = options.common.nagle;
+    return request;
+}
 
-    seqpacket_association association = connect_seqpacket(request);
+client_connection seqpack_connection(seqpacket_association association,
+                                     const client_options& options) {
     const int fd = association.socket.get();
     set_blocking(fd);
     set_nagle(fd, transport_protocol::sctp, options.common.nagle);
     set_io_timeout(fd, options.common.io_timeout);
     apply_socket_buffers(fd, options.common.buffers);
+    if (options.common.sctp.streams > 1) {
+        enable_receive_info(fd);  // the client checks the stream of every reply
+    }
 
     // Every address of the association, so the report says which addresses
     // each end bound, not just the primary path.
@@ -41,6 +47,10 @@ client_connection connect_seqpack_client(const client_options& options) {
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
     return connection;
+}
+
+client_connection connect_seqpack_client(const client_options& options) {
+    return seqpack_connection(connect_seqpacket(seqpack_connect_request(options)), options);
 }
 
 }  // namespace sctp_perf

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/stream_client.hpp"
 
+#include "transport/sctp_delivery.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -24,6 +25,9 @@ client_connection stream_connection(unique_fd fd, const client_options& options)
     set_nagle(fd.get(), options.common.transport, options.common.nagle);
     set_io_timeout(fd.get(), options.common.io_timeout);
     apply_socket_buffers(fd.get(), options.common.buffers);
+    if (options.common.transport == transport_protocol::sctp && options.common.sctp.streams > 1) {
+        enable_receive_info(fd.get());  // the client checks the stream of every reply
+    }
 
     client_connection connection;
     connection.local_addresses = {local_address_of(fd.get())};

@@ -83,14 +83,13 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
                : "connections at once, 1..100000 (each needs a descriptor: see ulimit -n); "
                  "--rate and -c are per flow")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
-         "client threads driving the flows (default: min(flows, online CPUs))");
-    if (!multi) {
-        groups.test.add_options()
-            ("connect-window", count_value(raw.connect_window, unreadable, "--connect-window")
-                 ->default_value(default_text(default_connect_window))->value_name("N"),
-             "flows set up at once (connecting and opening the test), 1..100000; lower it to "
-             "spare a server's SYN backlog");
-    }
+         "client threads driving the flows (default: min(flows, online CPUs))")
+        ("connect-window", count_value(raw.connect_window, unreadable, "--connect-window")
+             ->default_value(default_text(default_connect_window))->value_name("N"),
+         multi ? "associations set up at once (connecting and opening the test), 1..100000; "
+                 "lower it to spare a server's backlog of new associations"
+               : "flows set up at once (connecting and opening the test), 1..100000; lower it "
+                 "to spare a server's SYN backlog");
     groups.histogram.add_options()
         ("histogram-min-bin,m",
          real_value(raw.histogram_min_us, unreadable, "-m/--histogram-min-bin",

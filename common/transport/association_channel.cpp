@@ -126,7 +126,7 @@ void association_channel::receive_message(std::span<std::byte>, sctp_delivery*) 
     only_non_blocking("receive_message");
 }
 
-std::size_t association_channel::receive_ready(std::span<std::byte>, std::size_t) {
+std::size_t association_channel::receive_ready(std::span<std::byte>, std::size_t, sctp_delivery*) {
     only_non_blocking("receive_ready");
 }
 

@@ -51,11 +51,13 @@ class association_channel final : public message_channel {
     bool ended() const noexcept { return ending_.has_value(); }
 
     using message_channel::receive_message;
+    using message_channel::receive_ready;
     using message_channel::send_message;
     using message_channel::send_ready;
     void send_message(std::span<const std::byte> message, const sctp_delivery& delivery) override;
     void receive_message(std::span<std::byte> message, sctp_delivery* delivery) override;
-    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
+                              sctp_delivery* delivery) override;
     // Sends one whole SCTP message on this association, or nothing (0).
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;

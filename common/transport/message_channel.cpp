@@ -93,9 +93,10 @@ std::size_t stream_channel::send_ready(std::span<const std::byte> bytes,
     return send_once(socket_.get(), bytes, MSG_DONTWAIT, delivery);
 }
 
-std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t) {
+std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
+                                          sctp_delivery* delivery) {
     try {
-        return receive_once(socket_.get(), buffer, MSG_DONTWAIT);
+        return receive_once(socket_.get(), buffer, MSG_DONTWAIT, delivery);
     } catch (const peer_closed&) {
         throw peer_error("the peer closed the connection in the middle of the test");
     }

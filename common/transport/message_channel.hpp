@@ -65,11 +65,19 @@ class message_channel {
     // - receive_ready fills `buffer` with what has arrived and returns the
     //   byte count, 0 when nothing has. A channel that keeps message
     //   boundaries returns whole messages of exactly `message_size` bytes.
+    //   With `delivery` it reads one message at most (on a byte stream one
+    //   read, which over SCTP never spans two messages) and says how that
+    //   message travelled: the socket must be SCTP with
+    //   enable_receive_info() set.
     // Same errors as the blocking calls.
     virtual std::size_t send_ready(std::span<const std::byte> bytes,
                                    const sctp_delivery& delivery) = 0;
     std::size_t send_ready(std::span<const std::byte> bytes) { return send_ready(bytes, {}); }
-    virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) = 0;
+    virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
+                                      sctp_delivery* delivery) = 0;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) {
+        return receive_ready(buffer, message_size, nullptr);
+    }
 
     // What one read brought, for an event loop that frames the messages
     // itself (the server's sessions): 0 bytes when nothing has arrived. It
@@ -180,6 +188,7 @@ class stream_channel final : public message_channel {
   public:
     explicit stream_channel(unique_fd socket) noexcept;
     using message_channel::receive_message;
+    using message_channel::receive_ready;
     using message_channel::send_message;
     using message_channel::send_ready;
     void send_message(std::span<const std::byte> message, const sctp_delivery& delivery) override;
@@ -187,7 +196,8 @@ class stream_channel final : public message_channel {
     int native_handle() const noexcept override { return socket_.get(); }
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
-    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
+                              sctp_delivery* delivery) override;
     received_part receive_part(std::span<std::byte> buffer, bool with_delivery, bool wait) override;
 
     // What one read brings: 1..buffer.size() bytes, for a reader that frames

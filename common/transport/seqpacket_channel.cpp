@@ -109,13 +109,16 @@ std::size_t seqpacket_channel::send_ready(std::span<const std::byte> bytes,
     return send_whole(socket_.get(), bytes, MSG_DONTWAIT, delivery) ? bytes.size() : 0;
 }
 
-std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
-                                             std::size_t message_size) {
+std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::size_t message_size,
+                                             sctp_delivery* delivery) {
     std::size_t filled = 0;
-    while (filled + message_size <= buffer.size()) {
+    // With `delivery`, one message: the caller learns how each one travelled.
+    const std::size_t limit =
+        delivery != nullptr ? std::min(buffer.size(), message_size) : buffer.size();
+    while (filled + message_size <= limit) {
         const auto message = buffer.subspan(filled, message_size);
         if (pending_) {
-            receive_message(message);
+            receive_message(message, delivery);
             filled += message_size;
             continue;
         }
@@ -123,7 +126,10 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
         msghdr header{};
         header.msg_iov = &part;
         header.msg_iovlen = 1;
-        const ssize_t n = ::recvmsg(socket_.get(), &header, MSG_DONTWAIT);
+        const ssize_t n = delivery == nullptr
+                              ? ::recvmsg(socket_.get(), &header, MSG_DONTWAIT)
+                              : receive_with_delivery(socket_.get(), message, MSG_DONTWAIT,
+                                                      header.msg_flags, *delivery);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -148,7 +154,7 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer,
                     fmt::format("a message longer than the {} bytes expected", message_size));
             }
             // The rest of a message delivered in parts follows at once.
-            receive_rest(message, length);
+            receive_rest(message, length, delivery);
         } else if (length != message_size) {
             throw peer_error(
                 fmt::format("a message of {} bytes where {} were expected", length, message_size));

@@ -43,6 +43,7 @@ class seqpacket_channel final : public message_channel {
         : socket_(std::move(socket)), pending_(std::move(first)) {}
 
     using message_channel::receive_message;
+    using message_channel::receive_ready;
     using message_channel::send_message;
     using message_channel::send_ready;
     // Sends `message` as one SCTP message.
@@ -54,7 +55,8 @@ class seqpacket_channel final : public message_channel {
     bool keeps_message_boundaries() const noexcept override { return true; }
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
-    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) override;
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
+                              sctp_delivery* delivery) override;
     // Notifications are taken here and never returned: one saying the
     // association ended throws as receive_message does.
     received_part receive_part(std::span<std::byte> buffer, bool with_delivery, bool wait) override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/seqpacket_connector.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <netinet/in.h>
@@ -13,20 +14,13 @@
 
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_notification.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
 
 namespace {
-
-// One way of setting up the association: a socket family and the addresses
-// of both ends in forms that family's socket accepts.
-struct attempt_plan {
-    int family = AF_INET;
-    packed_addresses peers;
-    packed_addresses locals;
-};
 
 const char* family_name(int family) {
     return family == AF_INET6 ? "IPv6" : "IPv4";
@@ -48,48 +42,44 @@ std::vector<socket_address> addresses_for(const resolved_host& host, int family)
     return chosen;
 }
 
-// Builds the plan for `family`, or says why there is none.
-std::optional<attempt_plan> plan_for(int family, const std::vector<resolved_host>& servers,
-                                     const std::vector<resolved_host>& clients,
-                                     std::uint16_t client_port, std::string& why_not) {
-    attempt_plan plan;
-    plan.family = family;
+// The route for `family`; its `unusable` says why there is none.
+seqpacket_route route_for(int family, const std::vector<resolved_host>& servers,
+                          const std::vector<resolved_host>& clients, std::uint16_t client_port) {
+    seqpacket_route route;
+    route.family = family;
     for (const auto& host : servers) {
         const auto addresses = addresses_for(host, family);
         if (addresses.empty()) {
-            why_not = fmt::format("'{}' has no {} address", host.name, family_name(family));
-            return std::nullopt;
+            route.unusable = fmt::format("'{}' has no {} address", host.name, family_name(family));
+            return route;
         }
         for (const auto& address : addresses) {
-            plan.peers.add(address);
+            route.peers.add(address);
         }
     }
     for (const auto& host : clients) {
         const auto addresses = addresses_for(host, family);
         if (addresses.empty()) {
-            why_not = fmt::format("client address '{}' has no {} form to reach the server",
-                                  host.name, family_name(family));
-            return std::nullopt;
+            route.unusable = fmt::format("client address '{}' has no {} form to reach the server",
+                                         host.name, family_name(family));
+            return route;
         }
         for (const auto& address : addresses) {
-            plan.locals.add(address);
+            route.locals.add(address);
         }
     }
     if (clients.empty() && client_port != 0) {
-        plan.locals.add(any_address(family, client_port));
+        route.locals.add(any_address(family, client_port));
     }
-    return plan;
+    return route;
 }
 
-struct attempt_outcome {
-    std::optional<seqpacket_association> association;
-    std::string reason;
-    bool refused = false;
-};
-
-attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& request) {
-    unique_fd fd = open_socket(plan.family, SOCK_SEQPACKET, transport_protocol::sctp);
-    if (plan.family == AF_INET6) {
+// A socket for `route`, with the request's options set and its local
+// addresses bound, not yet connecting.
+unique_fd open_seqpacket_socket(const seqpacket_route& route,
+                                const seqpacket_connect_request& request) {
+    unique_fd fd = open_socket(route.family, SOCK_SEQPACKET, transport_protocol::sctp);
+    if (route.family == AF_INET6) {
         // IPv4 addresses may be part of the same association.
         set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
@@ -101,10 +91,10 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
     // otherwise retry INIT for minutes when nothing answers.
     set_io_timeout(fd.get(), request.timeout);
 
-    if (!plan.locals.empty()) {
+    if (!route.locals.empty()) {
         set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
         // One address at a time, so that a failure names the address.
-        for (const auto& address : plan.locals.addresses()) {
+        for (const auto& address : route.locals.addresses()) {
             socket_address one = address;
             if (::sctp_bindx(fd.get(), reinterpret_cast<sockaddr*>(&one.storage), 1,
                              SCTP_BINDX_ADD_ADDR) != 0) {
@@ -115,15 +105,24 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
             }
         }
     }
+    return fd;
+}
 
+struct attempt_outcome {
+    std::optional<seqpacket_association> association;
+    std::string reason;
+    bool refused = false;
+};
+
+attempt_outcome try_route(seqpacket_route route, const seqpacket_connect_request& request) {
+    unique_fd fd = open_seqpacket_socket(route, request);
     attempt_outcome outcome;
     sctp_assoc_t id = 0;
-    if (::sctp_connectx(fd.get(), plan.peers.data(), plan.peers.count(), &id) != 0) {
+    if (::sctp_connectx(fd.get(), route.peers.data(), route.peers.count(), &id) != 0) {
         const int error = errno;
         if (error == EINPROGRESS || error == ETIMEDOUT || error == EAGAIN) {
             // Closing the socket below gives up the half-open association.
-            outcome.reason =
-                fmt::format("no answer within {:g} s", request.timeout.count() / 1000.0);
+            outcome.reason = no_answer_reason(request.timeout);
         } else {
             outcome.refused = error == ECONNREFUSED;
             outcome.reason = std::strerror(error);
@@ -138,14 +137,7 @@ attempt_outcome try_plan(attempt_plan& plan, const seqpacket_connect_request& re
 
 }  // namespace
 
-seqpacket_association connect_seqpacket(const seqpacket_connect_request& request) {
-    // Each host with the port, as the addresses are printed everywhere else:
-    // "10.0.0.1:45453,[::1]:45453".
-    std::vector<std::string> targets;
-    for (const auto& host : request.server_hosts) {
-        targets.push_back(host_and_port(host, request.server_port));
-    }
-    const std::string where = fmt::format("{}", fmt::join(targets, ","));
+std::vector<seqpacket_route> resolve_seqpacket_routes(const seqpacket_connect_request& request) {
     std::vector<resolved_host> servers;
     std::vector<resolved_host> clients;
     try {
@@ -162,9 +154,7 @@ seqpacket_association connect_seqpacket(const seqpacket_connect_request& request
     const int preferred = servers.front().addresses.front().family();
     const std::array<int, 2> families{preferred, preferred == AF_INET6 ? AF_INET : AF_INET6};
     const bool ipv6 = ipv6_sockets_work(SOCK_SEQPACKET, transport_protocol::sctp);
-
-    std::string last_reason = "no usable address";
-    bool refused = false;
+    std::vector<seqpacket_route> routes;
     for (const int family : families) {
         if (family == AF_INET6) {
             bool any_v6 = false;
@@ -175,24 +165,106 @@ seqpacket_association connect_seqpacket(const seqpacket_connect_request& request
                 continue;  // the IPv4 attempt covers these addresses
             }
             if (!ipv6) {
-                last_reason = "this machine has no IPv6";
+                routes.push_back({family, {}, {}, "this machine has no IPv6"});
                 continue;
             }
         }
-        std::string why_not;
-        auto plan = plan_for(family, servers, clients, request.client_port, why_not);
-        if (!plan) {
-            last_reason = why_not;
+        routes.push_back(route_for(family, servers, clients, request.client_port));
+    }
+    return routes;
+}
+
+unique_fd start_seqpacket_connect(const seqpacket_connect_request& request,
+                                  const seqpacket_route& route, int& failure) {
+    unique_fd fd = open_seqpacket_socket(route, request);
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags | O_NONBLOCK) != 0) {
+        throw std::system_error(errno, std::generic_category(),
+                                "cannot make a socket non-blocking");
+    }
+    seqpacket_route peers = route;  // sctp_connectx takes a non-const pointer
+    sctp_assoc_t id = 0;
+    failure = 0;
+    if (::sctp_connectx(fd.get(), peers.peers.data(), peers.peers.count(), &id) != 0 &&
+        errno != EINPROGRESS) {
+        failure = errno;
+    }
+    return fd;
+}
+
+seqpacket_progress seqpacket_connect_progress(int fd) {
+    // A notification is small; one of an abort may carry the ABORT chunk's
+    // causes, whose rest (without MSG_EOR) is read and dropped in turn.
+    std::array<std::byte, 1024> buffer{};
+    bool rest_of_one = false;  // this read continues a notification
+    for (;;) {
+        iovec part{buffer.data(), buffer.size()};
+        msghdr header{};
+        header.msg_iov = &part;
+        header.msg_iovlen = 1;
+        const ssize_t n = ::recvmsg(fd, &header, MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return {};
+            }
+            return {false, errno, 0};
+        }
+        if (n == 0) {
+            return {};  // nothing read: the readiness said no more
+        }
+        const bool continued = rest_of_one;
+        rest_of_one = (header.msg_flags & MSG_EOR) == 0;
+        if ((header.msg_flags & MSG_NOTIFICATION) == 0 || continued) {
+            continue;  // no data comes before the association is up
+        }
+        const auto notice =
+            decode_sctp_notification(std::span(buffer).first(static_cast<std::size_t>(n)));
+        if (!notice) {
             continue;
         }
-        auto outcome = try_plan(*plan, request);
+        if (notice->event == association_event::up) {
+            return {true, 0, notice->assoc_id};
+        }
+        if (notice->event == association_event::lost) {
+            // The kernel tells a one-to-many socket no errno: an INIT that
+            // met an ABORT or a closed port is what a blocking
+            // sctp_connectx calls refused.
+            return {false, ECONNREFUSED, 0};
+        }
+    }
+}
+
+connect_error seqpacket_connect_failure(const seqpacket_connect_request& request,
+                                        const std::string& last_reason, bool refused) {
+    // Each host with the port, as the addresses are printed everywhere else:
+    // "10.0.0.1:45453,[::1]:45453".
+    std::vector<std::string> targets;
+    for (const auto& host : request.server_hosts) {
+        targets.push_back(host_and_port(host, request.server_port));
+    }
+    return connect_error(
+        fmt::format("cannot connect to {} ({})", fmt::join(targets, ","), last_reason), refused);
+}
+
+seqpacket_association connect_seqpacket(const seqpacket_connect_request& request) {
+    std::string last_reason = "no usable address";
+    bool refused = false;
+    for (const auto& route : resolve_seqpacket_routes(request)) {
+        if (!route.unusable.empty()) {
+            last_reason = route.unusable;
+            continue;
+        }
+        auto outcome = try_route(route, request);
         if (outcome.association) {
             return std::move(*outcome.association);
         }
         last_reason = outcome.reason;
         refused = outcome.refused;
     }
-    throw connect_error("cannot connect to " + where + " (" + last_reason + ")", refused);
+    throw seqpacket_connect_failure(request, last_reason, refused);
 }
 
 }  // namespace sctp_perf

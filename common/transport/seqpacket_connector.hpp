@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "transport/sctp_addresses.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/stream_connector.hpp"  // connect_error
@@ -37,6 +38,48 @@ struct seqpacket_association {
     unique_fd socket;  // SOCK_SEQPACKET, holding this association only
     sctp_assoc_t id = 0;
 };
+
+// One way of setting up the association: a socket family and the addresses
+// of both ends in forms that family's socket accepts, or why there is none.
+struct seqpacket_route {
+    int family = AF_INET;
+    packed_addresses peers;
+    packed_addresses locals;
+    std::string unusable;  // not empty: the route cannot be tried, and why
+};
+
+// Connecting is three steps, as for a one-to-one connection
+// (stream_connector.hpp), so that a client of many associations drives them
+// from one event loop: the routes are resolved once, each attempt opens a
+// socket and starts a non-blocking sctp_connectx, and its outcome is read
+// from the association's notification once the socket is readable (a
+// one-to-many socket is writable before its association is up).
+//
+// The routes: one per address family the server has, the resolver's
+// preferred one first. Throws connect_error when a name does not resolve.
+std::vector<seqpacket_route> resolve_seqpacket_routes(const seqpacket_connect_request& request);
+
+// Opens a socket for `route` with the request's options, binds its local
+// addresses and starts connecting without waiting. The socket is
+// non-blocking; `failure` is set when sctp_connectx failed at once.
+// Throws connect_error when a local address cannot be bound,
+// std::system_error when no socket opens.
+unique_fd start_seqpacket_connect(const seqpacket_connect_request& request,
+                                  const seqpacket_route& route, int& failure);
+
+struct seqpacket_progress {
+    bool up = false;
+    int failure = 0;  // the errno the set-up failed with; 0 while under way or up
+    sctp_assoc_t id = 0;
+};
+
+// Reads what has come on a socket start_seqpacket_connect returned, without
+// waiting: the association's coming up, or its failure.
+seqpacket_progress seqpacket_connect_progress(int fd);
+
+// "cannot connect to HOST:PORT,... (REASON)".
+connect_error seqpacket_connect_failure(const seqpacket_connect_request& request,
+                                        const std::string& last_reason, bool refused);
 
 // Sets up the association. Where the names resolve to both IPv4 and IPv6,
 // tries one family and then the other, in the resolver's order, so a server

@@ -64,7 +64,9 @@ class scripted_server final : public message_channel {
     }
     int native_handle() const noexcept override { return -1; }
     std::size_t send_ready(std::span<const std::byte>, const sctp_delivery&) override { return 0; }
-    std::size_t receive_ready(std::span<std::byte>, std::size_t) override { return 0; }
+    std::size_t receive_ready(std::span<std::byte>, std::size_t, sctp_delivery*) override {
+        return 0;
+    }
     received_part receive_part(std::span<std::byte>, bool, bool) override { return {}; }
 
     std::optional<std::uint64_t> first_wrong() const noexcept { return first_wrong_; }

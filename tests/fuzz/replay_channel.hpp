@@ -49,13 +49,13 @@ class replay_channel final : public message_channel {
     std::size_t send_ready(std::span<const std::byte> bytes, const sctp_delivery&) override {
         return bytes.size();
     }
-    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t) override {
+    std::size_t receive_ready(std::span<std::byte> buffer, std::size_t, sctp_delivery*) override {
         const auto n = std::min(buffer.size(), peer_bytes_.size());
         take(buffer.first(n));
         return n;
     }
     received_part receive_part(std::span<std::byte> buffer, bool, bool) override {
-        return {receive_ready(buffer, 0), false, {}};
+        return {receive_ready(buffer, 0, nullptr), false, {}};
     }
 
   private:

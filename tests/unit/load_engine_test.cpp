@@ -246,3 +246,17 @@ TEST_CASE("flow: a sender that fell behind catches up without skipping", "[load]
         CHECK(header->reply_wanted());  // --echo-every 1
     }
 }
+
+TEST_CASE("streams: a reply is checked against the stream its request went on", "[load]") {
+    // 100 primer round trips (sequences 0..99) and the end of test on stream
+    // 0; measured message k, sequence 100 + k, on stream k % 4.
+    CHECK(request_stream(0, 4, false) == 0);
+    CHECK(request_stream(99, 4, false) == 0);
+    CHECK(request_stream(100, 4, false) == 0);
+    CHECK(request_stream(101, 4, false) == 1);
+    CHECK(request_stream(103, 4, false) == 3);
+    CHECK(request_stream(104, 4, false) == 0);
+    CHECK(request_stream(105, 4, true) == 0);  // the end of test after 5 messages
+    CHECK(request_stream(70'000, 1, false) == 0);
+    CHECK(request_stream(100 + 65'535 + 65'536, 65'535, false) == 1);
+}

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// sctp_garbage_peer: a misbehaving SCTP client for the VM checks.
+// sctp_garbage_peer: a misbehaving SCTP peer for the VM checks.
 //
 // It connects to an sctp-perf server over SCTP, does one thing a proper
 // client never does, and reports what the server did in return: answer,
 // close the association, abort it, or keep it open. The server under test
 // must survive all of it and go on serving well-behaved clients.
+//
+// With `wrong-stream-server` it is the misbehaving server instead: it
+// accepts one client, opens its test as a server does, and answers every
+// request with the request's own bytes on another stream than the one it
+// came on, which the client must refuse.
 //
 // Plain POSIX sockets on purpose: this program stands outside the code it
 // tests, so it shares nothing with the common library (it even spells out
@@ -25,6 +30,14 @@
 //                           the server accepted it, one request of BYTES bytes
 //     header-only           a valid header; closes once the server accepted it
 //                           and its settings are read
+//     wrong-stream-server SKIP
+//                           listens on HOST PORT (0: any port) over a one-to-one
+//                           socket, says "starting server at port N" on stderr
+//                           as the sctp-perf servers do, accepts one client and
+//                           accepts its test; answers its first SKIP requests on
+//                           the stream each came on, every later one with the
+//                           request's bytes on the next stream (modulo the
+//                           association's streams), until the client leaves
 //   --probe      connects nowhere: says whether this kernel opens SCTP sockets
 // Exit status: 0 the action went as far as the server let it (what the server
 // did is printed), 1 connecting failed or the kernel has no SCTP, 2 usage error.
@@ -72,14 +85,14 @@ constexpr std::uint32_t announced_request_bytes = 64;
 constexpr std::uint32_t announced_iterations = 10;
 
 enum class socket_style { stream, seqpacket };
-enum class action { garbage, bad_magic, wrong_size, header_only };
+enum class action { garbage, bad_magic, wrong_size, header_only, wrong_stream_server };
 
 struct peer_options {
     socket_style style = socket_style::stream;
     std::string host;
     std::string port;
     action what = action::garbage;
-    std::uint64_t bytes = 0;  // garbage or the wrong request's size
+    std::uint64_t bytes = 0;  // garbage or the wrong request's size; SKIP
     std::uint32_t seed = 1;
 };
 
@@ -392,7 +405,159 @@ int kernel_has_sctp() {
     return 0;
 }
 
+// The streams a wrong-stream server offers each way: enough for any
+// --streams a check asks for.
+constexpr std::uint16_t server_streams = 16;
+
+// The message a server sends after an accepted verdict: its settings, a
+// u32 length and then the JSON, one message each. The client checks only
+// that the server has as many outbound streams as it asks for.
+std::vector<std::vector<unsigned char>> accepted_test() {
+    const std::string settings =
+        R"({"sctp":{"outbound_streams":)" + std::to_string(server_streams) + "}}";
+    std::vector<unsigned char> verdict;
+    for (std::uint32_t word : {header_magic, std::uint32_t{3}}) {  // status 0, version 3
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            verdict.push_back(static_cast<unsigned char>(word >> shift));
+        }
+    }
+    std::vector<unsigned char> length;
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        length.push_back(static_cast<unsigned char>(settings.size() >> shift));
+    }
+    return {verdict, length, std::vector<unsigned char>(settings.begin(), settings.end())};
+}
+
+// Sends `bytes` as one SCTP message on `stream`.
+bool send_on_stream(int fd, const unsigned char* bytes, std::size_t size, std::uint16_t stream) {
+    alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(sctp_sndinfo))]{};
+    iovec part{const_cast<unsigned char*>(bytes), size};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&header);
+    c->cmsg_level = IPPROTO_SCTP;
+    c->cmsg_type = SCTP_SNDINFO;
+    c->cmsg_len = CMSG_LEN(sizeof(sctp_sndinfo));
+    sctp_sndinfo info{};
+    info.snd_sid = stream;
+    std::memcpy(CMSG_DATA(c), &info, sizeof info);
+    return ::sendmsg(fd, &header, MSG_NOSIGNAL) == static_cast<ssize_t>(size);
+}
+
+// Reads one SCTP message into `buffer`; its stream in `stream`. Returns
+// its size, 0 when the client left or went silent.
+std::size_t receive_on_stream(int fd, std::vector<unsigned char>& buffer, std::uint16_t& stream) {
+    alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(sctp_rcvinfo))]{};
+    iovec part{buffer.data(), buffer.size()};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &header, 0);
+    if (n <= 0) {
+        return 0;
+    }
+    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+        if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO) {
+            sctp_rcvinfo info{};
+            std::memcpy(&info, CMSG_DATA(c), sizeof info);
+            stream = info.rcv_sid;
+        }
+    }
+    return static_cast<std::size_t>(n);
+}
+
+// A listening one-to-one socket on HOST PORT offering server_streams
+// streams each way; -1 after saying why not.
+int listen_for_one(const peer_options& options) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_SCTP;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+    addrinfo* found = nullptr;
+    if (int rc = ::getaddrinfo(options.host.c_str(), options.port.c_str(), &hints, &found);
+        rc != 0) {
+        std::cerr << "sctp_garbage_peer: bad address " << options.host << ": " << ::gai_strerror(rc)
+                  << '\n';
+        return -1;
+    }
+    const int fd = ::socket(found->ai_family, SOCK_STREAM, IPPROTO_SCTP);
+    sctp_initmsg init{};
+    init.sinit_num_ostreams = server_streams;
+    init.sinit_max_instreams = server_streams;
+    const int on = 1;
+    const bool ok = fd >= 0 &&
+                    ::setsockopt(fd, IPPROTO_SCTP, SCTP_INITMSG, &init, sizeof init) == 0 &&
+                    ::setsockopt(fd, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on) == 0 &&
+                    ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 && ::listen(fd, 1) == 0;
+    ::freeaddrinfo(found);
+    if (!ok) {
+        std::cerr << "sctp_garbage_peer: cannot listen: " << errno_text(errno) << '\n';
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        return -1;
+    }
+    return fd;
+}
+
+// The wrong-stream server: see the top of this file.
+int serve_on_wrong_streams(const peer_options& options) {
+    socket_fd listener(listen_for_one(options));
+    if (listener.get() < 0) {
+        return 1;
+    }
+    sockaddr_storage bound{};
+    socklen_t bound_length = sizeof bound;
+    ::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&bound), &bound_length);
+    const auto port = ntohs(reinterpret_cast<const sockaddr_in*>(&bound)->sin_port);
+    std::cerr << "starting server at port " << port << std::endl;
+    timeval accept_timeout{60, 0};  // a check that never connects does not hang it
+    ::setsockopt(listener.get(), SOL_SOCKET, SO_RCVTIMEO, &accept_timeout, sizeof accept_timeout);
+    socket_fd client(::accept(listener.get(), nullptr, nullptr));
+    if (client.get() < 0) {
+        std::cerr << "sctp_garbage_peer: no client came: " << errno_text(errno) << '\n';
+        return 1;
+    }
+    set_timeouts(client.get());
+    sctp_status status{};
+    socklen_t status_length = sizeof status;
+    ::getsockopt(client.get(), IPPROTO_SCTP, SCTP_STATUS, &status, &status_length);
+    const std::uint16_t streams = std::max<std::uint16_t>(1, status.sstat_outstrms);
+    std::vector<unsigned char> buffer(max_request_bytes + 1);
+    std::uint16_t stream = 0;
+    if (receive_on_stream(client.get(), buffer, stream) != header_bytes) {
+        std::cerr << "sctp_garbage_peer: no test header\n";
+        return 1;
+    }
+    for (const auto& message : accepted_test()) {
+        send_on_stream(client.get(), message.data(), message.size(), 0);
+    }
+    std::uint64_t answered = 0;
+    std::uint64_t moved = 0;
+    while (const auto n = receive_on_stream(client.get(), buffer, stream)) {
+        const bool move = answered >= options.bytes;
+        const auto to = move ? static_cast<std::uint16_t>((stream + 1) % streams) : stream;
+        if (!send_on_stream(client.get(), buffer.data(), n, to)) {
+            break;
+        }
+        ++answered;
+        moved += move ? 1 : 0;
+    }
+    std::cerr << "answered " << answered << " requests, " << moved << " of them on the next of "
+              << streams << " streams\n";
+    return 0;
+}
+
 int run(const peer_options& options) {
+    if (options.what == action::wrong_stream_server) {
+        return serve_on_wrong_streams(options);
+    }
     const int type = options.style == socket_style::seqpacket ? SOCK_SEQPACKET : SOCK_STREAM;
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
@@ -445,6 +610,8 @@ int run(const peer_options& options) {
             std::cout << "sent a test header with magic 0x" << std::hex << (header_magic ^ 0xff)
                       << std::dec << '\n';
             break;
+        case action::wrong_stream_server:
+            break;  // served above
         case action::wrong_size:
         case action::header_only: {
             send_error = server.send(test_header(header_magic));
@@ -482,6 +649,7 @@ int usage_error(const std::string& what) {
               << "usage: sctp_garbage_peer [--seqpacket] HOST PORT garbage BYTES [SEED]\n"
               << "       sctp_garbage_peer [--seqpacket] HOST PORT bad-magic|header-only\n"
               << "       sctp_garbage_peer [--seqpacket] HOST PORT wrong-size BYTES\n"
+              << "       sctp_garbage_peer HOST PORT wrong-stream-server SKIP\n"
               << "       sctp_garbage_peer --probe\n";
     return 2;
 }
@@ -501,14 +669,14 @@ int main(int argc, char** argv) {
     if (args.size() < 3) {
         return usage_error("HOST, PORT and an action are needed");
     }
+    const std::string_view name = args[2];
     auto port = parse_number<std::uint16_t>(args[1]);
-    if (!port || *port == 0) {
+    if (!port || (*port == 0 && name != "wrong-stream-server")) {
         return usage_error("PORT must be 1..65535, not '" + std::string(args[1]) + "'");
     }
     options.host = args[0];
     options.port = std::to_string(*port);
 
-    const std::string_view name = args[2];
     const std::vector<std::string_view> rest(args.begin() + 3, args.end());
     if (name == "garbage" && (rest.size() == 1 || rest.size() == 2)) {
         auto bytes = parse_number<std::uint64_t>(rest[0]);
@@ -533,6 +701,14 @@ int main(int argc, char** argv) {
         options.what = action::bad_magic;
     } else if (name == "header-only" && rest.empty()) {
         options.what = action::header_only;
+    } else if (name == "wrong-stream-server" && rest.size() == 1 &&
+               options.style == socket_style::stream) {
+        auto skip = parse_number<std::uint64_t>(rest[0]);
+        if (!skip) {
+            return usage_error("wrong-stream-server SKIP must be a count of requests");
+        }
+        options.what = action::wrong_stream_server;
+        options.bytes = *skip;
     } else {
         return usage_error("unknown action or wrong arguments: '" + std::string(name) + "'");
     }

@@ -87,8 +87,12 @@ void load_flow::send_primer(std::uint32_t round) {
 
 void load_flow::check_primer(std::uint32_t round) {
     std::vector<std::byte> reply(plan_.reply_bytes);
+    sctp_delivery travelled;
     try {
-        channel_->receive_message(reply);
+        channel_->receive_message(reply, checks_streams() ? &travelled : nullptr);
+        if (checks_streams()) {
+            check_reply_stream(travelled.stream, primer_sent_.sequence);
+        }
     } catch (const peer_error& e) {
         throw peer_error(
             fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
@@ -270,11 +274,15 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     static_assert(worker_receive_bytes >= protocol::max_reply_bytes);
     const std::size_t reply_size = plan_.reply_bytes;
     const std::size_t read_limit = bulk_ ? buffer.size() : reply_size;
+    // With several streams each read brings one SCTP message at most, so
+    // that the stream it came on belongs to the reply it completes.
+    sctp_delivery travelled;
+    sctp_delivery* const delivery = checks_streams() ? &travelled : nullptr;
     while (!end_reply_received_) {
         // The part of a reply left from the last read goes first.
         std::memcpy(buffer.data(), partial_.data(), partial_bytes_);
         const auto n = channel_->receive_ready(
-            buffer.subspan(partial_bytes_, read_limit - partial_bytes_), reply_size);
+            buffer.subspan(partial_bytes_, read_limit - partial_bytes_), reply_size, delivery);
         if (n == 0) {
             return;
         }
@@ -282,7 +290,8 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
         const std::size_t filled = partial_bytes_ + n;
         std::size_t at = 0;
         for (; filled - at >= reply_size && !end_reply_received_; at += reply_size) {
-            take_reply(buffer.subspan(at, reply_size), arrived, sink);
+            take_reply(buffer.subspan(at, reply_size), arrived, sink,
+                       delivery != nullptr ? std::optional(travelled.stream) : std::nullopt);
         }
         // Only whole replies count: bytes trickled one at a time do not keep
         // a flow waiting forever.
@@ -300,8 +309,28 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     }
 }
 
+std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
+                             bool end_of_test) noexcept {
+    const auto primer = std::uint64_t{protocol::primer_iterations};
+    if (sequence < primer || end_of_test || streams <= 1) {
+        return 0;
+    }
+    return static_cast<std::uint16_t>((sequence - primer) % streams);
+}
+
+void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const {
+    const auto sent_on =
+        request_stream(sequence, plan_.streams, end_started_ && sequence == end_sequence_);
+    if (came_on != sent_on) {
+        throw peer_error(fmt::format(
+            "the reply to request {} came on stream {}, its request went on stream {} (the "
+            "server must answer each request on the stream it came on)",
+            sequence, came_on, sent_on));
+    }
+}
+
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
-                           sample_sink& sink) {
+                           sample_sink& sink, std::optional<std::uint16_t> came_on) {
     const auto header = protocol::decode_message_header(reply);
     if (!header) {
         throw peer_error("a reply with unknown flags or reserved bits");
@@ -316,10 +345,18 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
         if (header->sequence != end_sequence_ || header->token != end_token_ || !end_started_) {
             throw peer_error("an end-of-test reply that does not answer this client's end of test");
         }
+        if (came_on) {
+            check_reply_stream(*came_on, header->sequence);
+        }
         end_reply_received_ = true;
         return;
     }
     const auto match = matcher_.match(header->sequence, header->token);
+    const bool answers_a_request = match.what == reply_matcher::verdict::matched ||
+                                   match.what == reply_matcher::verdict::duplicate;
+    if (came_on && answers_a_request) {
+        check_reply_stream(*came_on, header->sequence);
+    }
     switch (match.what) {
         case reply_matcher::verdict::matched: {
             const auto corrected = arrived - match.request.due;

@@ -84,6 +84,12 @@ struct load_plan {
 // I/O timeout.
 std::chrono::nanoseconds abandon_wait(const load_plan& plan);
 
+// The stream a flow's request `sequence` went on, of `streams`: the primer's
+// and the end of test's on stream 0 (plain sends), measured message k
+// (sequence primer_iterations + k) on stream k % streams.
+std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
+                             bool end_of_test) noexcept;
+
 // Replies and latency per SCTP stream, for the streams a run uses.
 struct stream_samples {
     std::vector<std::uint64_t> replies;  // per stream
@@ -181,7 +187,15 @@ class load_flow {
     // still due (see load_plan::replies_may_reorder).
     bool drained(clock::time_point now);
     bool flush_pending(clock::time_point now);
-    void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink);
+    // `came_on`: the stream the reply came on, where the flow checks it.
+    void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink,
+                    std::optional<std::uint16_t> came_on);
+    // With several SCTP streams the server must answer each request on the
+    // stream it came on: a reply elsewhere is the server's error.
+    bool checks_streams() const noexcept { return plan_.streams > 1; }
+    // Throws peer_error naming both streams unless `came_on` is the stream
+    // request `sequence` went on.
+    void check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const;
     // Whether the bytes after a reply's message header are the filler.
     bool padding_ok(std::span<const std::byte> reply) const noexcept;
 
