@@ -52,6 +52,7 @@ struct raw_client_options {
     long long repeat = 1;
     double pause_s = 0.0;
     std::string start_at;
+    bool check = false;
 };
 
 void add_client_options(option_groups& groups, raw_client_options& raw,
@@ -196,8 +197,14 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("flow-csv", po::value(&raw.flow_csv)->value_name("FILE"),
          "write every flow's counts, rate and p50, p99 and max latency to this CSV file "
          "(microseconds)");
-    // clang-format on
     add_common_options(groups, raw.common, program);
+    // After --help and --version: a way to ask the program, as those are.
+    groups.general.add_options()
+        ("check", po::bool_switch(&raw.check),
+         "check the options as a run would, the descriptor and port limits included, then "
+         "exit without connecting (no host is resolved, no file opened): status 0 and "
+         "nothing printed when a run would start, 2 and the run's sentences when not");
+    // clang-format on
 }
 
 help_layout client_help(const option_groups& groups, const program_info& program) {
@@ -627,6 +634,7 @@ client_options validate(const raw_client_options& raw, const po::variables_map& 
     }
     result.json_file = raw.json_file;
     result.all_bins = raw.all_bins;
+    result.check_only = raw.check;
 
     validate_workload(raw, given, result, errors);
     validate_reply(raw, given, result, errors);
