@@ -1442,20 +1442,62 @@ sub stop_interrupted_client($current, $signal, $client_name) {
 
 sub run_sweep($s, $programs, $work_dir) {
     my $out = $s->{output_dir};
-    my $client_name = basename($programs->{client});
     my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
     unlink values %path;    # what is left in the directory afterwards belongs to this sweep
     my $spectrum_name = timestamp() . '.spectrum';
+    my %state = (rows => [], runs => [], failed => [], servers => [], csv_path => $path{csv},
+                 spectrum_path => File::Spec->catfile($out, $spectrum_name));
+    start_sweep_server($s, $programs, $work_dir, \%state);
+    my $sweep = sweep_settings($s, $programs, $spectrum_name);
+    # spectrum.json holds every run's full report, so it is written once, when the
+    # sweep ends, however it ends; rewritten after every size, its encoding grew with
+    # the sizes done until it took more time than the runs themselves.
+    my $write_json = sub {
+        $sweep->{finished_at} = iso_utc();
+        write_file_atomically($path{json}, json_text(sweep_document(
+            sweep => $sweep, rows => $state{rows}, runs => $state{runs}, failed => $state{failed},
+            mode  => $s->{mode})));
+    };
+    note(placement_note($s));
 
-    my %state = (rows => [], runs => [], failed => [], servers => [], spectrum_path => File::Spec->catfile($out, $spectrum_name),
-                 csv_path => $path{csv});
-    if ($s->{start_server}) {
-        $state{servers} = [ start_server($s, $programs->{server}, $work_dir) ];
-        $s->{port} = $state{servers}[0]{port};
-        $s->{host} //= '127.0.0.1';
-    }
+    my ($stop_status, $plot);
+    my $swept = eval {
+        $state{csv} = open_csv($path{csv}, $s->{mode});
+        $stop_status = sweep_sizes($s, $programs, $work_dir, \%state);
+        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
+        # gnuplot draws while the server stops and spectrum.json is written.
+        $plot = start_sweep_plot($s, $sweep, \%state, $path{gnuplot}, $work_dir);
+        stop_server($_) for @{ $state{servers} };
+        $write_json->();
+        1;
+    };
+    keep_after_error(error => $@, doc => $sweep, cut_short => 'interrupted_size', state => \%state,
+                     client_name => basename($programs->{client}), write_json => $write_json,
+                     json_path => $path{json}) unless $swept;
+    finish_plot($plot) if $plot;
 
-    my %sweep = (
+    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
+                         $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
+    my @failed = @{ $state{failed} };
+    return 0 unless @failed;
+    note('failed sizes: ' . join(', ', map { size_text({ power => $_->{payload_power_of_2}, bytes => $_->{payload_bytes} }) =~ s/\Apayload //r } @failed));
+    return $stop_status // 1;
+}
+
+# With --start-server: the server, whose port (and loopback, unless --host) the
+# clients are given.
+sub start_sweep_server($s, $programs, $work_dir, $state) {
+    return unless $s->{start_server};
+    $state->{servers} = [ start_server($s, $programs->{server}, $work_dir) ];
+    $s->{port} = $state->{servers}[0]{port};
+    $s->{host} //= '127.0.0.1';
+    return;
+}
+
+# The sweep's settings for spectrum.json; the times and the interrupt are filled
+# in as it ends.
+sub sweep_settings($s, $programs, $spectrum_name) {
+    return {
         service          => $s->{service},
         transport        => $s->{protocol},
         server_host      => $s->{host},
@@ -1466,62 +1508,39 @@ sub run_sweep($s, $programs, $work_dir) {
         finished_at      => undef,
         interrupted_by   => undef,
         interrupted_size => undef,
-    );
-    # spectrum.json holds every run's full report, so it is written once, when the
-    # sweep ends, however it ends; rewritten after every size, its encoding grew with
-    # the sizes done until it took more time than the runs themselves.
-    my $write_json = sub {
-        $sweep{finished_at} = iso_utc();
-        write_file_atomically($path{json}, json_text(sweep_document(
-            sweep => \%sweep, rows => $state{rows}, runs => $state{runs}, failed => $state{failed},
-            mode  => $s->{mode})));
     };
-    note(placement_note($s));
+}
 
-    my ($stop_status, $plot, @rows);
-    my $swept = eval {
-        $state{csv} = open_csv($path{csv}, $s->{mode});
-        $stop_status = sweep_sizes($s, $programs, $work_dir, \%state);
-        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
-        @rows = @{ $state{rows} };
-        # gnuplot draws while the server stops and spectrum.json is written.
-        if (@rows) {
-            write_file_atomically($path{gnuplot}, gnuplot_script(
-                title         => plot_title(\%sweep, \@rows, $state{runs}),
-                payload_bytes => [ map { $_->{payload_bytes} } @rows ],
-                mode          => $s->{mode}));
-            $plot = start_plot($out, $work_dir) if $s->{plot};
-        }
-        stop_server($_) for @{ $state{servers} };
-        $write_json->();
-        1;
-    };
-    if (!$swept) {
-        my $error = $@;
-        # Keep what the sweep has done before the error or interrupt ends it; a second
-        # Ctrl-C must not cut that short.
-        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
-        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
-            $sweep{interrupted_by} = "SIG$error->{signal}";
-            if ($state{current}) {
-                $sweep{interrupted_size} = stop_interrupted_client($state{current}, $error->{signal}, $client_name);
-            }
-        }
-        stop_all_children();
-        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
-        die $error;
+# Writes spectrum.gp for the rows measured and, unless --no-plot, starts gnuplot
+# on it; returns what finish_plot needs, or undef (also when no row was measured).
+sub start_sweep_plot($s, $sweep, $state, $gnuplot_path, $work_dir) {
+    my @rows = @{ $state->{rows} };
+    return unless @rows;
+    write_file_atomically($gnuplot_path, gnuplot_script(
+        title         => plot_title($sweep, \@rows, $state->{runs}),
+        payload_bytes => [ map { $_->{payload_bytes} } @rows ],
+        mode          => $s->{mode}));
+    return $s->{plot} ? start_plot($s->{output_dir}, $work_dir) : undef;
+}
+
+# After an error or an interrupt ends a sweep or a comparison: keeps what it had
+# done, and dies with the error again. An interrupt is recorded in the settings
+# `doc` (interrupted_by, and under `cut_short` what became of the client run it
+# cut short, state->{current}); every child is stopped, the JSON file written
+# (write_json, to json_path) and `also` called. A second Ctrl-C must not cut that
+# short.
+sub keep_after_error(%a) {
+    my $error = $a{error};
+    local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+    if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
+        $a{doc}{interrupted_by} = "SIG$error->{signal}";
+        $a{doc}{ $a{cut_short} } = stop_interrupted_client($a{state}{current}, $error->{signal}, $a{client_name})
+            if $a{state}{current};
     }
-
-    finish_plot($plot) if $plot;
-
-    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
-                         $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
-    my @failed = @{ $state{failed} };
-    if (@failed) {
-        note('failed sizes: ' . join(', ', map { size_text({ power => $_->{payload_power_of_2}, bytes => $_->{payload_bytes} }) =~ s/\Apayload //r } @failed));
-        return $stop_status // 1;
-    }
-    return 0;
+    stop_all_children();
+    eval { $a{write_json}->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $a{json_path}: $@");
+    $a{also}->() if $a{also};
+    die $error;
 }
 
 # ---------------------------------------------------------------------------
@@ -1902,20 +1921,11 @@ sub run_compare($s, $programs, $work_dir) {
         $write_json->();
         1;
     };
-    if (!$done) {
-        my $error = $@;
-        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
-        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
-            $compare->{interrupted_by} = "SIG$error->{signal}";
-            $compare->{interrupted_run} = stop_interrupted_client($state{current}, $error->{signal},
-                                                                  basename($programs->{client}))
-                if $state{current};
-        }
-        stop_all_children();
-        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
-        print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} };
-        die $error;
-    }
+    keep_after_error(error => $@, doc => $compare, cut_short => 'interrupted_run', state => \%state,
+                     client_name => basename($programs->{client}), write_json => $write_json,
+                     json_path => $path{json},
+                     also => sub { print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} } })
+        unless $done;
     finish_plot($plot) if $plot;
     print_text(compare_table_text($compare, $state{sizes}));
 
