@@ -48,8 +48,8 @@ subtest 'every command line is checked, once, before the first run' => sub {
     my @checks = json_lines("$log/checks.log");
     my @runs = json_lines("$log/clients.log");
     for my $power (0 .. 3) {
-        my ($program, $check, @check_args) = @{ $checks[$power] };
-        my (undef, @run_args) = @{ $runs[$power] };
+        my ($program, $check, @check_args) = @{ $checks[$power] // [] };
+        my (undef, @run_args) = @{ $runs[$power] // [] };
         is $check, '--check', "2^$power: --check first";
         # The run has the JSON file of its size and the port of the server started since.
         my @expected = grep { $_ ne '-p' && $_ ne '40123' } @run_args;
@@ -128,10 +128,10 @@ SKIP: {
             [ [qw(--rate 100 --throughput)],          '2\^4 \(16 bytes\)', qr/--rate and --throughput exclude each other/ ],
             [ [qw(--duration 1 --iterations 100)],    '2\^0 \(1 byte\)', qr/-c\/--test-iterations and --duration exclude each other/ ],
             [ [qw(--rate 100 --min-power 3)],         '2\^3 \(8 bytes\)', qr/--rate and --throughput need -s 4 or more/ ],
-            [ [qw(--rate 10 --sizes 8,100)],          '8 bytes', qr/--rate and --throughput need --payload-bytes 16 or more/ ],
+            [ [qw(--rate 10 --sizes 8,100)],          '2\^3 \(8 bytes\)', qr/--rate and --throughput need --payload-bytes 16 or more/ ],
             [ [qw(--sizes 0)],                        '0 bytes', qr/--payload-bytes must be 1\.\.65536/ ],
             [ [qw(--sizes 100,65537)],                '65537 bytes', qr/--payload-bytes must be 1\.\.65536/ ],
-            [ [qw(--sizes 1,100 -- --echo)],          '1 byte', qr/--echo needs a payload of 2 bytes or more/ ],
+            [ [qw(--sizes 1,100 -- --echo)],          '2\^0 \(1 byte\)', qr/--echo needs a payload of 2 bytes or more/ ],
             [ [qw(--client-cpu 3-1)],                 '2\^0 \(1 byte\)', qr/--cpu/ ],
             [ [qw(-- --bogus)],                       '2\^0 \(1 byte\)', qr/unrecognised option '--bogus'/ ],
         );
@@ -145,7 +145,10 @@ SKIP: {
                 "@$args: the client's sentence" or diag $r->{stderr};
             ok !-e "$parent/out", "@$args: no output directory made";
         }
-        my $r = run_script([ '--bin-dir', $bin, '--protocol', 'tcp', '--port', $closed_port, '--host', '' ], timeout_s => 30);
+        my $parent = File::Temp->newdir;
+        my $r = run_script([ '--bin-dir', $bin, '--output-dir', "$parent/out", '--protocol', 'tcp',
+                             '--port', $closed_port, '--host', '' ], timeout_s => 30);
+        is $r->{exit}, 2, "--host '': exit status 2";
         like $r->{stderr}, qr/refuses the options of payload 2\^0 \(1 byte\), before any run: -H\/--server-host must name a host/,
             "--host '': the client's sentence";
     };
