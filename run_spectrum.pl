@@ -2054,13 +2054,14 @@ have no alias: the script sweeps the size (B<--min-power>, B<--max-power>, or
 B<--sizes>, which it passes as the client's C<--payload-bytes>), and pins
 the client with B<--client-cpu>, apart from the server's B<--server-cpu>.
 
-The script checks its own options. What it gives the client (the sizes,
-B<--iterations>, B<--rate>, B<--duration>, B<--flows>, B<--host>, B<--client-cpu>, the
-config file's options and those after C<-->) the client checks: before the first run,
-and before a server is started, the script gives every command line it will run to
-the client with C<--check>, which validates it exactly as a run would and connects
-nowhere. A mistake is then reported at once in the client's words, with the size
-(and with B<--compare> the side) it was found for, and nothing runs: exit status 2.
+The script checks its own options. What it passes on to the client (the sizes, the
+count or time of a run, the rate, the flows, the host, the client's CPUs, the options
+of the config file and those after the double dash) the client checks itself: before
+the first run, and before a server is started, the script gives every command line it
+will run to the client with its C<--check> option, which validates it exactly as a
+run would and connects nowhere. A mistake is then reported at once in the client's
+words, with the size (and, comparing, the side) it was found for, and nothing runs:
+exit status 2.
 
 =over 4
 
