@@ -36,7 +36,9 @@ run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$closed_port" -s 7 -c 10
 began_ns=$(date +%s%N)
 run_capture 0 "$clt" --check -t tcp -H 127.0.0.1 -p "$closed_port" -s 7 -c 10
 elapsed_ms=$((($(date +%s%N) - began_ns) / 1000000))
-[ -z "$OUT" ] && [ -z "$ERR" ] || fail "--check printed something: stdout '$OUT', stderr '$ERR'"
+if [ -n "$OUT" ] || [ -n "$ERR" ]; then
+    fail "--check printed something: stdout '$OUT', stderr '$ERR'"
+fi
 [ "$elapsed_ms" -lt 3000 ] || fail "--check took $elapsed_ms ms"
 pass "--check with no server: exit 0 in $elapsed_ms ms, nothing printed (a run exits 1)"
 
