@@ -220,6 +220,18 @@ TEST_CASE("client options: --help and --version answer and stop") {
     CHECK_THAT(version_out.str(), Catch::Matchers::Contains("sctp-perf"));
 }
 
+TEST_CASE("client options: --check is a switch that asks for validation only") {
+    CHECK_FALSE(parse({"-s", "0"}).check_only);
+    CHECK(parse({"-s", "0", "--check"}).check_only);
+    // Validated as a run is: the same sentence with it as without.
+    CHECK(usage_message({"-s", "17", "--check"}) == usage_message({"-s", "17"}));
+    const command_line help({"--help"});
+    std::ostringstream out;
+    CHECK_FALSE(
+        parse_client_options(help.argc(), help.argv(), sctp_perf::testing::seqpack_client, out));
+    CHECK_THAT(out.str(), Catch::Matchers::Contains("--check"));
+}
+
 TEST_CASE("client options: the workload modes and what each allows") {
     using protocol::test_mode;
     SECTION("ping-pong, plain") {
