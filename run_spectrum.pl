@@ -32,7 +32,11 @@ my $SCRIPT_FILE = File::Spec->rel2abs(__FILE__);
 my $SCRIPT_NAME = 'run_spectrum.pl';
 
 use constant {
-    MAX_POWER_LIMIT       => 16,    # the client's limit: 2^16 = 64 KiB payloads
+    DEFAULT_MAX_POWER     => 16,    # a sweep's top by default: the client's largest payload, 2^16 = 64 KiB
+    # The most --min-power and --max-power take: the script's own bound, so that a
+    # typo makes no sweep of a thousand sizes. Which powers the client takes is the
+    # client's to say (check_client_commands).
+    MAX_POWER_WORD        => 63,
     SERVER_PORT_WAIT_S    => 10,    # for the server's "starting server at port P" line
     CHILD_STOP_GRACE_S    => 5,     # between SIGTERM and SIGKILL
     CHILD_POLL_S          => 0.005, # between looks at a child waited for with a bound
@@ -40,8 +44,8 @@ use constant {
     STDERR_TAIL_LINES     => 40,    # of a failed program's output shown
     DATA_FORMAT_VERSION   => 2,     # of spectrum.json
     REPORT_FORMAT_VERSION => 2,     # of the client's JSON report: the only one the script reads
-    LOAD_MIN_POWER        => 4,     # the client's load modes need payloads of 2^4 = 16 bytes
-    MAX_FLOWS             => 100000,  # of --flows
+    LOAD_DEFAULT_MIN_POWER => 4,    # a load sweep's start by default: the load modes' smallest payload, 16 bytes
+    CLIENT_CHECK_TIMEOUT_S => 30,   # for the client's answer to --check, which connects nowhere
     SERVER_MAX_CLIENTS    => 10000, # the server's own default for --max-clients
     DEFAULT_COMPARE_REPEAT => 5,    # runs per side and size: sctp-perf-compare warns below 5
     COMPARE_FORMAT_VERSION => 1,    # of compare.json
@@ -239,48 +243,20 @@ sub own_option_words(@specs) {
     return map { map { (length > 1 ? '--' : '-') . $_ } split /\|/, s/[=!].*//sr } @specs;
 }
 
-# Checks the parsed options, one sentence per rule, and normalises the enumerated
-# values (they are case-insensitive; paths and host names are left as given).
-# Reads the config file. Returns the settings the sweep runs with.
+# Checks the script's own options, one sentence per rule, and normalises the
+# enumerated values (they are case-insensitive; paths and host names are left as
+# given). Reads the config file. Returns the settings the sweep runs with.
+#
+# What the client is given (the payload sizes, --iterations, --rate, --duration,
+# --flows, --host, --client-cpu, the options after '--' and in --config-file) is
+# the client's to check: it checks every command line of the sweep itself, before
+# the first run (check_client_commands), so that no copy of its rules here can
+# drift from them. The script reads only what it needs: plain numbers for the
+# values spectrum.json records, and the powers it counts through.
 sub validate_options($opt) {
     my %s = %$opt;
-
-    $s{service} = lc $s{service};
-    $s{service} = 'seqpack' if $s{service} eq 'seqpacket';
-    die usage_error("--service must be 'stream' or 'seqpack', not '$opt->{service}'")
-        unless $s{service} =~ /\A(?:stream|seqpack)\z/;
-
-    $s{protocol} = lc $s{protocol};
-    die usage_error("--protocol must be 'tcp' or 'sctp', not '$opt->{protocol}'")
-        unless $s{protocol} =~ /\A(?:tcp|sctp)\z/;
-    die usage_error('--service seqpack runs over SCTP only; drop --protocol tcp or use --service stream')
-        if $s{service} eq 'seqpack' && $s{protocol} eq 'tcp';
-
-    if (defined $s{iterations}) {
-        die usage_error("--iterations must be a whole number of at least 1, not '$s{iterations}'")
-            unless $s{iterations} =~ /\A\+?[0-9]+\z/ && $s{iterations} >= 1;
-        $s{iterations} += 0;
-    }
-    if (defined $s{rate}) {
-        die usage_error("--rate must be a number of messages per second greater than 0, not '$s{rate}'")
-            unless is_decimal($s{rate}) && $s{rate} > 0;
-        $s{rate} += 0;
-    }
-    if (defined $s{duration}) {
-        die usage_error("--duration must be a number of seconds greater than 0, not '$s{duration}'")
-            unless is_decimal($s{duration}) && $s{duration} > 0;
-        $s{duration} += 0;
-    }
-    if (defined $s{flows}) {
-        die usage_error("--flows must be a whole number from 1 to ${\ MAX_FLOWS}, not '$s{flows}'")
-            unless $s{flows} =~ /\A\+?[0-9]+\z/ && $s{flows} >= 1 && $s{flows} <= MAX_FLOWS;
-        $s{flows} += 0;
-    }
-    die usage_error('--rate and --throughput exclude each other: --rate paces every flow, '
-                    . '--throughput sends as fast as the transport accepts')
-        if defined $s{rate} && $s{throughput};
-    die usage_error('--duration and --iterations exclude each other: a run lasts either a time or a count')
-        if defined $s{duration} && defined $s{iterations};
+    validate_service(\%s);
+    validate_recorded_numbers(\%s);
     $s{mode} = $s{throughput} ? 'throughput' : defined $s{rate} ? 'rate' : 'ping-pong';
     my $load = $s{mode} ne 'ping-pong';
     # The client runs ping-pong over several flows framed, with a load report
@@ -289,7 +265,7 @@ sub validate_options($opt) {
                     . 'reads the one-flow ACE histogram report')
         if !$load && defined $s{flows} && $s{flows} > 1;
 
-    $s{sizes} = defined $s{sizes} ? sizes_from_list(\%s, $load) : sizes_from_powers(\%s, $load);
+    $s{sizes} = defined $s{sizes} ? sizes_from_list(\%s) : sizes_from_powers(\%s, $load);
     validate_port_and_paths(\%s);
     $s{config_args} = defined $s{config_file} ? read_config_file($s{config_file}) : [];
     check_client_args(\%s, 'in --config-file', $s{config_args});
@@ -298,24 +274,50 @@ sub validate_options($opt) {
     return \%s;
 }
 
+# --service and --protocol, which choose the programs: lower-cased, 'seqpacket'
+# read as 'seqpack'.
+sub validate_service($s) {
+    my ($service, $protocol) = @{$s}{qw(service protocol)};
+    $s->{service} = lc $service;
+    $s->{service} = 'seqpack' if $s->{service} eq 'seqpacket';
+    die usage_error("--service must be 'stream' or 'seqpack', not '$service'")
+        unless $s->{service} =~ /\A(?:stream|seqpack)\z/;
+    $s->{protocol} = lc $protocol;
+    die usage_error("--protocol must be 'tcp' or 'sctp', not '$protocol'")
+        unless $s->{protocol} =~ /\A(?:tcp|sctp)\z/;
+    die usage_error('--service seqpack runs over SCTP only; drop --protocol tcp or use --service stream')
+        if $s->{service} eq 'seqpack' && $s->{protocol} eq 'tcp';
+    return;
+}
+
+# --iterations, --flows, --rate and --duration go to the client, which checks
+# their limits; spectrum.json records them as numbers, so the script takes them
+# written in digits (the client would also take 100k or 1e5).
+sub validate_recorded_numbers($s) {
+    for my $name (qw(iterations flows rate duration)) {
+        my $value = $s->{$name} // next;
+        my $whole = $name eq 'iterations' || $name eq 'flows';
+        die usage_error("--$name must be written in digits, " . ($whole ? 'a whole number such as 1000' : 'such as 2000 or 0.5')
+                        . ", as spectrum.json records it, not '$value'")
+            unless $whole ? $value =~ /\A\+?[0-9]+\z/ : is_decimal($value);
+        $s->{$name} += 0;
+    }
+    return;
+}
+
 # --min-power/--max-power: the sizes of the sweep, each { power, bytes }.
 sub sizes_from_powers($s, $load) {
-    $s->{min_power} //= $load ? LOAD_MIN_POWER : 0;
-    $s->{max_power} //= MAX_POWER_LIMIT;
-    my %s = %$s;
+    $s->{min_power} //= $load ? LOAD_DEFAULT_MIN_POWER : 0;
+    $s->{max_power} //= DEFAULT_MAX_POWER;
     for my $name (qw(min_power max_power)) {
         (my $flag = "--$name") =~ tr/_/-/;
-        die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_LIMIT}, not '$s{$name}'")
-            unless $s{$name} =~ /\A\+?[0-9]+\z/ && $s{$name} <= MAX_POWER_LIMIT;
-        $s{$name} += 0;
-        die usage_error("$flag $s{$name} means payloads of " . bytes_text(2**$s{$name}) . ", but --$s{mode} "
-                        . "needs payloads of at least 16 bytes: use $flag ${\ LOAD_MIN_POWER} or more")
-            if $load && $s{$name} < LOAD_MIN_POWER;
+        die usage_error("$flag must be a whole number from 0 to ${\ MAX_POWER_WORD}, not '$s->{$name}'")
+            unless $s->{$name} =~ /\A\+?[0-9]+\z/ && $s->{$name} <= MAX_POWER_WORD;
+        $s->{$name} += 0;
     }
-    die usage_error("--min-power ($s{min_power}) must not be larger than --max-power ($s{max_power})")
-        if $s{min_power} > $s{max_power};
-    @{$s}{qw(min_power max_power)} = @s{qw(min_power max_power)};
-    return [ map { power_size($_) } $s{min_power} .. $s{max_power} ];
+    die usage_error("--min-power ($s->{min_power}) must not be larger than --max-power ($s->{max_power})")
+        if $s->{min_power} > $s->{max_power};
+    return [ map { power_size($_) } $s->{min_power} .. $s->{max_power} ];
 }
 
 # The size of payload power $power: { power, bytes }.
@@ -324,40 +326,35 @@ sub power_size($power) { return { power => $power, bytes => 2**$power } }
 # --sizes LIST: payload sizes in bytes, comma-separated, ascending (the plot's
 # line joins them in that order), each given to the client as --payload-bytes.
 # Each is { power (its base-2 logarithm for a power of two, else undef), bytes }.
-sub sizes_from_list($s, $load) {
+sub sizes_from_list($s) {
     die usage_error('--sizes and --min-power/--max-power exclude each other: give a list of sizes or a '
                     . 'range of powers of two')
         if defined $s->{min_power} || defined $s->{max_power};
-    my $max_bytes = 2**MAX_POWER_LIMIT;
-    my $min_bytes = $load ? 2**LOAD_MIN_POWER : 1;
     my @sizes;
     for my $word (split /,/, $s->{sizes}, -1) {
         die usage_error("--sizes takes payload sizes in bytes, comma-separated, such as 32,64,100,1000, "
-                        . "each a whole number from $min_bytes to $max_bytes, not '$word'")
-            unless $word =~ /\A\+?[0-9]+\z/ && $word >= 1 && $word <= $max_bytes;
+                        . "each a whole number, not '$word'")
+            unless $word =~ /\A\+?[0-9]+\z/;
         my $bytes = $word + 0;
-        die usage_error("--sizes lists " . bytes_text($bytes) . ", but --$s->{mode} needs payloads of at "
-                        . "least $min_bytes bytes (each request opens with a message header)")
-            if $bytes < $min_bytes;
         die usage_error("--sizes must list each size once, in ascending order: $bytes comes after "
                         . "$sizes[-1]{bytes}")
             if @sizes && $bytes <= $sizes[-1]{bytes};
-        my $power = ($bytes & ($bytes - 1)) == 0 ? int(log($bytes) / log(2) + 0.5) : undef;
+        my $power = $bytes >= 1 && ($bytes & ($bytes - 1)) == 0 ? int(log($bytes) / log(2) + 0.5) : undef;
         push @sizes, { power => $power, bytes => $bytes };
     }
     $s->{by_bytes} = 1;
     return \@sizes;
 }
 
-# --port, --host, --output-dir, --bin-dir and the CPU placements.
+# --port, --output-dir, --bin-dir and the server's CPUs.
 sub validate_port_and_paths($s) {
     my %s = %$s;
+    # The port of both programs: the client's -p, and the server's with --start-server.
     if (defined $s{port}) {
         die usage_error("--port must be a whole number from 1 to 65535, not '$s{port}'")
             unless $s{port} =~ /\A\+?[0-9]+\z/ && $s{port} >= 1 && $s{port} <= 65535;
         $s{port} += 0;
     }
-    die usage_error('--host must not be empty') if defined $s{host} && $s{host} eq '';
     die usage_error('--output-dir must not be empty') if defined $s{output_dir} && $s{output_dir} eq '';
     $s{output_dir} //= File::Spec->curdir;
     die usage_error("--output-dir '$s{output_dir}' exists and is not a directory")
@@ -365,12 +362,11 @@ sub validate_port_and_paths($s) {
     die usage_error("--bin-dir '$s{bin_dir}' is not a directory")
         if defined $s{bin_dir} && !-d $s{bin_dir};
 
-    for my $name (qw(client_cpu server_cpu)) {
-        (my $flag = "--$name") =~ tr/_/-/;
-        die usage_error("$flag must list CPU numbers and ascending ranges, comma-separated, "
-                        . "such as 0, 0-1 or 0,2-3, not '$s{$name}'")
-            if defined $s{$name} && !is_cpu_list($s{$name});
-    }
+    # The client checks its --cpu itself; the server has no --check, so its list
+    # is read here, as the server reads it.
+    die usage_error("--server-cpu must list CPU numbers and ascending ranges, comma-separated, "
+                    . "such as 0, 0-1 or 0,2-3, not '$s{server_cpu}'")
+        if defined $s{server_cpu} && !is_cpu_list($s{server_cpu});
     die usage_error('--server-cpu needs --start-server: the script places only a server it starts '
                     . '(give a server started by hand its own --cpu)')
         if defined $s{server_cpu} && !$s{start_server};
@@ -737,6 +733,73 @@ sub tail_lines($text, $count = STDERR_TAIL_LINES) {
     my $cut = @lines > $count ? "  [... " . (@lines - $count) . " earlier lines left out]\n" : '';
     @lines = @lines[ -$count .. -1 ] if @lines > $count;
     return @lines ? $cut . join('', map { "  | $_\n" } @lines) : "  (nothing)\n";
+}
+
+# ---------------------------------------------------------------------------
+# The client's check of its own options (--check)
+#
+# The limits of the client's options are the client's. Before the first run, and
+# before a server is started, each command line the sweep or the comparison will
+# run goes to the client with --check, which validates it exactly as a run would
+# (the descriptor and port limits included) and exits 0, or 2 with the run's own
+# sentences, without connecting or resolving a host. A mistake is found at once
+# and said in the client's words, not at the first size or the seventeenth, and
+# the script keeps no copy of the client's rules to drift from them. Every size is
+# checked, since the client's rules depend on the payload (-s 0..16, 16 bytes or
+# more under load, --echo of 2 or more); a check costs milliseconds, a run seconds.
+
+sub check_client_commands($s, $programs, $work_dir) {
+    my %checked;
+    for my $planned (planned_client_commands($s, $programs, $work_dir)) {
+        my ($label, $cmd) = @$planned;
+        check_client_command($label, $cmd, $work_dir) unless $checked{ join "\0", @$cmd }++;
+    }
+    return;
+}
+
+# Each client command line the sweep or the comparison will run, as [ label,
+# command ], in the order they run. A server the script starts listens on
+# loopback, on a port known once it has started: until then the client's default
+# port stands in, as no rule depends on it. The JSON file's name, which differs
+# from run to run, is one name for every check: --check opens no file.
+sub planned_client_commands($s, $programs, $work_dir) {
+    my @sides = $s->{compare} ? @{ $s->{sides} } : ({ settings => $s });
+    my $json = File::Spec->catfile($work_dir, 'client-check.json');
+    my @planned;
+    for my $size (@{ $s->{sizes} }) {
+        for my $side (@sides) {
+            my %settings = %{ $side->{settings} };
+            $settings{host} //= '127.0.0.1' if $s->{start_server};
+            my $label = size_text($size) . (defined $side->{name} ? " in $side->{name}" : '');
+            push @planned, [ $label, [ client_command(\%settings, $programs->{client}, $size, $json) ] ];
+        }
+    }
+    return @planned;
+}
+
+# Asks the client whether it takes one command line (--check). Returns when it
+# does; dies with a usage error in the client's words when it does not.
+sub check_client_command($label, $cmd, $work_dir) {
+    my ($client, @args) = @$cmd;
+    my $name = basename($client);
+    my $err = File::Spec->catfile($work_dir, 'client-check.err');
+    my $pid = spawn([ $client, '--check', @args ], stdout => File::Spec->devnull, stderr => $err);
+    my $status = wait_child($pid, CLIENT_CHECK_TIMEOUT_S);
+    if (!defined $status) {
+        stop_child($pid);
+        die runtime_error("$name --check did not answer within ${\ CLIENT_CHECK_TIMEOUT_S} s for $label");
+    }
+    return if $status == 0;
+    my $said = read_text($err);
+    die runtime_error("$client takes no --check: it is older than $SCRIPT_NAME; use the programs of the same "
+                      . 'sctp-perf release (--bin-dir)')
+        if $said =~ /unrecognised option '--check'/;
+    die runtime_error("$name --check for $label " . describe_status($status) . "; its stderr:\n" . tail_lines($said))
+        unless ($status & 127) == 0 && $status >> 8 == 2;
+    # One sentence a line, each after the program's name, then a pointer to its --help.
+    my @sentences = map { in_script_terms($_) } $said =~ /^\Q$name\E: (.+)$/mg;
+    die usage_error("$name refuses the options of $label, before any run: "
+                    . (@sentences ? join('; ', @sentences) : "its stderr:\n" . tail_lines($said)));
 }
 
 # ---------------------------------------------------------------------------
@@ -1379,20 +1442,62 @@ sub stop_interrupted_client($current, $signal, $client_name) {
 
 sub run_sweep($s, $programs, $work_dir) {
     my $out = $s->{output_dir};
-    my $client_name = basename($programs->{client});
     my %path = map { $_ => File::Spec->catfile($out, $OUTPUT_NAME{$_}) } keys %OUTPUT_NAME;
     unlink values %path;    # what is left in the directory afterwards belongs to this sweep
     my $spectrum_name = timestamp() . '.spectrum';
+    my %state = (rows => [], runs => [], failed => [], servers => [], csv_path => $path{csv},
+                 spectrum_path => File::Spec->catfile($out, $spectrum_name));
+    start_sweep_server($s, $programs, $work_dir, \%state);
+    my $sweep = sweep_settings($s, $programs, $spectrum_name);
+    # spectrum.json holds every run's full report, so it is written once, when the
+    # sweep ends, however it ends; rewritten after every size, its encoding grew with
+    # the sizes done until it took more time than the runs themselves.
+    my $write_json = sub {
+        $sweep->{finished_at} = iso_utc();
+        write_file_atomically($path{json}, json_text(sweep_document(
+            sweep => $sweep, rows => $state{rows}, runs => $state{runs}, failed => $state{failed},
+            mode  => $s->{mode})));
+    };
+    note(placement_note($s));
 
-    my %state = (rows => [], runs => [], failed => [], servers => [], spectrum_path => File::Spec->catfile($out, $spectrum_name),
-                 csv_path => $path{csv});
-    if ($s->{start_server}) {
-        $state{servers} = [ start_server($s, $programs->{server}, $work_dir) ];
-        $s->{port} = $state{servers}[0]{port};
-        $s->{host} //= '127.0.0.1';
-    }
+    my ($stop_status, $plot);
+    my $swept = eval {
+        $state{csv} = open_csv($path{csv}, $s->{mode});
+        $stop_status = sweep_sizes($s, $programs, $work_dir, \%state);
+        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
+        # gnuplot draws while the server stops and spectrum.json is written.
+        $plot = start_sweep_plot($s, $sweep, \%state, $path{gnuplot}, $work_dir);
+        stop_server($_) for @{ $state{servers} };
+        $write_json->();
+        1;
+    };
+    keep_after_error(error => $@, doc => $sweep, cut_short => 'interrupted_size', state => \%state,
+                     client_name => basename($programs->{client}), write_json => $write_json,
+                     json_path => $path{json}) unless $swept;
+    finish_plot($plot) if $plot;
 
-    my %sweep = (
+    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
+                         $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
+    my @failed = @{ $state{failed} };
+    return 0 unless @failed;
+    note('failed sizes: ' . join(', ', map { size_text({ power => $_->{payload_power_of_2}, bytes => $_->{payload_bytes} }) =~ s/\Apayload //r } @failed));
+    return $stop_status // 1;
+}
+
+# With --start-server: the server, whose port (and loopback, unless --host) the
+# clients are given.
+sub start_sweep_server($s, $programs, $work_dir, $state) {
+    return unless $s->{start_server};
+    $state->{servers} = [ start_server($s, $programs->{server}, $work_dir) ];
+    $s->{port} = $state->{servers}[0]{port};
+    $s->{host} //= '127.0.0.1';
+    return;
+}
+
+# The sweep's settings for spectrum.json; the times and the interrupt are filled
+# in as it ends.
+sub sweep_settings($s, $programs, $spectrum_name) {
+    return {
         service          => $s->{service},
         transport        => $s->{protocol},
         server_host      => $s->{host},
@@ -1403,62 +1508,39 @@ sub run_sweep($s, $programs, $work_dir) {
         finished_at      => undef,
         interrupted_by   => undef,
         interrupted_size => undef,
-    );
-    # spectrum.json holds every run's full report, so it is written once, when the
-    # sweep ends, however it ends; rewritten after every size, its encoding grew with
-    # the sizes done until it took more time than the runs themselves.
-    my $write_json = sub {
-        $sweep{finished_at} = iso_utc();
-        write_file_atomically($path{json}, json_text(sweep_document(
-            sweep => \%sweep, rows => $state{rows}, runs => $state{runs}, failed => $state{failed},
-            mode  => $s->{mode})));
     };
-    note(placement_note($s));
+}
 
-    my ($stop_status, $plot, @rows);
-    my $swept = eval {
-        $state{csv} = open_csv($path{csv}, $s->{mode});
-        $stop_status = sweep_sizes($s, $programs, $work_dir, \%state);
-        close $state{csv} or die runtime_error("cannot write $path{csv}: $!");
-        @rows = @{ $state{rows} };
-        # gnuplot draws while the server stops and spectrum.json is written.
-        if (@rows) {
-            write_file_atomically($path{gnuplot}, gnuplot_script(
-                title         => plot_title(\%sweep, \@rows, $state{runs}),
-                payload_bytes => [ map { $_->{payload_bytes} } @rows ],
-                mode          => $s->{mode}));
-            $plot = start_plot($out, $work_dir) if $s->{plot};
-        }
-        stop_server($_) for @{ $state{servers} };
-        $write_json->();
-        1;
-    };
-    if (!$swept) {
-        my $error = $@;
-        # Keep what the sweep has done before the error or interrupt ends it; a second
-        # Ctrl-C must not cut that short.
-        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
-        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
-            $sweep{interrupted_by} = "SIG$error->{signal}";
-            if ($state{current}) {
-                $sweep{interrupted_size} = stop_interrupted_client($state{current}, $error->{signal}, $client_name);
-            }
-        }
-        stop_all_children();
-        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
-        die $error;
+# Writes spectrum.gp for the rows measured and, unless --no-plot, starts gnuplot
+# on it; returns what finish_plot needs, or undef (also when no row was measured).
+sub start_sweep_plot($s, $sweep, $state, $gnuplot_path, $work_dir) {
+    my @rows = @{ $state->{rows} };
+    return unless @rows;
+    write_file_atomically($gnuplot_path, gnuplot_script(
+        title         => plot_title($sweep, \@rows, $state->{runs}),
+        payload_bytes => [ map { $_->{payload_bytes} } @rows ],
+        mode          => $s->{mode}));
+    return $s->{plot} ? start_plot($s->{output_dir}, $work_dir) : undef;
+}
+
+# After an error or an interrupt ends a sweep or a comparison: keeps what it had
+# done, and dies with the error again. An interrupt is recorded in the settings
+# `doc` (interrupted_by, and under `cut_short` what became of the client run it
+# cut short, state->{current}); every child is stopped, the JSON file written
+# (write_json, to json_path) and `also` called. A second Ctrl-C must not cut that
+# short.
+sub keep_after_error(%a) {
+    my $error = $a{error};
+    local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
+    if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
+        $a{doc}{interrupted_by} = "SIG$error->{signal}";
+        $a{doc}{ $a{cut_short} } = stop_interrupted_client($a{state}{current}, $error->{signal}, $a{client_name})
+            if $a{state}{current};
     }
-
-    finish_plot($plot) if $plot;
-
-    note('wrote ' . join(', ', grep { -e File::Spec->catfile($out, $_) }
-                         $spectrum_name, @OUTPUT_NAME{qw(csv json gnuplot png)}) . " in $out");
-    my @failed = @{ $state{failed} };
-    if (@failed) {
-        note('failed sizes: ' . join(', ', map { size_text({ power => $_->{payload_power_of_2}, bytes => $_->{payload_bytes} }) =~ s/\Apayload //r } @failed));
-        return $stop_status // 1;
-    }
-    return 0;
+    stop_all_children();
+    eval { $a{write_json}->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $a{json_path}: $@");
+    $a{also}->() if $a{also};
+    die $error;
 }
 
 # ---------------------------------------------------------------------------
@@ -1839,20 +1921,11 @@ sub run_compare($s, $programs, $work_dir) {
         $write_json->();
         1;
     };
-    if (!$done) {
-        my $error = $@;
-        local @SIG{qw(INT TERM HUP)} = ('IGNORE') x 3;
-        if (ref $error eq 'SctpPerf::RunSpectrum::Interrupted') {
-            $compare->{interrupted_by} = "SIG$error->{signal}";
-            $compare->{interrupted_run} = stop_interrupted_client($state{current}, $error->{signal},
-                                                                  basename($programs->{client}))
-                if $state{current};
-        }
-        stop_all_children();
-        eval { $write_json->(); 1 } or note(ref $@ ? $@->{message} : "cannot write $path{json}: $@");
-        print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} };
-        die $error;
-    }
+    keep_after_error(error => $@, doc => $compare, cut_short => 'interrupted_run', state => \%state,
+                     client_name => basename($programs->{client}), write_json => $write_json,
+                     json_path => $path{json},
+                     also => sub { print_text(compare_table_text($compare, $state{sizes})) if @{ $state{sizes} } })
+        unless $done;
     finish_plot($plot) if $plot;
     print_text(compare_table_text($compare, $state{sizes}));
 
@@ -1875,21 +1948,7 @@ sub run(@argv) {
         return 0;
     }
     my $s = validate_options($opt);
-
-    my ($client_name, $server_name) = program_names($s->{service});
-    my @needed = ($client_name, $s->{start_server} ? $server_name : (), $s->{compare} ? COMPARE_PROGRAM : ());
-    my @dirs = defined $s->{bin_dir} ? ($s->{bin_dir}) : default_bin_dirs();
-    my $bin_dir = find_bin_dir(\@needed, \@dirs)
-        // die runtime_error(join(' and ', @needed) . ' not found in ' . join(', ', @dirs)
-                             . '; build the programs or point --bin-dir at them');
-    my %programs = (client  => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $client_name)),
-                    server  => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $server_name)),
-                    compare => File::Spec->rel2abs(File::Spec->catfile($bin_dir, COMPARE_PROGRAM)));
-
-    make_path($s->{output_dir}, { error => \my $mkdir_errors });
-    die runtime_error("cannot create --output-dir '$s->{output_dir}': "
-                      . join('; ', map { values %$_ } @$mkdir_errors))
-        unless -d $s->{output_dir};
+    my $programs = find_programs($s);
 
     my $work_dir = File::Temp->newdir('run_spectrum-XXXXXX', TMPDIR => 1);
     # From the first interrupt on, the sweep only stops; the signals that follow are
@@ -1901,7 +1960,10 @@ sub run(@argv) {
         sub { $SIG{$_} = 'IGNORE' for qw(INT TERM HUP); die interrupted($sig) }
     } qw(INT TERM HUP);
     my $status = eval {
-        $s->{compare} ? run_compare($s, \%programs, $work_dir->dirname) : run_sweep($s, \%programs, $work_dir->dirname)
+        # Before anything is made or started: a mistake in the options is found now.
+        check_client_commands($s, $programs, $work_dir->dirname);
+        make_output_dir($s->{output_dir});
+        $s->{compare} ? run_compare($s, $programs, $work_dir->dirname) : run_sweep($s, $programs, $work_dir->dirname)
     };
     my $error = $@;
     # On success no child is left; after an error or interrupt, stop them, and let a
@@ -1910,6 +1972,26 @@ sub run(@argv) {
     stop_all_children();
     die $error unless defined $status;
     return $status;
+}
+
+# The programs the run needs, from one directory, so that they come from one
+# build: { client, server, compare }, each an absolute path.
+sub find_programs($s) {
+    my ($client_name, $server_name) = program_names($s->{service});
+    my @needed = ($client_name, $s->{start_server} ? $server_name : (), $s->{compare} ? COMPARE_PROGRAM : ());
+    my @dirs = defined $s->{bin_dir} ? ($s->{bin_dir}) : default_bin_dirs();
+    my $bin_dir = find_bin_dir(\@needed, \@dirs)
+        // die runtime_error(join(' and ', @needed) . ' not found in ' . join(', ', @dirs)
+                             . '; build the programs or point --bin-dir at them');
+    my %path = (client => $client_name, server => $server_name, compare => COMPARE_PROGRAM);
+    return { map { $_ => File::Spec->rel2abs(File::Spec->catfile($bin_dir, $path{$_})) } keys %path };
+}
+
+sub make_output_dir($dir) {
+    make_path($dir, { error => \my $mkdir_errors });
+    die runtime_error("cannot create --output-dir '$dir': " . join('; ', map { values %$_ } @$mkdir_errors))
+        unless -d $dir;
+    return;
 }
 
 sub main(@argv) {
@@ -1972,6 +2054,15 @@ have no alias: the script sweeps the size (B<--min-power>, B<--max-power>, or
 B<--sizes>, which it passes as the client's C<--payload-bytes>), and pins
 the client with B<--client-cpu>, apart from the server's B<--server-cpu>.
 
+The script checks its own options. What it passes on to the client (the sizes, the
+count or time of a run, the rate, the flows, the host, the client's CPUs, the options
+of the config file and those after the double dash) the client checks itself: before
+the first run, and before a server is started, the script gives every command line it
+will run to the client with its C<--check> option, which validates it exactly as a
+run would and connects nowhere. A mistake is then reported at once in the client's
+words, with the size (and, comparing, the side) it was found for, and nothing runs:
+exit status 2.
+
 =over 4
 
 =item B<--service> stream|seqpack
@@ -1988,15 +2079,17 @@ is an error.
 =item B<--min-power> N, B<--max-power> N
 
 The sweep runs payloads of 2^N bytes for every N from min to max. Default 0 and 16
-(1 byte to 64 KiB); both must lie in 0..16 and min must not exceed max. With
-B<--rate> or B<--throughput> the minimum defaults to 4, and both must be at least 4:
-the client's load modes need payloads of at least 16 bytes.
+(1 byte to 64 KiB, the client's largest payload); whole numbers up to 63, min not
+above max, and the client refuses a power it does not take (above 16). With
+B<--rate> or B<--throughput> the minimum defaults to 4: the client's load modes need
+payloads of at least 16 bytes, and refuse a smaller one.
 
 =item B<--sizes> LIST
 
 The sweep runs the payload sizes of LIST instead, in bytes, comma-separated, such as
-C<--sizes 32,64,100,1000,63000>: each a whole number from 1 to 65536 (16 with
-B<--rate> or B<--throughput>), each once, in ascending order. Each reaches the client
+C<--sizes 32,64,100,1000,63000>: each a whole number, each once, in ascending order,
+which the client takes from 1 to 65536 (16 with B<--rate> or B<--throughput>). Each
+reaches the client
 as C<--payload-bytes N>, so any size can be measured, not only powers of two, as
 RTI Perftest's C<-datalen> and TransportPerf's C<-msgSize> take them. Excludes
 B<--min-power> and B<--max-power>. The table, the CSV and F<spectrum.json> have a
@@ -2005,13 +2098,14 @@ F<spectrum.json>'s C<sweep.sizes> lists them, and the plot has a tic at each.
 
 =item B<--iterations> N (also B<--test-iterations>)
 
-Timed iterations per size, passed to the client as C<-c N>. Without it the client's
-own default (or a C<-c> in the config file) applies. Not with B<--duration>.
+Timed iterations per size, a whole number written in digits, passed to the client as
+C<-c N>. Without it the client's own default (or a C<-c> in the config file) applies.
+Not with B<--duration>.
 
 =item B<--rate> R
 
-Load mode: every flow sends open loop at R messages per second (a decimal number
-greater than 0), message k of a flow due at k/R seconds after the start, whether or not
+Load mode: every flow sends open loop at R messages per second (written in digits,
+such as 2000 or 0.5; the client takes more than 0 and at most 10000000), message k of a flow due at k/R seconds after the start, whether or not
 earlier replies have come back. Passed to the client as C<--rate R>. The latency in
 the CSV and the plot is the I<corrected> one, timed from each message's due time, so
 a sender that falls behind its schedule shows the wait it caused. Not with
@@ -2025,14 +2119,14 @@ every Nth message (the client's C<--echo-every>), timed from its actual send
 
 =item B<--duration> S
 
-Run every size for S seconds (a decimal number greater than 0) instead of a count of
-iterations; passed to the client as C<--duration S>. Not with B<--iterations>, nor
+Run every size for S seconds (written in digits, such as 3 or 0.5; the client takes
+more than 0 and at most 86400) instead of a count of iterations; passed to the client as C<--duration S>. Not with B<--iterations>, nor
 with a C<-c> among the client options.
 
 =item B<--flows> N
 
-Connections (SCTP: associations) the client opens, 1 to 100000; passed to the client
-as C<--flows N>. A B<--rate> is per flow. Above 1 it needs B<--rate> or
+Connections (SCTP: associations) the client opens, a whole number written in digits
+(the client takes 1 to 100000); passed to the client as C<--flows N>. A B<--rate> is per flow. Above 1 it needs B<--rate> or
 B<--throughput>: a ping-pong sweep reads the one-flow ACE histogram report. With B<--start-server> and more than 5000
 flows, the server is started with C<--max-clients> twice N, so the flows of one size
 still closing do not make the next size's flows find it busy.
@@ -2161,7 +2255,10 @@ L</COMPARING>):
                   [--rate R | --throughput] [--duration S] [--flows N] \
                   [-H HOST] [-p PORT] [--cpu LIST] CONFIG-FILE-OPTIONS CLIENT-OPTIONS
 
-(C<SOCK_SEQPACK_clt> takes no C<-t>). The client prints its ACE-format report on
+(C<SOCK_SEQPACK_clt> takes no C<-t>). Before the first of them, the script gives
+each of these command lines to the client with C<--check> (see L</OPTIONS>): a
+client that refuses one stops the sweep before anything runs. The client prints its
+ACE-format report on
 standard output and writes its JSON report to the C<--json-file>; the script keeps
 both. The next size starts as soon as the previous client has exited; there is no
 pause between runs.
@@ -2187,9 +2284,10 @@ client without a limit of its own; the client bounds every wait on its server by
 C<--io-timeout> (default 10 s), so a server that dies or goes silent mid-size fails
 that size within that time, in every mode, instead of hanging the sweep. A client
 interrupted by someone else's signal (exit status 130 or 143, its report marked
-interrupted) fails its size too: its report covers part of the run only. If the
-client exits with status 2 (it rejected its options) the sweep stops even with
-B<--keep-going>, since every size would fail the same way. The data files and the plot are written for
+interrupted) fails its size too: its report covers part of the run only. If a
+run exits with status 2 all the same (its client rejected options that its
+C<--check> took) the sweep stops even with B<--keep-going>, since every size would
+fail the same way. The data files and the plot are written for
 the sizes that succeeded.
 
 At the start the script says on standard error where the programs run (the
@@ -2426,7 +2524,8 @@ written.
 =item B<2>
 
 A usage error: a bad option or value, an unreadable config file, or client options
-the client itself rejected.
+the client itself rejected (asked with C<--check> before any run; its sentences are
+quoted).
 
 =back
 

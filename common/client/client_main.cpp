@@ -495,6 +495,11 @@ int run(const client_options& options, const program_info& program,
     // The ports first: more descriptors are of no use without them.
     check_port_budget(options, program.service != socket_service::seqpack);
     check_descriptor_limit(options);
+    // --check ends here, before anything is pinned, opened, resolved or
+    // connected: every usage error a run can meet has been met.
+    if (options.check_only) {
+        return exit_success;
+    }
     pin_process(options.common.cpus);  // before the environment, which reports the affinity
     run_report report;
     report.program = program;

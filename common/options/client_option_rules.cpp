@@ -441,6 +441,7 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
     }
     result.json_file = raw.json_file;
     result.all_bins = raw.all_bins;
+    result.check_only = raw.check;
 }
 
 }  // namespace

@@ -152,8 +152,14 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("flow-csv", po::value(&raw.flow_csv)->value_name("FILE"),
          "write every flow's counts, rate and p50, p99 and max latency to this CSV file "
          "(microseconds)");
-    // clang-format on
     add_common_options(groups, raw.common, program);
+    // After --help and --version: a way to ask the program, as those are.
+    groups.general.add_options()
+        ("check", po::bool_switch(&raw.check),
+         "check the options as a run would, the descriptor and port limits included, then "
+         "exit without connecting (no host is resolved, no file opened): status 0 and "
+         "nothing printed when a run would start, 2 and the run's sentences when not");
+    // clang-format on
 }
 
 help_layout client_help(const option_groups& groups, const program_info& program) {

@@ -86,6 +86,8 @@ struct client_options {
     // --start-at: connect and prime, then begin to measure at this instant,
     // as clients on other hosts given the same instant do (client/start_wait.hpp).
     std::optional<wall_time> start_at;
+    // --check: validate as a run would, then exit before connecting.
+    bool check_only = false;
 
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.

@@ -48,6 +48,7 @@ struct raw_client_options {
     long long repeat = default_repeat;
     double pause_s = 0.0;
     std::string start_at;
+    bool check = false;
 };
 
 // Adds the client's options (and the common layer) to `groups`.

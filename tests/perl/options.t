@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Command-line options: usage errors exit with 2 and say what is wrong; values are
-# case-insensitive; --help and --manual print the documented sections.
+# case-insensitive; --help and --manual print the documented sections. The limits
+# of what the client is given are the client's, checked by it before any run
+# (client_check.t).
 use strict;
 use warnings;
 use feature qw(signatures);
@@ -115,11 +117,10 @@ subtest "the client's long names for the script's own options" => sub {
     is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--server-host h --server-port 5003 --test-iterations 9)),
                                                        '/bin/clt', SctpPerf::RunSpectrum::power_size(0), '/t.json') ],
         [qw(/bin/clt -s 0 --json-file /t.json -t sctp -c 9 -H h -p 5003)], 'reach the client as -c, -H and -p';
-    like parse_error(qw(--test-iterations 0))->{message}, qr/--iterations must be a whole number/,
-        'checked as the option they stand for';
-    like parse_error(qw(--iterations 5 --test-iterations 6 --duration 1))->{message}, qr/--duration and --iterations exclude/,
+    like parse_error(qw(--test-iterations 1k))->{message}, qr/--iterations must be written in digits/,
+        'read as the option they stand for';
+    is parse(qw(--iterations 5 --test-iterations 6))->{iterations}, 6,
         'one option: the later value wins, as with any option given twice';
-    is parse(qw(--iterations 5 --test-iterations 6))->{iterations}, 6, 'the later of the two';
 };
 
 subtest "the client's short options before '--' name the script's own" => sub {
@@ -162,13 +163,11 @@ my @usage_errors = (
     [ [qw(--protocol udp)],                       qr/--protocol must be 'tcp' or 'sctp', not 'udp'/ ],
     [ [qw(--service dgram)],                      qr/--service must be 'stream' or 'seqpack', not 'dgram'/ ],
     [ [qw(--service seqpack --protocol TCP)],     qr/seqpack runs over SCTP only/ ],
-    [ [qw(--min-power -1)],                       qr/--min-power must be a whole number from 0 to 16, not '-1'/ ],
-    [ [qw(--max-power 17)],                       qr/--max-power must be a whole number from 0 to 16, not '17'/ ],
+    [ [qw(--min-power -1)],                       qr/--min-power must be a whole number from 0 to 63, not '-1'/ ],
+    [ [qw(--max-power 64)],                       qr/--max-power must be a whole number from 0 to 63, not '64'/ ],
     [ [qw(--max-power ten)],                      qr/--max-power must be a whole number/ ],
     [ [qw(--min-power 5 --max-power 4)],          qr/--min-power \(5\) must not be larger than --max-power \(4\)/ ],
-    [ [qw(--iterations 0)],                       qr/--iterations must be a whole number of at least 1, not '0'/ ],
     [ [qw(--port 70000)],                         qr/--port must be a whole number from 1 to 65535/ ],
-    [ [qw(--host), ''],                           qr/--host must not be empty/ ],
     [ [qw(--bin-dir /nonexistent/bin)],           qr/--bin-dir '\/nonexistent\/bin' is not a directory/ ],
     [ [qw(--no-such-option)],                     qr/unknown option: no-such-option/ ],
     [ [qw(--protocol)],                           qr/option protocol requires an argument/ ],
@@ -186,30 +185,19 @@ my @usage_errors = (
     [ [qw(--start-server -- --server-host x)],    qr/cannot be used: .*--host/ ],
     [ [qw(--port 5000 -- --server_port 5001)],    qr/cannot be used: .*--port/ ],
     [ [qw(--config-file /nonexistent/spectrum.config)], qr/cannot read config file '\/nonexistent\/spectrum.config'/ ],
-    [ [qw(--rate 0)],                             qr/--rate must be a number of messages per second greater than 0, not '0'/ ],
-    [ [qw(--rate -5)],                            qr/--rate must be a number of messages per second greater than 0, not '-5'/ ],
-    [ [qw(--rate 1e3)],                           qr/--rate must be a number .* not '1e3'/ ],
-    [ [qw(--rate fast)],                          qr/--rate must be a number .* not 'fast'/ ],
-    [ [qw(--duration 0)],                         qr/--duration must be a number of seconds greater than 0, not '0'/ ],
-    [ [qw(--duration 0.0)],                       qr/--duration must be a number of seconds greater than 0, not '0\.0'/ ],
-    [ [qw(--duration 3s)],                        qr/--duration must be a number of seconds greater than 0, not '3s'/ ],
-    [ [qw(--flows 0)],                            qr/--flows must be a whole number from 1 to 100000, not '0'/ ],
-    [ [qw(--flows 100001)],                       qr/--flows must be a whole number from 1 to 100000, not '100001'/ ],
-    [ [qw(--flows 2.5)],                          qr/--flows must be a whole number from 1 to 100000, not '2\.5'/ ],
+    [ [qw(--iterations 1e3)],                     qr/--iterations must be written in digits, a whole number such as 1000, as spectrum\.json records it, not '1e3'/ ],
+    [ [qw(--rate -5)],                            qr/--rate must be written in digits, such as 2000 or 0\.5, as spectrum\.json records it, not '-5'/ ],
+    [ [qw(--rate 1e3)],                           qr/--rate must be written in digits.* not '1e3'/ ],
+    [ [qw(--rate fast)],                          qr/--rate must be written in digits.* not 'fast'/ ],
+    [ [qw(--duration 3s)],                        qr/--duration must be written in digits, such as 2000 or 0\.5, .* not '3s'/ ],
+    [ [qw(--flows 2.5)],                          qr/--flows must be written in digits, a whole number such as 1000, .* not '2\.5'/ ],
     [ [qw(--flows 2)],                            qr/--flows above 1 needs --rate or --throughput in a sweep/ ],
-    [ [qw(--rate 100 --throughput)],              qr/--rate and --throughput exclude each other: --rate paces every flow, --throughput sends as fast as the transport accepts/ ],
-    [ [qw(--duration 1 --iterations 100)],        qr/--duration and --iterations exclude each other: a run lasts either a time or a count/ ],
-    [ [qw(--rate 100 --min-power 3)],             qr/--min-power 3 means payloads of 8 bytes, but --rate needs payloads of at least 16 bytes: use --min-power 4 or more/ ],
-    [ [qw(--throughput --min-power 0)],           qr/--min-power 0 means payloads of 1 byte, but --throughput needs payloads of at least 16 bytes/ ],
-    [ [qw(--throughput --max-power 2)],           qr/--max-power 2 means payloads of 4 bytes, but --throughput needs payloads of at least 16 bytes: use --max-power 4 or more/ ],
     [ [qw(-- --rate 100)],                        qr/client option '--rate' after '--' cannot be used: the script sets the load mode; use run_spectrum\.pl's own --rate option/ ],
     [ [qw(-- --throughput)],                      qr/client option '--throughput' after '--' cannot be used: .*run_spectrum\.pl's own --throughput option/ ],
     [ [qw(-- --duration=2)],                      qr/client option '--duration=2' after '--' cannot be used: .*run_spectrum\.pl's own --duration option/ ],
     [ [qw(--rate 5 -- --flows 4)],                qr/client option '--flows' after '--' cannot be used: .*run_spectrum\.pl's own --flows option/ ],
     [ [qw(--duration 1 -- -c 10)],                qr/client option '-c' after '--' cannot be used: the script runs each size for --duration/ ],
     [ [qw(--duration 1 -- --test_iterations 10)], qr/client option '--test_iterations' after '--' cannot be used: .*--duration/ ],
-    [ [qw(--client-cpu x)],                       qr/--client-cpu must list CPU numbers and ascending ranges, comma-separated, such as 0, 0-1 or 0,2-3, not 'x'/ ],
-    [ [qw(--client-cpu 3-1)],                     qr/--client-cpu must list CPU numbers and ascending ranges, .* not '3-1'/ ],
     [ [qw(--start-server --server-cpu 0,)],       qr/--server-cpu must list CPU numbers and ascending ranges, .* not '0,'/ ],
     [ [qw(--server-cpu 0)],                       qr/--server-cpu needs --start-server: the script places only a server it starts \(give a server started by hand its own --cpu\)/ ],
     [ [qw(--client-cpu)],                         qr/option client-cpu requires an argument/ ],
@@ -217,13 +205,10 @@ my @usage_errors = (
     [ [qw(--client-cpu 0 -- --cpu=1)],            qr/client option '--cpu=1' after '--' cannot be used: .*--client-cpu/ ],
     [ [qw(--sizes 100 --min-power 3)],            qr/--sizes and --min-power\/--max-power exclude each other/ ],
     [ [qw(--sizes 100 --max-power 3)],            qr/--sizes and --min-power\/--max-power exclude each other/ ],
-    [ [qw(--sizes 0)],                            qr/--sizes takes payload sizes in bytes, .* from 1 to 65536, not '0'/ ],
-    [ [qw(--sizes 65537)],                        qr/--sizes takes payload sizes .* not '65537'/ ],
-    [ [qw(--sizes), '32,,64'],                    qr/--sizes takes payload sizes .* not ''/ ],
+    [ [qw(--sizes), '32,,64'],                    qr/--sizes takes payload sizes in bytes, .* each a whole number, not ''/ ],
     [ [qw(--sizes 1k)],                           qr/--sizes takes payload sizes .* not '1k'/ ],
     [ [qw(--sizes), '100,64'],                    qr/--sizes must list each size once, in ascending order: 64 comes after 100/ ],
     [ [qw(--sizes), '64,64'],                     qr/--sizes must list each size once, in ascending order/ ],
-    [ [qw(--rate 10 --sizes), '8,100'],           qr/--sizes lists 8 bytes, but --rate needs payloads of at least 16 bytes/ ],
     [ [qw(-- --payload-bytes 100)],               qr/client option '--payload-bytes' after '--' cannot be used: .*--sizes/ ],
 );
 
@@ -246,10 +231,9 @@ subtest 'allowed client options' => sub {
 
 subtest 'usage errors from the command line exit with 2' => sub {
     my %wanted = map { $_ => 1 } ('--protocol udp', '--service seqpack --protocol TCP', '--min-power 5 --max-power 4',
-        '--no-such-option', 'stray', '-- -s 3', '--rate 0', '--duration 3s', '--flows 1025',
-        '--rate 100 --throughput', '--duration 1 --iterations 100', '--rate 100 --min-power 3',
+        '--no-such-option', 'stray', '-- -s 3', '--rate fast', '--duration 3s', '--flows 1025',
         '-- --rate 100', '-- --throughput', '-- --duration=2', '--rate 5 -- --flows 4', '--duration 1 -- -c 10',
-        '--client-cpu 3-1', '--server-cpu 0', '-- --cpu 1');
+        '--server-cpu 0', '-- --cpu 1');
     for my $case (grep { $wanted{"@{ $_->[0] }"} } @usage_errors) {
         my ($args, $pattern) = @$case;
         my $r = run_script($args, timeout_s => 30);

@@ -236,6 +236,18 @@ TEST_CASE("client options: the mode and the threads follow from the command line
     CHECK(parse({"-s", "4", "--total-rate", "10", "--flows", "2"}).mode == test_mode::rate);
 }
 
+TEST_CASE("client options: --check is a switch that asks for validation only") {
+    CHECK_FALSE(parse({"-s", "0"}).check_only);
+    CHECK(parse({"-s", "0", "--check"}).check_only);
+    // Validated as a run is: the same sentence with it as without.
+    CHECK(usage_message({"-s", "17", "--check"}) == usage_message({"-s", "17"}));
+    const command_line help({"--help"});
+    std::ostringstream out;
+    CHECK_FALSE(
+        parse_client_options(help.argc(), help.argv(), sctp_perf::testing::seqpack_client, out));
+    CHECK_THAT(out.str(), Catch::Matchers::Contains("--check"));
+}
+
 TEST_CASE("client options: the workload modes and what each allows") {
     using protocol::test_mode;
     SECTION("ping-pong, plain") {

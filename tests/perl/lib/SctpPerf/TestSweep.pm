@@ -141,6 +141,13 @@ sub run_script($args, %o) {
 # and takes FAKE_CLIENT_FAIL and FAKE_CLIENT_SLEEP_AT by "NB" (client-100B.args). With
 # --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
+# With --check it runs nothing: it logs its arguments to checks.log and exits 0, or 2
+# with "NAME: SENTENCE" lines and a pointer to --help, as the real client does, for
+# the sizes below 16 bytes in a load mode and for those steered so:
+#   FAKE_CLIENT_CHECK_FAIL=1,3  refuse those powers (or "100B" sizes)
+#   FAKE_CLIENT_CHECK_MESSAGE=TEXT  the sentence ("fake refusal at P" unless given)
+#   FAKE_CLIENT_CHECK_FAIL_WITH=WORD  refuse so only when WORD is among its arguments
+# calls.log has every invocation, check or run, in order: ["check", P] or ["run", P].
 # Signals as the real client takes them while it measures: the first SIGINT or
 # SIGTERM ends its sleep, it writes its report marked interrupted ("interrupted":
 # true, "interrupted_by": "SIGINT") and exits 128 + the signal (130, 143); a second
@@ -150,7 +157,8 @@ sub run_script($args, %o) {
 #   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
 #                          given), printed as "fake client: TEXT" and the report's error
 #   FAKE_CLIENT_FAIL_WITH=WORD  fail so only when WORD is among its arguments
-#   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power
+#   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power (a run; --check
+#                          takes the options: a client whose run rejects them all the same)
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
 #   FAKE_CLIENT_SLEEP=S    sleep S seconds first (a first signal ends the sleep)
@@ -199,6 +207,19 @@ sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
                open my \$fh, \$mode // '>', "\$log/\$name" or die; print {\$fh} \$text; close \$fh }
 my \$key = defined \$power ? \$power : "\${bytes}B";
 \$bytes //= 2**\$power;
+if (grep { \$_ eq '--check' } \@ARGV) {
+    log_text('checks.log', encode_json([\$0, \@ARGV]) . "\\n", '>>');
+    log_text('calls.log', encode_json(['check', \$key]) . "\\n", '>>');
+    my (\$name) = \$0 =~ m{([^/]+)\\z};
+    my \@refusals;
+    push \@refusals, \$ENV{FAKE_CLIENT_CHECK_MESSAGE} // "fake refusal at \$key"
+        if (grep { \$_ eq \$key } split /,/, \$ENV{FAKE_CLIENT_CHECK_FAIL} // '')
+           && (!defined \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} } \@ARGV);
+    push \@refusals, "--\$mode needs a payload of at least 16 bytes (-s 4)" if \$mode ne 'ping-pong' && \$bytes < 16;
+    exit 0 unless \@refusals;
+    print STDERR map({ "\$name: \$_\\n" } \@refusals), "Try '\$name --help' for the options.\\n";
+    exit 2;
+}
 my \$interrupted = '';
 for my \$name (qw(INT TERM HUP)) {
     \$SIG{\$name} = sub {
@@ -210,6 +231,7 @@ for my \$name (qw(INT TERM HUP)) {
 }
 log_text("client-\$key.args", encode_json([\$0, \@ARGV]));
 log_text('clients.log', encode_json([\$0, \@ARGV]) . "\n", '>>');
+log_text('calls.log', encode_json(['run', \$key]) . "\n", '>>');
 log_text("client-\$key.pgid", getpgrp());
 log_text("client-\$key.pid", \$\$);
 if (my \$watch = \$ENV{FAKE_WATCH_DIR}) {
