@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "client/random_tokens.hpp"
+#include "client/reply_stream.hpp"
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
 
@@ -61,15 +62,11 @@ ping_pong_result measured_result(std::uint64_t taken, bool stopped, clock::time_
     return {last_stop - since, taken - primer, stopped, since_wall};
 }
 
-// With several streams the server must answer on the request's stream; a
-// reply elsewhere is its error, named with both streams.
-void check_reply_stream(const sctp_delivery& sent, const sctp_delivery& came) {
-    if (came.stream != sent.stream) {
-        throw peer_error(fmt::format(
-            "the reply came on stream {}, its request went on stream {} (the server must "
-            "answer each request on the stream it came on)",
-            came.stream, sent.stream));
-    }
+// A peer's error, naming the iteration it ended (and of how many, when a
+// count and not a duration ends the run).
+peer_error in_iteration(const peer_error& e, std::uint64_t iteration, std::uint64_t of) {
+    return peer_error(of == 0 ? fmt::format("iteration {}: {}", iteration, e.what())
+                              : fmt::format("iteration {} of {}: {}", iteration, of, e.what()));
 }
 
 }  // namespace
@@ -116,15 +113,13 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
             if (plan.streams > 1) {
-                check_reply_stream(delivery, travelled);
+                check_reply_stream("the reply", travelled.stream, delivery.stream);
             }
             if (i >= primer) {
                 recorder.record(last_stop - start, i - primer);
             }
         } catch (const peer_error& e) {
-            throw peer_error(plan.duration
-                                 ? fmt::format("iteration {}: {}", i + 1, e.what())
-                                 : fmt::format("iteration {} of {}: {}", i + 1, total, e.what()));
+            throw in_iteration(e, i + 1, plan.duration ? 0 : total);
         }
         if (reply != expected) {
             throw peer_error(fmt::format(

@@ -17,6 +17,7 @@
 
 #include "client/load/interval_collector.hpp"
 #include "client/load/load_worker.hpp"
+#include "client/reply_stream.hpp"
 #include "errors.hpp"
 #include "report/histogram_log.hpp"
 #include "report/interval_report.hpp"
@@ -164,6 +165,8 @@ void run_primers(std::vector<std::unique_ptr<load_flow>>& flows, const load_plan
                 flow->check_primer(round);
             }
         }
+    } catch (const reply_on_wrong_stream&) {
+        throw;  // the server's answer, not a wait that ran out
     } catch (const peer_error& e) {
         const auto waited = plan.setup_began ? clock::now() - *plan.setup_began : clock::duration{};
         if (flows.size() == 1 || waited < std::chrono::seconds(1)) {

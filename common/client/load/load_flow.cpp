@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <type_traits>
 
+#include "client/reply_stream.hpp"
 #include "errors.hpp"
 #include "report/transport_json.hpp"
 #include "transport/transport_counters.hpp"
@@ -321,12 +322,8 @@ std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
 void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const {
     const auto sent_on =
         request_stream(sequence, plan_.streams, end_started_ && sequence == end_sequence_);
-    if (came_on != sent_on) {
-        throw peer_error(fmt::format(
-            "the reply to request {} came on stream {}, its request went on stream {} (the "
-            "server must answer each request on the stream it came on)",
-            sequence, came_on, sent_on));
-    }
+    sctp_perf::check_reply_stream(fmt::format("the reply to request {}", sequence), came_on,
+                                  sent_on);
 }
 
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
