@@ -11,6 +11,7 @@
 
 #include "client/flow_failure.hpp"
 #include "client/test_negotiation.hpp"
+#include "transport/peer_failures.hpp"
 #include "transport/stream_connector.hpp"
 
 namespace sctp_perf {
@@ -206,7 +207,7 @@ class flow_setup_loop {
             }
             try {
                 if (attempt.phase == setup_phase::awaiting_answer) {
-                    throw no_test_answer("receive timed out: the peer went silent");
+                    throw no_test_answer(peer_went_silent());
                 }
                 attempt.refused = false;
                 attempt.last_reason = no_answer_reason(options_.common.io_timeout);

@@ -15,6 +15,7 @@
 #include "server/server_log.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_delivery.hpp"
+#include "transport/sctp_receive.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -49,8 +50,7 @@ one_to_many_worker::one_to_many_worker(unique_fd socket, const server_identity& 
       max_sessions_(max_sessions),
       on_(std::move(on)),
       buffer_(receive_buffer_bytes),
-      scratch_(session::scratch_bytes),
-      notice_(sctp_notification_head_bytes()) {
+      scratch_(session::scratch_bytes) {
     // The wait's bound (see receive_wait); the socket stays blocking.
     set_io_timeout(socket_.get(),
                    std::chrono::duration_cast<std::chrono::milliseconds>(receive_wait));
@@ -117,7 +117,7 @@ bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
     sctp_assoc_t id = SCTP_FUTURE_ASSOC;
     int msg_flags = 0;
     const ssize_t n =
-        receive_with_delivery(socket_.get(), buffer_, wait ? 0 : MSG_DONTWAIT, msg_flags, how, &id);
+        receive_sctp(socket_.get(), buffer_, wait ? 0 : MSG_DONTWAIT, msg_flags, &how, &id);
     if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
             return false;
@@ -133,21 +133,13 @@ bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
     if ((msg_flags & MSG_NOTIFICATION) != 0) {
         // Its first bytes say what it is; the rest of a long one (an
         // abort's error causes) is read and dropped.
-        const auto head = std::min(bytes.size(), notice_.size());
-        std::copy_n(bytes.begin(), head, notice_.begin());
-        bool complete = message_end;
-        while (!complete) {
-            iovec part{buffer_.data(), buffer_.size()};
-            msghdr header{};
-            header.msg_iov = &part;
-            header.msg_iovlen = 1;
-            const ssize_t more = ::recvmsg(socket_.get(), &header, 0);
-            if (more < 0 && errno == EINTR) {
-                continue;
-            }
-            complete = more <= 0 || (header.msg_flags & MSG_EOR) != 0;
+        notification_head head(bytes);
+        if (!message_end) {
+            // A failed read or a shut-down socket ends the notification too:
+            // what came of it is all there is to decode.
+            head.read_rest(socket_.get(), 0);
         }
-        take_notification(std::span(notice_).first(head), now);
+        take_notification(head.bytes(), now);
         return true;
     }
     // A long message may come in parts; the kernel delivers them one after

@@ -133,7 +133,6 @@ class one_to_many_worker {
     clock::time_point next_write_retry_ = clock::time_point::min();
     std::vector<std::byte> buffer_;   // one message, or a part of a longer one
     std::vector<std::byte> scratch_;  // lent to every session's advance()
-    std::vector<std::byte> notice_;   // a notification's first bytes
 };
 
 }  // namespace sctp_perf

@@ -23,6 +23,7 @@
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_receive.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_setup.hpp"
@@ -220,44 +221,45 @@ class seqpack_server {
 
     // Returns 0 or the errno of the failed read.
     int receive_on_listener(listener_message& message) {
-        for (;;) {
-            iovec part{buffer_.data(), buffer_.size()};
-            alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))]{};
-            msghdr header{};
-            header.msg_iov = &part;
-            header.msg_iovlen = 1;
-            header.msg_control = control;
-            header.msg_controllen = sizeof control;
-            const ssize_t n = ::recvmsg(listener_.native_handle(), &header, MSG_DONTWAIT);
-            if (n < 0) {
-                if (errno == EINTR) {
-                    continue;
-                }
-                return errno;
-            }
-            if (n == 0) {
-                return ESHUTDOWN;  // only after a shutdown(), which this server never does
-            }
-            const bool first_part = message.bytes.empty() && !message.notification;
-            message.notification = (header.msg_flags & MSG_NOTIFICATION) != 0;
-            message.complete = (header.msg_flags & MSG_EOR) != 0;
-            if (first_part) {
-                message.bytes.assign(buffer_.begin(), buffer_.begin() + n);
-            }
-            for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
-                if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO) {
-                    sctp_rcvinfo info{};
-                    std::memcpy(&info, CMSG_DATA(c), sizeof info);
-                    message.assoc_id = info.rcv_assoc_id;
-                }
-            }
-            // The rest of a long notification is read and dropped; the rest
-            // of a long data message stays queued and goes with its
-            // association when that is peeled off.
-            if (!message.notification || message.complete) {
-                return 0;
-            }
+        // SCTP_FUTURE_ASSOC (0) is never an association's id: left as it is,
+        // the message came without one.
+        sctp_assoc_t id = SCTP_FUTURE_ASSOC;
+        int msg_flags = 0;
+        ssize_t n = 0;
+        do {
+            n = receive_sctp(listener_.native_handle(), buffer_, MSG_DONTWAIT, msg_flags, nullptr,
+                             &id);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0) {
+            return errno;
         }
+        if (n == 0) {
+            return ESHUTDOWN;  // only after a shutdown(), which this server never does
+        }
+        const auto bytes = std::span(buffer_).first(static_cast<std::size_t>(n));
+        message.notification = (msg_flags & MSG_NOTIFICATION) != 0;
+        message.complete = (msg_flags & MSG_EOR) != 0;
+        if (id != SCTP_FUTURE_ASSOC) {
+            message.assoc_id = id;
+        }
+        if (!message.notification || message.complete) {
+            message.bytes.assign(bytes.begin(), bytes.end());
+            return 0;
+        }
+        // The rest of a long notification is read and dropped; the rest of a
+        // long data message stays queued and goes with its association when
+        // that is peeled off.
+        notification_head head(bytes);
+        const ssize_t rest = head.read_rest(listener_.native_handle(), MSG_DONTWAIT);
+        if (rest < 0) {
+            return errno;
+        }
+        if (rest == 0) {
+            return ESHUTDOWN;
+        }
+        message.bytes.assign(head.bytes().begin(), head.bytes().end());
+        message.complete = true;
+        return 0;
     }
 
     void handle(listener_message message) {

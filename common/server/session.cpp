@@ -11,6 +11,7 @@
 #include "errors.hpp"
 #include "report/transport_json.hpp"
 #include "server/server_log.hpp"
+#include "transport/peer_failures.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/transport_counters.hpp"
@@ -238,7 +239,7 @@ void session::on_deadline(clock::time_point now) {
         finish(fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
                            seconds_of(identity_.header_timeout),
                            message_filled_ == 0
-                               ? std::string("receive timed out: the peer went silent")
+                               ? peer_went_silent()
                                : incomplete_message(message_filled_, message_.size())));
         return;
     }
@@ -271,7 +272,7 @@ void session::on_deadline(clock::time_point now) {
         default:
             break;
     }
-    finish(message_filled_ == 0 ? std::string("receive timed out: the peer went silent")
+    finish(message_filled_ == 0 ? peer_went_silent()
                                 : incomplete_message(message_filled_, message_.size()));
 }
 
@@ -348,11 +349,10 @@ bool session::read_message(std::size_t also_whole) {
                 return true;
             }
             if (part.message_end && message_filled_ != size) {
-                throw peer_error(fmt::format("a message of {} bytes where {} were expected",
-                                             message_filled_, size));
+                throw peer_error(message_of_wrong_size(message_filled_, size));
             }
             if (!part.message_end && message_filled_ == size) {
-                throw peer_error(fmt::format("a message longer than the {} bytes expected", size));
+                throw peer_error(message_too_long(size));
             }
         }
     }
@@ -394,8 +394,7 @@ void session::take_header(clock::time_point now) {
     if (decoded.verdict == protocol::status::accepted) {
         if (filled != protocol::header_size) {
             // SOCK_SEQPACKET: this version's header in a message of the old size
-            throw peer_error(fmt::format("a message of {} bytes where {} were expected", filled,
-                                         protocol::header_size));
+            throw peer_error(message_of_wrong_size(filled, protocol::header_size));
         }
         protocol::header_bytes bytes{};
         std::copy_n(message_.begin(), bytes.size(), bytes.begin());

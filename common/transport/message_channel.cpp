@@ -14,38 +14,12 @@
 
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
+#include "transport/peer_failures.hpp"
+#include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
 
 namespace {
-
-// One send; returns the bytes taken, or 0 when a MSG_DONTWAIT send found the
-// buffer full.
-std::size_t send_once(int fd, std::span<const std::byte> bytes, int flags,
-                      const sctp_delivery& delivery) {
-    for (;;) {
-        // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = delivery.is_default()
-                              ? ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL)
-                              : send_with_delivery(fd, bytes, delivery, flags);
-        if (n >= 0) {
-            return static_cast<std::size_t>(n);
-        }
-        if (errno == EINTR) {
-            continue;
-        }
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if ((flags & MSG_DONTWAIT) != 0) {
-                return 0;
-            }
-            throw peer_error("send timed out: the peer stopped reading");
-        }
-        if (errno == EPIPE || errno == ECONNRESET) {
-            throw peer_error("the peer closed the connection");
-        }
-        throw std::system_error(errno, std::generic_category(), "send failed");
-    }
-}
 
 // One receive; returns the bytes read, or 0 when a MSG_DONTWAIT receive found
 // nothing. Throws peer_closed at the end of the stream.
@@ -55,7 +29,7 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
         int msg_flags = 0;
         const ssize_t n = delivery == nullptr
                               ? ::recv(fd, buffer.data(), buffer.size(), flags)
-                              : receive_with_delivery(fd, buffer, flags, msg_flags, *delivery);
+                              : receive_sctp(fd, buffer, flags, msg_flags, delivery);
         if (n > 0) {
             return static_cast<std::size_t>(n);
         }
@@ -69,7 +43,7 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
             if ((flags & MSG_DONTWAIT) != 0) {
                 return 0;
             }
-            throw peer_error("receive timed out: the peer went silent");
+            throw peer_error(peer_went_silent());
         }
         if (errno == ECONNRESET) {
             throw peer_error("the peer reset the connection");
@@ -78,19 +52,32 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
     }
 }
 
+// The peer closed a byte stream after `received` of the `expected` bytes of
+// a message: a peer_closed between messages, a peer_error inside one.
+[[noreturn]] void throw_closed_within(const peer_closed& closed, std::size_t received,
+                                      std::size_t expected) {
+    if (received == 0) {
+        throw closed;
+    }
+    throw peer_error("the peer closed the connection after " + std::to_string(received) + " of " +
+                     std::to_string(expected) + " bytes");
+}
+
 }  // namespace
 
 void stream_channel::send_message(std::span<const std::byte> message,
                                   const sctp_delivery& delivery) {
     std::size_t sent = 0;
     while (sent < message.size()) {
-        sent += send_once(socket_.get(), message.subspan(sent), 0, delivery);
+        // A blocking send never finds no room: it waits, or times out.
+        sent +=
+            send_once(socket_.get(), message.subspan(sent), 0, delivery, "connection").value_or(0);
     }
 }
 
 std::size_t stream_channel::send_ready(std::span<const std::byte> bytes,
                                        const sctp_delivery& delivery) {
-    return send_once(socket_.get(), bytes, MSG_DONTWAIT, delivery);
+    return send_once(socket_.get(), bytes, MSG_DONTWAIT, delivery, "connection").value_or(0);
 }
 
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
@@ -109,9 +96,8 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
     for (;;) {
         int msg_flags = 0;
         const ssize_t n =
-            with_delivery
-                ? receive_with_delivery(socket_.get(), buffer, flags, msg_flags, part.delivery)
-                : ::recv(socket_.get(), buffer.data(), buffer.size(), flags);
+            with_delivery ? receive_sctp(socket_.get(), buffer, flags, msg_flags, &part.delivery)
+                          : ::recv(socket_.get(), buffer.data(), buffer.size(), flags);
         if (n > 0) {
             part.bytes = static_cast<std::size_t>(n);
             return part;
@@ -170,6 +156,32 @@ bool spin_wait::look() {
     return false;
 }
 
+int receive_wait::read_flags() const noexcept {
+    return spin_ ? MSG_DONTWAIT : 0;
+}
+
+void receive_wait::await_more(std::size_t received, bool due_now) {
+    if (!rest_by_) {
+        const auto now = std::chrono::steady_clock::now();
+        rest_by_ = due_now ? now : message_deadline(message_timeout_, now);
+    }
+    await_rest_of_message(fd_, *rest_by_, received, expected_, message_timeout_);
+}
+
+void receive_wait::spin_made_progress() {
+    spin_wait_.made_progress(
+        message_timeout_
+            ? std::optional(message_deadline(message_timeout_, std::chrono::steady_clock::now()))
+            : std::nullopt);
+}
+
+void receive_wait::give_up(std::size_t received) const {
+    if (received == 0 || !message_timeout_) {
+        throw peer_error(peer_went_silent());
+    }
+    throw_incomplete_message(received, expected_, message_timeout_);
+}
+
 void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadline,
                            std::size_t received, std::size_t expected,
                            std::optional<std::chrono::milliseconds> timeout) {
@@ -205,91 +217,43 @@ stream_channel::stream_channel(unique_fd socket) noexcept : socket_(std::move(so
 }
 
 void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
-    if (spin_) {
-        receive_spinning(message, delivery);
-        return;
-    }
-    // Over TCP the first read asks for the whole message (MSG_WAITALL), and
-    // Linux counts SO_RCVTIMEO down across everything that read waits for:
-    // the I/O timeout bounds the whole message, the wait for its first byte
-    // included, at no cost when it comes at once. A short count then means
-    // the time ran out. (SCTP delivers a message whole, or in parts only
-    // when it is very large, so it reads as it comes.)
-    const bool whole_read = tcp_ && message_timeout_ && delivery == nullptr;
+    // Over TCP the first blocking read asks for the whole message
+    // (MSG_WAITALL), and Linux counts SO_RCVTIMEO down across everything
+    // that read waits for: the I/O timeout bounds the whole message, the wait
+    // for its first byte included, at no cost when it comes at once. A short
+    // count then means the time ran out. (SCTP delivers a message whole, or
+    // in parts only when it is very large, so it reads as it comes.)
+    const bool whole_read = !spin_ && tcp_ && message_timeout_ && delivery == nullptr;
+    receive_wait wait(socket_.get(), spin_, message_timeout_, message.size());
     std::size_t received = 0;
-    // Set once a message has begun and not come whole, so that the common
-    // case, a message in one read, reads no clock.
-    std::optional<std::chrono::steady_clock::time_point> deadline;
     while (received < message.size()) {
         if (received > 0) {
-            if (!deadline) {
-                const auto now = std::chrono::steady_clock::now();
-                deadline = whole_read ? now : message_deadline(message_timeout_, now);
-            }
-            await_rest_of_message(socket_.get(), *deadline, received, message.size(),
-                                  message_timeout_);
+            wait.before_more(received, whole_read);
         }
-        try {
-            received += received == 0 && whole_read
-                            ? receive_once(socket_.get(), message, MSG_WAITALL)
-                            : receive_some(message.subspan(received), delivery);
-        } catch (const peer_closed&) {
-            if (received == 0) {
-                throw;
-            }
-            throw peer_error("the peer closed the connection after " + std::to_string(received) +
-                             " of " + std::to_string(message.size()) + " bytes");
-        }
-    }
-}
-
-void stream_channel::receive_spinning(std::span<std::byte> message, sctp_delivery* delivery) {
-    spin_wait wait(socket_.get());
-    std::size_t received = 0;
-    while (received < message.size()) {
         std::size_t n = 0;
         try {
-            n = receive_once(socket_.get(), message.subspan(received), MSG_DONTWAIT, delivery);
-        } catch (const peer_closed&) {
-            if (received == 0) {
-                throw;
-            }
-            throw peer_error("the peer closed the connection after " + std::to_string(received) +
-                             " of " + std::to_string(message.size()) + " bytes");
+            n = received == 0 && whole_read ? receive_once(socket_.get(), message, MSG_WAITALL)
+                                            : receive_once(socket_.get(), message.subspan(received),
+                                                           wait.read_flags(), delivery);
+        } catch (const peer_closed& closed) {
+            throw_closed_within(closed, received, message.size());
         }
         if (n == 0) {
-            if (!wait.nothing_yet()) {
-                continue;
-            }
-            if (received == 0 || !message_timeout_) {
-                throw peer_error("receive timed out: the peer went silent");
-            }
-            throw_incomplete_message(received, message.size(), message_timeout_);
+            wait.found_nothing(received);
+            continue;
         }
-        // As in the blocking path, the clock is read only for a message
-        // that has begun and not come whole.
-        if (received == 0 && n < message.size() && message_timeout_) {
-            wait.made_progress(
-                message_deadline(message_timeout_, std::chrono::steady_clock::now()));
-        } else if (!message_timeout_) {
-            wait.made_progress(std::nullopt);
-        }
+        wait.brought(received, n);
         received += n;
     }
 }
 
 std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_delivery* delivery) {
-    if (!spin_) {
-        return receive_once(socket_.get(), buffer, 0, delivery);
-    }
-    spin_wait wait(socket_.get());
+    receive_wait wait(socket_.get(), spin_, message_timeout_, buffer.size());
     for (;;) {
-        if (const auto n = receive_once(socket_.get(), buffer, MSG_DONTWAIT, delivery)) {
+        if (const auto n = receive_once(socket_.get(), buffer, wait.read_flags(), delivery)) {
             return n;
         }
-        if (wait.nothing_yet()) {
-            throw peer_error("receive timed out: the peer went silent");
-        }
+        wait.found_nothing(0);
     }
 }
 

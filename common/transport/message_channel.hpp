@@ -160,6 +160,69 @@ class spin_wait {
     std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
+// How a receive of one message waits, the one policy of both channels (see
+// the top of this file). The wait for a message's first bytes is bounded by
+// the socket's receive timeout either way. Once part of the message is in,
+// blocking, each read of its rest first waits (poll) until there is more,
+// all of it within the message timeout; spinning, the spin is bounded from
+// the message's first part by the message timeout or, without one, each
+// wait afresh by the receive timeout. A message that comes in one read reads
+// no clock. The reading loop calls, around each read:
+//   if (received > 0) wait.before_more(received);
+//   read with wait.read_flags(); nothing: wait.found_nothing(received);
+//   n bytes: wait.brought(received, n).
+class receive_wait {
+  public:
+    receive_wait(int fd, bool spin, std::optional<std::chrono::milliseconds> message_timeout,
+                 std::size_t expected) noexcept
+        : fd_(fd),
+          spin_(spin),
+          spin_wait_(fd),
+          message_timeout_(message_timeout),
+          expected_(expected) {}
+
+    bool spins() const noexcept { return spin_; }
+    // The flags of every read: MSG_DONTWAIT when spinning.
+    int read_flags() const noexcept;
+    // Blocking, before reading more of a message of which `received` (> 0)
+    // bytes are in: waits until more has come, or throws peer_error once the
+    // message timeout has passed. `due_now`: the message's time is up
+    // already (a read of a whole message came back short), so only what is
+    // there now counts.
+    void before_more(std::size_t received, bool due_now = false) {
+        if (!spin_) {
+            await_more(received, due_now);
+        }
+    }
+    // Spinning, after a read that found nothing: throws peer_error once the
+    // wait has outlasted its bound.
+    void found_nothing(std::size_t received) {
+        if (spin_wait_.nothing_yet()) {
+            give_up(received);
+        }
+    }
+    // After a read brought `n` bytes to the `received` already in.
+    void brought(std::size_t received, std::size_t n) {
+        if (spin_ && (!message_timeout_ || (received == 0 && n < expected_))) {
+            spin_made_progress();
+        }
+    }
+
+  private:
+    void await_more(std::size_t received, bool due_now);
+    void spin_made_progress();
+    [[noreturn]] void give_up(std::size_t received) const;
+
+    int fd_;
+    bool spin_;
+    spin_wait spin_wait_;
+    std::optional<std::chrono::milliseconds> message_timeout_;
+    std::size_t expected_;
+    // Blocking: when the rest of a begun message is due; set by its first
+    // wait, so that a message in one read reads no clock.
+    std::optional<std::chrono::steady_clock::time_point> rest_by_;
+};
+
 // The socket's receive timeout (SO_RCVTIMEO, as set_io_timeout set it); 0
 // when it has none or the kernel does not say.
 std::chrono::microseconds receive_timeout_of(int fd) noexcept;
@@ -207,8 +270,6 @@ class stream_channel final : public message_channel {
     std::size_t receive_some(std::span<std::byte> buffer, sctp_delivery* delivery = nullptr);
 
   private:
-    void receive_spinning(std::span<std::byte> message, sctp_delivery* delivery);
-
     unique_fd socket_;
     bool tcp_ = false;  // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
 };

@@ -58,33 +58,4 @@ void enable_receive_info(int fd) {
     }
 }
 
-ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                              sctp_delivery& delivery, sctp_assoc_t* assoc_id) {
-    alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
-    iovec part{buffer.data(), buffer.size()};
-    msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
-    const ssize_t n = ::recvmsg(fd, &header, flags);
-    msg_flags = header.msg_flags;
-    if (n <= 0) {
-        return n;
-    }
-    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
-        if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO &&
-            c->cmsg_len >= CMSG_LEN(sizeof(sctp_rcvinfo))) {
-            sctp_rcvinfo info{};
-            std::memcpy(&info, CMSG_DATA(c), sizeof info);
-            delivery.stream = info.rcv_sid;
-            delivery.unordered = (info.rcv_flags & SCTP_UNORDERED) != 0;
-            if (assoc_id != nullptr) {
-                *assoc_id = info.rcv_assoc_id;
-            }
-        }
-    }
-    return n;
-}
-
 }  // namespace sctp_perf

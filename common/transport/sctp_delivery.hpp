@@ -33,18 +33,8 @@ ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
                            const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id = 0);
 
 // Asks the kernel to say, with every message received on `fd`, which stream
-// it came on and whether it was unordered (SCTP_RECVRCVINFO). Throws
-// std::system_error.
+// it came on and whether it was unordered (SCTP_RECVRCVINFO; receive_sctp in
+// transport/sctp_receive.hpp reads it). Throws std::system_error.
 void enable_receive_info(int fd);
-
-// One recvmsg() into `buffer`, also reading the SCTP_RCVINFO that
-// enable_receive_info() asked for. Returns what recvmsg() returned and sets
-// `msg_flags` to its flags (MSG_EOR, MSG_NOTIFICATION); `delivery` gets the
-// stream and ordering of the message read (its PR-SCTP policy is the
-// sender's business and is not told).
-// With `assoc_id`, also says which association the message came on (a
-// one-to-many socket's reader needs it).
-ssize_t receive_with_delivery(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                              sctp_delivery& delivery, sctp_assoc_t* assoc_id = nullptr);
 
 }  // namespace sctp_perf

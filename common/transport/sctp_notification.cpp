@@ -4,7 +4,6 @@
 #include <netinet/in.h>
 #include <netinet/sctp.h>
 
-#include <algorithm>
 #include <cstring>
 
 namespace sctp_perf {
@@ -39,10 +38,6 @@ association_event event_of_assoc_change(std::uint16_t state) noexcept {
 }
 
 }  // namespace
-
-std::size_t sctp_notification_head_bytes() noexcept {
-    return std::max(sizeof(sctp_assoc_change), sizeof(sctp_shutdown_event));
-}
 
 std::optional<association_notice> decode_sctp_notification(
     std::span<const std::byte> bytes) noexcept {

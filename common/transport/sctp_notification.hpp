@@ -7,6 +7,10 @@
 // channels), so that a truncated or unknown notification is handled the
 // same way everywhere; it is fuzzed (tests/fuzz/fuzz_sctp_notification.cpp).
 
+#include <netinet/in.h>
+#include <netinet/sctp.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -34,7 +38,8 @@ std::optional<association_notice> decode_sctp_notification(
     std::span<const std::byte> bytes) noexcept;
 
 // The bytes of a notification that decode_sctp_notification reads: a
-// reader may drop the rest.
-std::size_t sctp_notification_head_bytes() noexcept;
+// reader may drop the rest (notification_head in transport/sctp_receive.hpp).
+inline constexpr std::size_t sctp_notification_head_size =
+    std::max(sizeof(sctp_assoc_change), sizeof(sctp_shutdown_event));
 
 }  // namespace sctp_perf

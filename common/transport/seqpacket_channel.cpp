@@ -18,7 +18,9 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "transport/peer_failures.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
 
@@ -39,7 +41,7 @@ namespace {
 #if EWOULDBLOCK != EAGAIN
         case EWOULDBLOCK:
 #endif
-            throw peer_error("receive timed out: the peer went silent");
+            throw peer_error(peer_went_silent());
         case ECONNRESET:
             throw peer_error("the peer aborted the association");
         case ENOTCONN:
@@ -52,49 +54,26 @@ namespace {
     }
 }
 
-}  // namespace
-
-namespace {
+bool nothing_came(int error) noexcept {
+    return error == EAGAIN || error == EWOULDBLOCK;
+}
 
 // Sends one whole SCTP message; returns false when a MSG_DONTWAIT send found
 // no room for it.
 bool send_whole(int fd, std::span<const std::byte> message, int flags,
                 const sctp_delivery& delivery) {
-    for (;;) {
-        // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = delivery.is_default()
-                              ? ::send(fd, message.data(), message.size(), flags | MSG_NOSIGNAL)
-                              : send_with_delivery(fd, message, delivery, flags);
-        if (n >= 0) {
-            if (static_cast<std::size_t>(n) != message.size()) {
-                // SCTP takes a message whole or not at all; anything else
-                // would break the one-message-per-request rule.
-                throw std::system_error(
-                    EMSGSIZE, std::generic_category(),
-                    fmt::format("the kernel took {} of a {}-byte message", n, message.size()));
-            }
-            return true;
-        }
-        switch (errno) {
-            case EINTR:
-                continue;  // interrupted before the message was queued
-            case EAGAIN:
-#if EWOULDBLOCK != EAGAIN
-            case EWOULDBLOCK:
-#endif
-                if ((flags & MSG_DONTWAIT) != 0) {
-                    return false;
-                }
-                throw peer_error("send timed out: the peer stopped reading");
-            case EPIPE:
-            case ECONNRESET:
-            case ENOTCONN:
-            case ESHUTDOWN:
-                throw peer_error("the peer closed the association");
-            default:
-                throw std::system_error(errno, std::generic_category(), "send failed");
-        }
+    const auto n = send_once(fd, message, flags, delivery, "association");
+    if (!n) {
+        return false;
     }
+    if (*n != message.size()) {
+        // SCTP takes a message whole or not at all; anything else would
+        // break the one-message-per-request rule.
+        throw std::system_error(
+            EMSGSIZE, std::generic_category(),
+            fmt::format("the kernel took {} of a {}-byte message", *n, message.size()));
+    }
+    return true;
 }
 
 }  // namespace
@@ -122,19 +101,13 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::s
             filled += message_size;
             continue;
         }
-        iovec part{message.data(), message.size()};
-        msghdr header{};
-        header.msg_iov = &part;
-        header.msg_iovlen = 1;
-        const ssize_t n = delivery == nullptr
-                              ? ::recvmsg(socket_.get(), &header, MSG_DONTWAIT)
-                              : receive_with_delivery(socket_.get(), message, MSG_DONTWAIT,
-                                                      header.msg_flags, *delivery);
+        bool message_end = false;
+        const ssize_t n = read_data(message, MSG_DONTWAIT, delivery, message_end, 0, message_size);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
-            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (nothing_came(errno)) {
                 break;
             }
             throw_receive_failure(errno, 0, message_size);
@@ -143,21 +116,14 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::s
             throw peer_error("the peer closed the association in the middle of the test");
         }
         const auto length = static_cast<std::size_t>(n);
-        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
-            take_notification(message.first(length), (header.msg_flags & MSG_EOR) != 0, 0,
-                              message_size);
-            continue;
-        }
-        if ((header.msg_flags & MSG_EOR) == 0) {
+        if (!message_end) {
             if (length == message_size) {
-                throw peer_error(
-                    fmt::format("a message longer than the {} bytes expected", message_size));
+                throw peer_error(message_too_long(message_size));
             }
             // The rest of a message delivered in parts follows at once.
             receive_rest(message, length, delivery);
         } else if (length != message_size) {
-            throw peer_error(
-                fmt::format("a message of {} bytes where {} were expected", length, message_size));
+            throw peer_error(message_of_wrong_size(length, message_size));
         }
         filled += message_size;
     }
@@ -166,40 +132,20 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::s
 
 message_channel::received_part seqpacket_channel::receive_part(std::span<std::byte> buffer,
                                                                bool with_delivery, bool wait) {
-    received_part part;
     if (pending_) {
-        // Read off the one-to-many socket before the association was peeled
-        // off (the test header, on stream 0 in order): handed over as read.
-        const pending_message first = std::move(*pending_);
-        pending_.reset();
-        if (first.bytes.size() > buffer.size()) {
-            throw peer_error(
-                fmt::format("a message longer than the {} bytes expected", buffer.size()));
-        }
-        std::copy(first.bytes.begin(), first.bytes.end(), buffer.begin());
-        part.bytes = first.bytes.size();
-        part.message_end = first.complete;
-        return part;
+        return take_pending(buffer);
     }
+    received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
     for (;;) {
-        int msg_flags = 0;
-        ssize_t n = 0;
-        if (with_delivery) {
-            n = receive_with_delivery(socket_.get(), buffer, flags, msg_flags, part.delivery);
-        } else {
-            iovec io{buffer.data(), buffer.size()};
-            msghdr header{};
-            header.msg_iov = &io;
-            header.msg_iovlen = 1;
-            n = ::recvmsg(socket_.get(), &header, flags);
-            msg_flags = header.msg_flags;
-        }
+        const ssize_t n = read_data(buffer, flags, with_delivery ? &part.delivery : nullptr,
+                                    part.message_end, 0, buffer.size());
         if (n < 0) {
             if (errno == EINTR && !wait) {
                 continue;
             }
-            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (errno == EINTR || nothing_came(errno)) {
+                part.message_end = false;
                 return part;  // nothing yet
             }
             throw_receive_failure(errno, 0, buffer.size());
@@ -207,16 +153,24 @@ message_channel::received_part seqpacket_channel::receive_part(std::span<std::by
         if (n == 0) {
             throw_closed(0, buffer.size());
         }
-        const auto length = static_cast<std::size_t>(n);
-        if ((msg_flags & MSG_NOTIFICATION) != 0) {
-            // Returns only for one that says nothing about the association's end.
-            take_notification(buffer.first(length), (msg_flags & MSG_EOR) != 0, 0, buffer.size());
-            continue;
-        }
-        part.bytes = length;
-        part.message_end = (msg_flags & MSG_EOR) != 0;
+        part.bytes = static_cast<std::size_t>(n);
         return part;
     }
+}
+
+message_channel::received_part seqpacket_channel::take_pending(std::span<std::byte> buffer) {
+    // Read off the one-to-many socket before the association was peeled
+    // off (the test header, on stream 0 in order): handed over as read.
+    const pending_message first = std::move(*pending_);
+    pending_.reset();
+    if (first.bytes.size() > buffer.size()) {
+        throw peer_error(message_too_long(buffer.size()));
+    }
+    std::copy(first.bytes.begin(), first.bytes.end(), buffer.begin());
+    received_part part;
+    part.bytes = first.bytes.size();
+    part.message_end = first.complete;
+    return part;
 }
 
 void seqpacket_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {
@@ -229,12 +183,10 @@ void seqpacket_channel::receive_message(std::span<std::byte> message, sctp_deliv
             *delivery = {};
         }
         if (!first.complete || first.bytes.size() > message.size()) {
-            throw peer_error(
-                fmt::format("a message longer than the {} bytes expected", message.size()));
+            throw peer_error(message_too_long(message.size()));
         }
         if (first.bytes.size() < message.size()) {
-            throw peer_error(fmt::format("a message of {} bytes where {} were expected",
-                                         first.bytes.size(), message.size()));
+            throw peer_error(message_of_wrong_size(first.bytes.size(), message.size()));
         }
         std::copy(first.bytes.begin(), first.bytes.end(), message.begin());
         return;
@@ -247,52 +199,24 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
                                      sctp_delivery* delivery) {
     // A large message may arrive in parts (SCTP's partial delivery), each
     // without MSG_EOR until the last; parts are collected until it shows.
-    // Set once a message has begun and not come whole (see stream_channel).
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    // Spinning, the spin bounds the rest of a message instead (as in
-    // stream_channel::receive_spinning): from its first part by the message
-    // timeout, or without one each wait afresh by the I/O timeout.
-    spin_wait wait(socket_.get());
-    const auto part_came = [&] {
-        wait.made_progress(message_timeout_
-                               ? std::optional(message_deadline(message_timeout_,
-                                                                std::chrono::steady_clock::now()))
-                               : std::nullopt);
-    };
-    if (spin_ && received > 0) {
-        part_came();
+    receive_wait wait(socket_.get(), spin_, message_timeout_, message.size());
+    if (received > 0) {
+        wait.brought(0, received);  // the first part, which receive_ready read
     }
-    const int flags = spin_ ? MSG_DONTWAIT : 0;
     for (;;) {
-        if (received > 0 && !spin_) {
-            if (!deadline) {
-                deadline = message_deadline(message_timeout_, std::chrono::steady_clock::now());
-            }
-            await_rest_of_message(socket_.get(), *deadline, received, message.size(),
-                                  message_timeout_);
+        if (received > 0) {
+            wait.before_more(received);
         }
-        iovec part{message.data() + received, message.size() - received};
-        msghdr header{};
-        header.msg_iov = &part;
-        header.msg_iovlen = 1;
-        sctp_delivery travelled;
-        const ssize_t n =
-            delivery == nullptr
-                ? ::recvmsg(socket_.get(), &header, flags)
-                : receive_with_delivery(socket_.get(), {message.data() + received, part.iov_len},
-                                        flags, header.msg_flags, travelled);
+        bool message_end = false;
+        const ssize_t n = read_data(message.subspan(received), wait.read_flags(), delivery,
+                                    message_end, received, message.size());
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
             }
-            if (spin_ && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                if (!wait.nothing_yet()) {
-                    continue;
-                }
-                if (received == 0 || !message_timeout_) {
-                    throw peer_error("receive timed out: the peer went silent");
-                }
-                throw_incomplete_message(received, message.size(), message_timeout_);
+            if (wait.spins() && nothing_came(errno)) {
+                wait.found_nothing(received);
+                continue;
             }
             throw_receive_failure(errno, received, message.size());
         }
@@ -300,31 +224,43 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
             throw_closed(received, message.size());
         }
         const auto length = static_cast<std::size_t>(n);
-        if ((header.msg_flags & MSG_NOTIFICATION) != 0) {
-            // It landed in the part of `message` not yet filled, so the data
-            // received so far is intact.
-            take_notification({message.data() + received, length},
-                              (header.msg_flags & MSG_EOR) != 0, received, message.size());
-            continue;
-        }
         received += length;
-        if (delivery != nullptr) {
-            *delivery = travelled;
-        }
-        if ((header.msg_flags & MSG_EOR) != 0) {
+        if (message_end) {
             if (received != message.size()) {
-                throw peer_error(fmt::format("a message of {} bytes where {} were expected",
-                                             received, message.size()));
+                throw peer_error(message_of_wrong_size(received, message.size()));
             }
             return;
         }
         if (received == message.size()) {
-            throw peer_error(
-                fmt::format("a message longer than the {} bytes expected", message.size()));
+            throw peer_error(message_too_long(message.size()));
         }
-        if (spin_ && (received == length || !message_timeout_)) {
-            part_came();
+        wait.brought(received - length, length);
+    }
+}
+
+ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
+                                     sctp_delivery* delivery, bool& message_end,
+                                     std::size_t received, std::size_t expected) {
+    for (;;) {
+        int msg_flags = 0;
+        sctp_delivery travelled;
+        const ssize_t n = receive_sctp(socket_.get(), buffer, flags, msg_flags,
+                                       delivery != nullptr ? &travelled : nullptr);
+        if (n <= 0) {
+            return n;
         }
+        message_end = (msg_flags & MSG_EOR) != 0;
+        if ((msg_flags & MSG_NOTIFICATION) == 0) {
+            if (delivery != nullptr) {
+                *delivery = travelled;
+            }
+            return n;
+        }
+        // It landed in the part of the message not yet filled, so the data
+        // received so far is intact. Returns only for one that says nothing
+        // about the association's end.
+        take_notification(buffer.first(static_cast<std::size_t>(n)), message_end, received,
+                          expected);
     }
 }
 
@@ -332,32 +268,17 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
                                           std::size_t received, std::size_t expected) {
     // Only the first bytes matter (type and state); the rest of a long one,
     // such as the error causes carried by an abort, is read and dropped.
-    std::array<std::byte, sizeof(sctp_assoc_change)> head{};
-    std::size_t head_length = std::min(first_part.size(), head.size());
-    std::copy_n(first_part.begin(), head_length, head.begin());
-    std::array<std::byte, 256> rest{};
-    while (!complete) {
-        iovec part{rest.data(), rest.size()};
-        msghdr header{};
-        header.msg_iov = &part;
-        header.msg_iovlen = 1;
-        const ssize_t n = ::recvmsg(socket_.get(), &header, 0);
+    notification_head head(first_part);
+    if (!complete) {
+        const ssize_t n = head.read_rest(socket_.get(), 0);
         if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
             throw_receive_failure(errno, received, expected);
         }
         if (n == 0) {
             throw_closed(received, expected);
         }
-        const auto copied = std::min(static_cast<std::size_t>(n), head.size() - head_length);
-        std::copy_n(rest.begin(), copied, head.begin() + static_cast<std::ptrdiff_t>(head_length));
-        head_length += copied;
-        complete = (header.msg_flags & MSG_EOR) != 0;
     }
-
-    const auto notice = decode_sctp_notification(std::span(head).first(head_length));
+    const auto notice = decode_sctp_notification(head.bytes());
     if (!notice) {
         return;
     }

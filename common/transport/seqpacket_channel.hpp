@@ -65,6 +65,18 @@ class seqpacket_channel final : public message_channel {
     // Completes a message of which `received` bytes are in `message` already.
     void receive_rest(std::span<std::byte> message, std::size_t received,
                       sctp_delivery* delivery = nullptr);
+    // What receive_part hands over of a message read before the peel-off.
+    received_part take_pending(std::span<std::byte> buffer);
+    // One read of data into `buffer`; the notifications that come first are
+    // taken (take_notification) and the read made again. Returns what the
+    // read of data returned (errno as it left it), sets `message_end` to
+    // its MSG_EOR and, with `delivery`, says how it travelled. `received`
+    // of the `expected` bytes of the message are in already (for the
+    // errors' sentences).
+    ssize_t read_data(std::span<std::byte> buffer, int flags, sctp_delivery* delivery,
+                      bool& message_end, std::size_t received, std::size_t expected);
+    // Reads the rest of a notification that came in `first_part` and throws
+    // as receive_message does if it says that the association ended.
     void take_notification(std::span<const std::byte> first_part, bool complete,
                            std::size_t received, std::size_t expected);
 

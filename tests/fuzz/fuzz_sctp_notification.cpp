@@ -3,7 +3,9 @@
 // a hostile or broken kernel buffer would hand them over: any bytes. The
 // decoder must never read past them, must decode a whole SCTP_ASSOC_CHANGE
 // or SCTP_SHUTDOWN_EVENT, and must drop (nullopt) only what is too short to
-// say which association it is about.
+// say which association it is about. A reader keeps only the head of a
+// notification (notification_head, the one every reader uses) and drops
+// the rest: that head must decode as the whole notification does.
 //
 // The same input, cut into parts, then goes through an association_channel
 // (the one-to-many server's hand-over of each association's messages): every
@@ -24,13 +26,28 @@
 #include "replay_channel.hpp"
 #include "transport/association_channel.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_receive.hpp"
 
 using namespace sctp_perf;
 
 namespace {
 
+bool same_notice(const std::optional<association_notice>& a,
+                 const std::optional<association_notice>& b) {
+    return a.has_value() == b.has_value() &&
+           (!a || (a->event == b->event && a->assoc_id == b->assoc_id));
+}
+
 void check_decoder(std::span<const std::byte> bytes) {
     const auto notice = decode_sctp_notification(bytes);
+    const notification_head head(bytes);
+    if (head.bytes().size() != std::min(bytes.size(), sctp_notification_head_size) ||
+        !std::equal(head.bytes().begin(), head.bytes().end(), bytes.begin())) {
+        fuzz::broken("a notification's head is its first bytes");
+    }
+    if (!same_notice(decode_sctp_notification(head.bytes()), notice)) {
+        fuzz::broken("a notification's head decodes as the whole notification");
+    }
     if (bytes.size() < sizeof(std::uint16_t)) {
         if (notice) {
             fuzz::broken("a notification too short for its type is dropped");

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "transport/peer_failures.hpp"
+
+#include <fmt/format.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "errors.hpp"
+
+namespace sctp_perf {
+
+std::string peer_went_silent() {
+    return "receive timed out: the peer went silent";
+}
+
+std::string message_of_wrong_size(std::size_t received, std::size_t expected) {
+    return fmt::format("a message of {} bytes where {} were expected", received, expected);
+}
+
+std::string message_too_long(std::size_t expected) {
+    return fmt::format("a message longer than the {} bytes expected", expected);
+}
+
+namespace {
+
+// What a failed send's errno means. Returns true to send again (a signal
+// came first), false when a MSG_DONTWAIT send found no room; throws for the
+// rest.
+bool send_again(int error, int flags, std::string_view peer_link) {
+    switch (error) {
+        case EINTR:
+            return true;  // interrupted before anything was queued
+        case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+        case EWOULDBLOCK:
+#endif
+            if ((flags & MSG_DONTWAIT) != 0) {
+                return false;
+            }
+            throw peer_error("send timed out: the peer stopped reading");
+        case EPIPE:
+        case ECONNRESET:
+        // An SCTP association that ended reports these rather than EPIPE.
+        case ENOTCONN:
+        case ESHUTDOWN:
+            throw peer_error(fmt::format("the peer closed the {}", peer_link));
+        default:
+            throw std::system_error(error, std::generic_category(), "send failed");
+    }
+}
+
+}  // namespace
+
+std::optional<std::size_t> send_once(int fd, std::span<const std::byte> bytes, int flags,
+                                     const sctp_delivery& delivery, std::string_view peer_link) {
+    for (;;) {
+        // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
+        const ssize_t n = delivery.is_default()
+                              ? ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL)
+                              : send_with_delivery(fd, bytes, delivery, flags);
+        if (n >= 0) {
+            return static_cast<std::size_t>(n);
+        }
+        if (!send_again(errno, flags, peer_link)) {
+            return std::nullopt;
+        }
+    }
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "transport/sctp_receive.hpp"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace sctp_perf {
+
+namespace {
+
+// Takes the SCTP_RCVINFO of a read, if one came.
+void take_receive_info(msghdr& header, sctp_delivery* delivery, sctp_assoc_t* assoc_id) noexcept {
+    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+        if (c->cmsg_level == IPPROTO_SCTP && c->cmsg_type == SCTP_RCVINFO &&
+            c->cmsg_len >= CMSG_LEN(sizeof(sctp_rcvinfo))) {
+            sctp_rcvinfo info{};
+            std::memcpy(&info, CMSG_DATA(c), sizeof info);
+            if (delivery != nullptr) {
+                delivery->stream = info.rcv_sid;
+                delivery->unordered = (info.rcv_flags & SCTP_UNORDERED) != 0;
+            }
+            if (assoc_id != nullptr) {
+                *assoc_id = info.rcv_assoc_id;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
+                     sctp_delivery* delivery, sctp_assoc_t* assoc_id) {
+    alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
+    const bool with_info = delivery != nullptr || assoc_id != nullptr;
+    iovec part{buffer.data(), buffer.size()};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    if (with_info) {
+        header.msg_control = control;
+        header.msg_controllen = sizeof control;
+    }
+    const ssize_t n = ::recvmsg(fd, &header, flags);
+    msg_flags = header.msg_flags;
+    if (n > 0 && with_info) {
+        take_receive_info(header, delivery, assoc_id);
+    }
+    return n;
+}
+
+void notification_head::add(std::span<const std::byte> part) noexcept {
+    const auto copied = std::min(part.size(), head_.size() - length_);
+    std::copy_n(part.begin(), copied, head_.begin() + static_cast<std::ptrdiff_t>(length_));
+    length_ += copied;
+}
+
+ssize_t notification_head::read_rest(int fd, int flags) {
+    std::array<std::byte, 256> rest{};
+    for (;;) {
+        int msg_flags = 0;
+        const ssize_t n = receive_sctp(fd, rest, flags, msg_flags);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return n;
+        }
+        add(std::span(rest).first(static_cast<std::size_t>(n)));
+        if ((msg_flags & MSG_EOR) != 0) {
+            return n;
+        }
+    }
+}
+
+}  // namespace sctp_perf
