@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <system_error>
 #include <utility>
 
 #include "errors.hpp"
-#include "report/transport_json.hpp"
+#include "protocol/server_account_blob.hpp"
 #include "server/server_log.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -50,23 +49,22 @@ std::string account_json(const load_counts& counts, std::chrono::duration<double
                          const process_usage& before, const process_usage& after,
                          const message_channel& channel, const server_identity& identity) {
     const int fd = channel.native_handle();
-    nlohmann::ordered_json doc = {
-        {"messages_received", counts.messages_received},
-        {"bytes_received", counts.bytes_received},
-        {"replies_sent", counts.replies_sent},
-        {"bytes_sent", counts.bytes_sent},
-        {"payload_bytes", counts.payload_bytes},
-        {"reply_bytes", counts.reply_bytes},
-        {"duration_s", elapsed.count()},
-        {"cpu_percent", cpu_percent_between(before, after)},
-        {"rss_kib", after.rss_kib},
-    };
-    if (identity.sctp.pr.any()) {
-        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd, channel.association_id()).total();
+    protocol::server_account account;
+    account.messages_received = counts.messages_received;
+    account.bytes_received = counts.bytes_received;
+    account.replies_sent = counts.replies_sent;
+    account.bytes_sent = counts.bytes_sent;
+    account.payload_bytes = counts.payload_bytes;
+    account.reply_bytes = counts.reply_bytes;
+    account.duration_s = elapsed.count();
+    account.cpu_percent = cpu_percent_between(before, after);
+    account.rss_kib = after.rss_kib;
+    account.partially_reliable = identity.sctp.pr.any();
+    if (account.partially_reliable) {
+        account.pr_abandoned = read_pr_sctp_abandoned(fd, channel.association_id()).total();
     }
-    doc["transport"] = transport_counters_json(
-        read_transport_counters(fd, identity.transport, channel.association_id()));
-    return doc.dump();
+    account.transport = read_transport_counters(fd, identity.transport, channel.association_id());
+    return protocol::encode_server_account(account);
 }
 
 }  // namespace

@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <nlohmann/json.hpp>
-#include <type_traits>
 
 #include "errors.hpp"
-#include "report/transport_json.hpp"
+#include "protocol/server_account_blob.hpp"
 #include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
@@ -18,18 +16,6 @@ namespace {
 // Messages a throughput flow sends before the worker looks at its other
 // flows and at the replies, so that echoed replies are timed promptly.
 constexpr int throughput_batch = 64;
-
-// A count must be a whole number >= 0: converting a floating-point number
-// out of the count's range (a server that sends 1e300) is undefined.
-template <typename T>
-T json_number(const nlohmann::ordered_json& doc, const char* key) {
-    const auto it = doc.find(key);
-    if (it == doc.end()) {
-        return T{};
-    }
-    const bool fits = std::is_floating_point_v<T> ? it->is_number() : it->is_number_unsigned();
-    return fits ? it->get<T>() : T{};
-}
 
 }  // namespace
 
@@ -373,22 +359,11 @@ flow_result load_flow::finish() {
         throw peer_error(
             fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
     }
-    const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
-    if (!doc.is_object()) {
+    auto account = protocol::decode_server_account(text);
+    if (!account) {
         throw peer_error(fmt::format("flow {}: the server's account is not a JSON object", index_));
     }
-    auto& server = result_.server;
-    server.messages_received = json_number<std::uint64_t>(doc, "messages_received");
-    server.bytes_received = json_number<std::uint64_t>(doc, "bytes_received");
-    server.replies_sent = json_number<std::uint64_t>(doc, "replies_sent");
-    server.bytes_sent = json_number<std::uint64_t>(doc, "bytes_sent");
-    server.duration_s = json_number<double>(doc, "duration_s");
-    server.cpu_percent = json_number<double>(doc, "cpu_percent");
-    server.rss_kib = json_number<std::uint64_t>(doc, "rss_kib");
-    server.pr_abandoned = json_number<std::uint64_t>(doc, "pr_abandoned");
-    if (const auto it = doc.find("transport"); it != doc.end() && it->is_object()) {
-        server.transport = transport_counters_from_json(*it);
-    }
+    result_.server = std::move(*account);
     const int fd = channel_->native_handle();
     result_.transport = read_transport_counters(fd, plan_.transport);
     if (plan_.pr.any()) {
