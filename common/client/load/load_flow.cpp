@@ -286,6 +286,33 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     }
 }
 
+void load_flow::record_reply(const timed_request& request, std::size_t reply_bytes,
+                             clock::time_point arrived, sample_sink& sink) {
+    const auto corrected = arrived - request.due;
+    const auto uncorrected = arrived - request.sent;
+    const auto corrected_ns =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, corrected.count()));
+    const auto uncorrected_ns =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, uncorrected.count()));
+    sink.corrected_run.record(corrected_ns);
+    sink.uncorrected_run.record(uncorrected_ns);
+    sink.corrected_interval.record(corrected_ns);
+    sink.uncorrected_interval.record(uncorrected_ns);
+    const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
+    result_.latency.record(headline_ns);
+    if (plan_.streams > 1) {
+        const auto measured = request.sequence - protocol::primer_iterations;
+        sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams), headline_ns);
+    }
+    ++result_.messages_replied;
+    result_.bytes_replied += reply_bytes;
+    ++sink.interval_replies;
+    if (sink.file != nullptr) {
+        sink.file->add(index_, request.sequence, (request.due - sink.t0).count(),
+                       (request.sent - sink.t0).count(), (arrived - sink.t0).count());
+    }
+}
+
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
                            sample_sink& sink) {
     const auto header = protocol::decode_message_header(reply);
@@ -307,34 +334,9 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
     }
     const auto match = matcher_.match(header->sequence, header->token);
     switch (match.what) {
-        case reply_matcher::verdict::matched: {
-            const auto corrected = arrived - match.request.due;
-            const auto uncorrected = arrived - match.request.sent;
-            const auto corrected_ns =
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, corrected.count()));
-            const auto uncorrected_ns =
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, uncorrected.count()));
-            sink.corrected_run.record(corrected_ns);
-            sink.uncorrected_run.record(uncorrected_ns);
-            sink.corrected_interval.record(corrected_ns);
-            sink.uncorrected_interval.record(uncorrected_ns);
-            const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
-            result_.latency.record(headline_ns);
-            if (plan_.streams > 1) {
-                const auto measured = match.request.sequence - protocol::primer_iterations;
-                sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams),
-                                       headline_ns);
-            }
-            ++result_.messages_replied;
-            result_.bytes_replied += reply.size();
-            ++sink.interval_replies;
-            if (sink.file != nullptr) {
-                sink.file->add(index_, match.request.sequence,
-                               (match.request.due - sink.t0).count(),
-                               (match.request.sent - sink.t0).count(), (arrived - sink.t0).count());
-            }
+        case reply_matcher::verdict::matched:
+            record_reply(match.request, reply.size(), arrived, sink);
             return;
-        }
         case reply_matcher::verdict::duplicate:
             ++result_.messages_duplicated;
             return;

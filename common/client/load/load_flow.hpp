@@ -182,6 +182,9 @@ class load_flow {
     bool drained(clock::time_point now);
     bool flush_pending(clock::time_point now);
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink);
+    // The round trip of a reply that matched `request`, into every sample it belongs to.
+    void record_reply(const timed_request& request, std::size_t reply_bytes,
+                      clock::time_point arrived, sample_sink& sink);
     // Whether the bytes after a reply's message header are the filler.
     bool padding_ok(std::span<const std::byte> reply) const noexcept;
 
