@@ -284,9 +284,10 @@ TEST_CASE("session: the account's exact bytes up to its measured values", "[serv
     const auto bytes = p.received();
     REQUIRE(bytes.size() > 2 * 16 + protocol::blob_length_size);
     const std::string account(reinterpret_cast<const char*>(bytes.data()) + 36, bytes.size() - 36);
-    // 2 requests of 16 bytes in, 1 reply of 16 bytes out (the end's is not counted).
+    // 1 request of 16 bytes in and 1 reply of 16 bytes out: the end and its
+    // reply are not counted.
     const std::string counts =
-        R"({"messages_received":1,"bytes_received":32,"replies_sent":1,"bytes_sent":16,)"
+        R"({"messages_received":1,"bytes_received":16,"replies_sent":1,"bytes_sent":16,)"
         R"("payload_bytes":16,"reply_bytes":16,"duration_s":)";
     CHECK(account.substr(0, counts.size()) == counts);
     const auto cpu = account.find(R"(,"cpu_percent":)");
