@@ -27,6 +27,7 @@
 #include "client/start_wait.hpp"
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
+#include "protocol/server_settings_blob.hpp"
 #include "report/load_report.hpp"
 #include "report/output_file.hpp"
 #include "report/run_notes.hpp"
@@ -91,35 +92,21 @@ void describe_connection(run_report& report, const client_options& options,
     }
 }
 
-// A member of the "sctp" object of the server's settings; nullptr where the
-// server sent none (over TCP, or a peer that is not one of ours).
-const nlohmann::json* server_sctp_setting(const nlohmann::json& settings, const char* key) {
-    const auto sctp = settings.find("sctp");
-    if (sctp == settings.end() || !sctp->is_object()) {
-        return nullptr;
-    }
-    const auto it = sctp->find(key);
-    return it == sctp->end() ? nullptr : &*it;
-}
-
 const char* server_program_name(const program_info& program) {
     return program.service == socket_service::seqpack ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
 }
 
 // The server's PR-SCTP policy for its replies, as its settings state it.
 pr_sctp server_pr_sctp(const nlohmann::json& settings) {
-    const auto* pr = server_sctp_setting(settings, "pr_sctp");
-    return pr != nullptr && pr->is_string()
-               ? parse_pr_sctp(pr->get<std::string>()).value_or(pr_sctp{})
-               : pr_sctp{};
+    const auto sctp = protocol::decode_server_settings(settings).sctp;
+    return sctp ? parse_pr_sctp(sctp->pr_sctp).value_or(pr_sctp{}) : pr_sctp{};
 }
 
 // The server's outbound streams, as its settings state them; 0 when they
-// do not (json::value() would throw for a string there, or convert 1e300
-// to int, which is undefined).
+// do not.
 std::uint64_t server_outbound_streams(const nlohmann::json& settings) {
-    const auto* streams = server_sctp_setting(settings, "outbound_streams");
-    return streams != nullptr && streams->is_number_unsigned() ? streams->get<std::uint64_t>() : 0;
+    const auto sctp = protocol::decode_server_settings(settings).sctp;
+    return sctp ? sctp->outbound_streams : 0;
 }
 
 // Each flow uses streams 0..S-1 both ways (the server answers on the stream
@@ -239,11 +226,10 @@ run_report& described_run(run_report& report, bool first, run_report& later) {
 std::optional<start_instant> with_server_timeout(std::optional<start_instant> start,
                                                  const nlohmann::json& settings) {
     if (start) {
-        const auto it = settings.find("io_timeout_ms");
-        if (it != settings.end() && it->is_number_unsigned()) {
+        if (const auto ms = protocol::decode_server_settings(settings).io_timeout_ms) {
             // A day at most, as the server's option is; no overflow from a stray value.
-            start->server_io_timeout = std::chrono::milliseconds(
-                std::min<std::uint64_t>(it->get<std::uint64_t>(), 86'400'000));
+            start->server_io_timeout =
+                std::chrono::milliseconds(std::min<std::uint64_t>(*ms, 86'400'000));
         }
     }
     return start;

@@ -20,6 +20,7 @@
 #include <ostream>
 #include <string>
 
+#include "protocol/server_settings_blob.hpp"
 #include "report/load_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
@@ -160,34 +161,29 @@ void write_clock_line(std::ostream& out, const run_report& r) {
 }
 
 void write_server_block(std::ostream& out, const run_report& r) {
-    const auto& s = r.server_settings;
-    if (!s.is_object()) {
+    if (!r.server_settings.is_object()) {
         fmt::print(out, "server:\n\tsent no description of itself\n");
         return;
     }
+    const auto s = protocol::decode_server_settings(r.server_settings);
     fmt::print(out, "server:\n");
-    fmt::print(out, "\tprogram: {} (sctp-perf {}) on {}, {}\n", s.value("program", "?"),
-               s.value("version", "?"), s.value("host", "?"), s.value("kernel", "?"));
+    fmt::print(out, "\tprogram: {} (sctp-perf {}) on {}, {}\n", s.program.value_or("?"),
+               s.version.value_or("?"), s.host.value_or("?"), s.kernel.value_or("?"));
     const auto placement = server_placement(r);
     // Its worker threads and data path, where a server says (older ones do not).
     std::string sessions;
-    if (const auto threads = s.find("threads");
-        threads != s.end() && threads->is_number_unsigned()) {
-        const auto path = s.find("data_path");
-        sessions = fmt::format(
-            ", sessions on {} worker thread{} ({})", threads->get<std::uint64_t>(),
-            threads->get<std::uint64_t>() == 1 ? "" : "s",
-            path != s.end() && path->is_string() ? path->get<std::string>() : std::string("?"));
+    if (s.threads) {
+        sessions = fmt::format(", sessions on {} worker thread{} ({})", *s.threads,
+                               *s.threads == 1 ? "" : "s", s.data_path.value_or("?"));
     }
-    fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.value("nagle", false) ? "on" : "off",
-               s.value("spin", false) ? "on" : "off",
+    fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.nagle.value_or(false) ? "on" : "off",
+               s.spin.value_or(false) ? "on" : "off",
                placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);
     fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
-               s.value("sndbuf_bytes", 0), s.value("rcvbuf_bytes", 0));
-    const auto rto = s.find("sctp_rto");
-    if (rto != s.end() && rto->is_object()) {
+               s.sndbuf_bytes.value_or(0), s.rcvbuf_bytes.value_or(0));
+    if (s.sctp_rto) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
-                   rto->value("initial_ms", 0), rto->value("min_ms", 0), rto->value("max_ms", 0));
+                   s.sctp_rto->initial_ms, s.sctp_rto->min_ms, s.sctp_rto->max_ms);
     }
 }
 

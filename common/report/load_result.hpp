@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "options/arrival_process.hpp"
+#include "protocol/server_account_blob.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "runtime/process_usage.hpp"
 #include "stats/compact_histogram.hpp"
@@ -26,17 +27,7 @@
 namespace sctp_perf {
 
 // The server's own account of one flow, from the blob it sends at the end.
-struct server_account {
-    std::uint64_t messages_received = 0;  // primer included, end message not
-    std::uint64_t bytes_received = 0;
-    std::uint64_t replies_sent = 0;  // primer included, end reply not
-    std::uint64_t bytes_sent = 0;    // of those replies
-    double duration_s = 0.0;
-    double cpu_percent = 0.0;
-    std::uint64_t rss_kib = 0;
-    std::uint64_t pr_abandoned = 0;  // replies its kernel gave up (PR-SCTP)
-    std::optional<transport_counters> transport;
-};
+using protocol::server_account;
 
 // A latency histogram is 280 KiB, too much to keep for each of 65535 streams:
 // replies are counted on every stream, p99 is kept for the first ones.

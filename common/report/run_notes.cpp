@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "protocol/server_settings_blob.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "runtime/interrupt.hpp"
 
@@ -23,17 +24,11 @@ end_placement client_placement(const run_report& r) {
 }
 
 std::optional<end_placement> server_placement(const run_report& r) {
-    const auto& s = r.server_settings;
-    if (!s.is_object()) {
+    const auto s = protocol::decode_server_settings(r.server_settings);
+    if (!s.cpu_affinity || !s.cpu_count) {
         return std::nullopt;
     }
-    const auto affinity = s.find("cpu_affinity");
-    const auto cpus = s.find("cpu_count");
-    if (affinity == s.end() || !affinity->is_string() || cpus == s.end() ||
-        !cpus->is_number_integer() || cpus->get<long long>() < 0) {
-        return std::nullopt;
-    }
-    return placement_of(affinity->get<std::string>(), cpus->get<unsigned>());
+    return placement_of(*s.cpu_affinity, *s.cpu_count);
 }
 
 std::optional<double> loop_overhead_ns(const run_report& r) {
@@ -185,13 +180,13 @@ std::vector<std::string> run_warnings(const run_report& r) {
             "percent; pin both ends with --cpu (the manual's 'CPU placement' shows the effect)",
             client.cpu_count));
     }
-    const auto nagle = r.server_settings.find("nagle");  // end() when the server sent none
-    if (nagle != r.server_settings.end() && nagle->is_boolean() &&
-        nagle->get<bool>() != r.options.common.nagle) {
+    // Nothing to compare when the server sent none.
+    const auto nagle = protocol::decode_server_settings(r.server_settings).nagle;
+    if (nagle && *nagle != r.options.common.nagle) {
         warnings.push_back(fmt::format(
             "Nagle differs between the ends: client {}, server {}; small replies may wait for "
             "the delayed ACK at one end only (give -n to both programs or to neither)",
-            r.options.common.nagle ? "on" : "off", nagle->get<bool>() ? "on" : "off"));
+            r.options.common.nagle ? "on" : "off", *nagle ? "on" : "off"));
     }
     if (r.load != nullptr) {
         const auto allowed = count_cpus(r.environment.client_cpu_affinity);

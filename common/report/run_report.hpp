@@ -49,7 +49,9 @@ struct run_report {
     const latency_recorder* recorder = nullptr;
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
-    nlohmann::json server_settings;  // what the server said of itself (see test_negotiation.hpp)
+    // What the server said of itself, as it said it: the JSON report echoes
+    // it whole; the rest reads it through protocol::decode_server_settings.
+    nlohmann::json server_settings;
     std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
     std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
     std::optional<clock_info> clock;                  // measured at start

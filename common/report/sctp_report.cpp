@@ -4,11 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <cstdint>
-#include <limits>
 #include <string>
-#include <type_traits>
 
+#include "protocol/server_settings_blob.hpp"
 #include "report/transport_json.hpp"
 
 namespace sctp_perf {
@@ -20,42 +18,16 @@ const char* yes_no(bool value) {
     return value ? "yes" : "no";
 }
 
-// A member of the line below, or `fallback` when it is missing or of
-// another type: the server's half comes from the peer, and json::value()
-// would throw for a string where a number belongs, or convert a number out
-// of the int's range (undefined behaviour).
-template <typename T>
-T member(const nlohmann::json& s, const char* key, T fallback) {
-    const auto it = s.find(key);
-    if (it == s.end()) {
-        return fallback;
-    }
-    if constexpr (std::is_same_v<T, bool>) {
-        return it->is_boolean() ? it->get<bool>() : fallback;
-    } else if constexpr (std::is_integral_v<T>) {
-        // A count; one above INT64_MAX reads as negative here.
-        const std::int64_t n = it->is_number_integer() ? it->get<std::int64_t>() : -1;
-        return n >= 0 && n <= std::numeric_limits<T>::max() ? static_cast<T>(n) : fallback;
-    } else {
-        return it->is_string() ? it->get<std::string>() : fallback;
-    }
-}
-
-// One line from the JSON form, so that the client's features (read here)
-// and the server's (from its settings blob) print alike.
-void write_sctp_line(std::ostream& out, const char* end, const nlohmann::json& s) {
-    if (!s.is_object()) {
-        return;
-    }
+// One line, alike for the client's features (read here) and the server's
+// (from its settings blob).
+void write_sctp_line(std::ostream& out, const char* end, const protocol::sctp_features_blob& s) {
     fmt::print(out,
                "\tsctp ({}): streams used {}, negotiated out {} in {}; unordered {}; pr-sctp {} "
                "(peer agreed: {}); sack delay {} ms, every {} packet(s); scheduler {}; "
                "interleaving (I-DATA) {}\n",
-               end, member(s, "streams_used", 0), member(s, "outbound_streams", 0),
-               member(s, "inbound_streams", 0), yes_no(member(s, "unordered", false)),
-               member<std::string>(s, "pr_sctp", "none"), yes_no(member(s, "pr_supported", false)),
-               member(s, "sack_delay_ms", 0), member(s, "sack_freq", 0),
-               member<std::string>(s, "scheduler", "?"), yes_no(member(s, "interleaving", false)));
+               end, s.streams_used, s.outbound_streams, s.inbound_streams, yes_no(s.unordered),
+               s.pr_sctp, yes_no(s.pr_supported), s.sack_delay_ms, s.sack_freq, s.scheduler,
+               yes_no(s.interleaving));
 }
 
 void write_counters_line(std::ostream& out, const char* end, const transport_counters& c) {
@@ -77,10 +49,10 @@ const transport_counters* client_counters(const run_report& r) {
 
 void write_sctp_and_transport_lines(std::ostream& out, const run_report& r) {
     if (r.sctp_features) {
-        write_sctp_line(out, "client", client_sctp_json(r));
+        write_sctp_line(out, "client", sctp_features_of(r.options.common.sctp, *r.sctp_features));
     }
-    if (r.server_settings.is_object() && r.server_settings.contains("sctp")) {
-        write_sctp_line(out, "server", r.server_settings["sctp"]);
+    if (const auto server = protocol::decode_server_settings(r.server_settings).sctp) {
+        write_sctp_line(out, "server", *server);
     }
     if (const auto* counters = client_counters(r)) {
         write_counters_line(out,
@@ -125,7 +97,8 @@ json client_sctp_json(const run_report& r) {
     if (!r.sctp_features) {
         return nullptr;
     }
-    return sctp_features_json(r.options.common.sctp, *r.sctp_features);
+    return protocol::encode_sctp_features(
+        sctp_features_of(r.options.common.sctp, *r.sctp_features));
 }
 
 json client_transport_json(const run_report& r) {

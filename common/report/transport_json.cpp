@@ -4,39 +4,23 @@
 namespace sctp_perf {
 
 nlohmann::ordered_json transport_counters_json(const transport_counters& counters) {
-    nlohmann::ordered_json doc = {{"source", counters.source}};
-    for (const auto& counter : counters.counters) {
-        doc[counter.name] = counter.value;
-    }
-    return doc;
+    return protocol::encode_transport_counters(counters);
 }
 
-transport_counters transport_counters_from_json(const nlohmann::ordered_json& doc) {
-    transport_counters counters;
-    for (const auto& [name, value] : doc.items()) {
-        if (name == "source" && value.is_string()) {
-            counters.source = value.get<std::string>();
-        } else if (value.is_number_unsigned()) {
-            counters.counters.push_back({name, value.get<std::uint64_t>()});
-        }
-    }
-    return counters;
-}
-
-nlohmann::ordered_json sctp_features_json(const sctp_feature_request& asked,
-                                          const sctp_feature_state& got) {
-    return {
-        {"streams_used", asked.streams},
-        {"outbound_streams", got.outbound_streams},
-        {"inbound_streams", got.inbound_streams},
-        {"unordered", asked.unordered},
-        {"pr_sctp", describe(asked.pr)},
-        {"pr_supported", got.pr_supported},
-        {"sack_delay_ms", got.sack_delay_ms},
-        {"sack_freq", got.sack_freq},
-        {"scheduler", got.scheduler},
-        {"interleaving", got.interleaving},
-    };
+protocol::sctp_features_blob sctp_features_of(const sctp_feature_request& asked,
+                                              const sctp_feature_state& got) {
+    protocol::sctp_features_blob features;
+    features.streams_used = asked.streams;
+    features.outbound_streams = got.outbound_streams;
+    features.inbound_streams = got.inbound_streams;
+    features.unordered = asked.unordered;
+    features.pr_sctp = describe(asked.pr);
+    features.pr_supported = got.pr_supported;
+    features.sack_delay_ms = got.sack_delay_ms;
+    features.sack_freq = got.sack_freq;
+    features.scheduler = got.scheduler;
+    features.interleaving = got.interleaving;
+    return features;
 }
 
 }  // namespace sctp_perf

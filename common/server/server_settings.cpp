@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/server_settings.hpp"
 
-#include <nlohmann/json.hpp>
-
+#include "protocol/server_settings_blob.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "report/transport_json.hpp"
 #include "runtime/host_environment.hpp"
@@ -36,34 +35,29 @@ server_identity read_server_identity(const server_options& options, const progra
 }
 
 std::string server_settings_json(const server_identity& identity, int fd, std::int32_t assoc_id) {
-    using json = nlohmann::ordered_json;
     const auto buffers = read_socket_buffers(fd);
-    json settings = {
-        {"protocol_version", protocol::version},
-        {"version", version_string},
-        {"program", identity.program},
-        {"host", identity.host},
-        {"kernel", identity.kernel},
-        {"cpu_count", identity.cpu_count},
-        {"cpu_affinity", identity.cpu_affinity},
-        {"spin", identity.spin},
-        {"threads", identity.threads},
-        {"data_path", identity.data_path},
-        {"transport", std::string(name_of(identity.transport))},
-        {"nagle", identity.nagle},
-        {"io_timeout_ms", identity.io_timeout.count()},
-        {"sndbuf_bytes", buffers.send_bytes},
-        {"rcvbuf_bytes", buffers.receive_bytes},
-        {"sctp_rto", nullptr},
-        {"sctp", nullptr},
-    };
+    protocol::server_settings_blob settings;
+    settings.protocol_version = protocol::version;
+    settings.version = version_string;
+    settings.program = identity.program;
+    settings.host = identity.host;
+    settings.kernel = identity.kernel;
+    settings.cpu_count = identity.cpu_count;
+    settings.cpu_affinity = identity.cpu_affinity;
+    settings.spin = identity.spin;
+    settings.threads = identity.threads;
+    settings.data_path = identity.data_path;
+    settings.transport = std::string(name_of(identity.transport));
+    settings.nagle = identity.nagle;
+    settings.io_timeout_ms = static_cast<std::uint64_t>(identity.io_timeout.count());
+    settings.sndbuf_bytes = static_cast<std::uint64_t>(buffers.send_bytes);
+    settings.rcvbuf_bytes = static_cast<std::uint64_t>(buffers.receive_bytes);
     if (identity.transport == transport_protocol::sctp) {
         const auto rto = read_sctp_rto(fd, assoc_id);
-        settings["sctp_rto"] = {
-            {"initial_ms", rto.initial_ms}, {"min_ms", rto.min_ms}, {"max_ms", rto.max_ms}};
-        settings["sctp"] = sctp_features_json(identity.sctp, read_sctp_features(fd, assoc_id));
+        settings.sctp_rto = protocol::sctp_rto_blob{rto.initial_ms, rto.min_ms, rto.max_ms};
+        settings.sctp = sctp_features_of(identity.sctp, read_sctp_features(fd, assoc_id));
     }
-    return settings.dump();
+    return protocol::encode_server_settings(settings);
 }
 
 }  // namespace sctp_perf

@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <system_error>
 #include <utility>
 
 #include "errors.hpp"
-#include "report/transport_json.hpp"
+#include "protocol/server_account_blob.hpp"
 #include "server/server_log.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_features.hpp"
@@ -51,23 +50,22 @@ std::string account_json(const load_counts& counts, std::chrono::duration<double
                          const process_usage& before, const process_usage& after,
                          const message_channel& channel, const server_identity& identity) {
     const int fd = channel.native_handle();
-    nlohmann::ordered_json doc = {
-        {"messages_received", counts.messages_received},
-        {"bytes_received", counts.bytes_received},
-        {"replies_sent", counts.replies_sent},
-        {"bytes_sent", counts.bytes_sent},
-        {"payload_bytes", counts.payload_bytes},
-        {"reply_bytes", counts.reply_bytes},
-        {"duration_s", elapsed.count()},
-        {"cpu_percent", cpu_percent_between(before, after)},
-        {"rss_kib", after.rss_kib},
-    };
-    if (identity.sctp.pr.any()) {
-        doc["pr_abandoned"] = read_pr_sctp_abandoned(fd, channel.association_id()).total();
+    protocol::server_account account;
+    account.messages_received = counts.messages_received;
+    account.bytes_received = counts.bytes_received;
+    account.replies_sent = counts.replies_sent;
+    account.bytes_sent = counts.bytes_sent;
+    account.payload_bytes = counts.payload_bytes;
+    account.reply_bytes = counts.reply_bytes;
+    account.duration_s = elapsed.count();
+    account.cpu_percent = cpu_percent_between(before, after);
+    account.rss_kib = after.rss_kib;
+    account.partially_reliable = identity.sctp.pr.any();
+    if (account.partially_reliable) {
+        account.pr_abandoned = read_pr_sctp_abandoned(fd, channel.association_id()).total();
     }
-    doc["transport"] = transport_counters_json(
-        read_transport_counters(fd, identity.transport, channel.association_id()));
-    return doc.dump();
+    account.transport = read_transport_counters(fd, identity.transport, channel.association_id());
+    return protocol::encode_server_account(account);
 }
 
 }  // namespace
@@ -387,9 +385,7 @@ bool session::read_header() {
     return read_message();
 }
 
-void session::take_header(clock::time_point now) {
-    const auto filled = std::exchange(message_filled_, 0);
-    input_since_ = now;
+protocol::decoded_header session::decode_whole_header(std::size_t filled) const {
     auto decoded = decode_header_start();
     if (decoded.verdict == protocol::status::accepted) {
         if (filled != protocol::header_size) {
@@ -400,32 +396,48 @@ void session::take_header(clock::time_point now) {
         std::copy_n(message_.begin(), bytes.size(), bytes.begin());
         decoded = protocol::decode_header(bytes);
     }
-    const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
-    out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
-    output_since_ = now;
+    return decoded;
+}
+
+bool session::refused(const protocol::decoded_header& decoded, bool busy) {
     if (decoded.verdict == protocol::status::unsupported_version) {
         outcome_.reason =
             fmt::format("refused: the client speaks protocol version {}, this server version {}",
                         decoded.peer_version, protocol::version);
-        phase_ = phase::refusing;
-        return;
-    }
-    if (decoded.verdict != protocol::status::accepted) {
+    } else if (decoded.verdict != protocol::status::accepted) {
         outcome_.reason = fmt::format("refused: {}", protocol::describe(decoded.verdict));
-        phase_ = phase::refusing;
-        return;
-    }
-    if (busy) {
+    } else if (busy) {
         outcome_.reason = "refused: too many clients at once";
-        phase_ = phase::refusing;
-        return;
+    } else {
+        return false;
     }
+    phase_ = phase::refusing;
+    return true;
+}
+
+void session::send_settings() {
     const auto settings =
         server_settings_json(identity_, channel_->native_handle(), channel_->association_id());
     out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(settings.size())), {});
     out_.push(std::as_bytes(std::span(settings.data(), settings.size())), {});
+}
 
+void session::take_header(clock::time_point now) {
+    const auto filled = std::exchange(message_filled_, 0);
+    input_since_ = now;
+    const auto decoded = decode_whole_header(filled);
+    const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
+    out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
+    output_since_ = now;
+    if (refused(decoded, busy)) {
+        return;
+    }
+    send_settings();
     header_ = decoded.header;
+    begin_test(now);
+}
+
+void session::begin_test(clock::time_point now) {
     max_gap_ = std::chrono::milliseconds(header_.max_gap_ms);
     // Sized by this test's reply (validated: at most max_reply_bytes).
     reply_size_ = protocol::reply_size_of(header_);
@@ -507,68 +519,62 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
     return true;
 }
 
-std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time_point now) {
-    const std::size_t size = header_.payload_bytes;
-    std::size_t at = 0;
-    bool reliable = false;  // the replies to the primer and the end are never given up
-    bool ended = false;
-    replies_.clear();
-    for (; bytes.size() - at >= size && !ended; at += size) {
-        const auto request = bytes.subspan(at, size);
-        const auto message = protocol::decode_message_header(request);
-        if (phase_ == phase::overtaken) {
-            if (!message || message->end_of_test()) {
-                throw peer_error("the client sent data after the end of its test");
-            }
-            ++messages_received_;
-            bytes_received_ += size;
-            continue;
+bool session::take_request(std::span<const std::byte> request, bool& reliable) {
+    const auto size = request.size();
+    const auto message = protocol::decode_message_header(request);
+    if (phase_ == phase::overtaken) {
+        if (!message || message->end_of_test()) {
+            throw peer_error("the client sent data after the end of its test");
         }
-        if (!message) {
-            throw peer_error(
-                fmt::format("request {} has a malformed message header (unknown flags or "
-                            "reserved bits)",
-                            messages_received_ + 1));
-        }
-        ended = message->end_of_test();
-        reliable = reliable || ended || message->primer();
-        if (ended) {
-            end_sequence_ = message->sequence;
-        } else {
-            ++messages_received_;
-            bytes_received_ += size;
-        }
-        if (message->reply_wanted() || ended) {
-            // The request's message header, then the filler up to the reply size.
-            replies_.insert(replies_.end(), request.begin(),
-                            request.begin() + protocol::load_reply_size);
-            replies_.insert(replies_.end(), reply_.begin() + protocol::load_reply_size,
-                            reply_.end());
-            if (!ended) {
-                ++replies_sent_;
-                bytes_sent_ += reply_size_;
-            }
+        ++messages_received_;
+        bytes_received_ += size;
+        return false;
+    }
+    if (!message) {
+        throw peer_error(
+            fmt::format("request {} has a malformed message header (unknown flags or "
+                        "reserved bits)",
+                        messages_received_ + 1));
+    }
+    const bool ended = message->end_of_test();
+    reliable = reliable || ended || message->primer();
+    if (ended) {
+        end_sequence_ = message->sequence;
+    } else {
+        ++messages_received_;
+        bytes_received_ += size;
+    }
+    if (message->reply_wanted() || ended) {
+        // The request's message header, then the filler up to the reply size.
+        replies_.insert(replies_.end(), request.begin(),
+                        request.begin() + protocol::load_reply_size);
+        replies_.insert(replies_.end(), reply_.begin() + protocol::load_reply_size, reply_.end());
+        if (!ended) {
+            ++replies_sent_;
+            bytes_sent_ += reply_size_;
         }
     }
-    if (at > 0) {
-        input_since_ = now;  // a whole request came
+    return ended;
+}
+
+void session::push_replies(bool reliable, clock::time_point now) {
+    if (replies_.empty()) {
+        return;
     }
     const sctp_delivery delivery{route_.stream, route_.unordered,
                                  reliable ? pr_sctp{} : identity_.sctp.pr};
-    if (!replies_.empty()) {
-        if (seqpacket_) {
-            for (std::size_t r = 0; r < replies_.size(); r += reply_size_) {
-                out_.push(std::span(replies_).subspan(r, reply_size_), delivery);
-            }
-        } else {
-            out_.push(replies_, delivery);
+    if (seqpacket_) {
+        for (std::size_t r = 0; r < replies_.size(); r += reply_size_) {
+            out_.push(std::span(replies_).subspan(r, reply_size_), delivery);
         }
-        output_since_ = now;
+    } else {
+        out_.push(replies_, delivery);
     }
+    output_since_ = now;
+}
+
+void session::settle_end(bool ended, clock::time_point now) {
     if (ended) {
-        if (at != bytes.size()) {
-            throw peer_error("the client sent data after the end of its test");
-        }
         outcome_.messages_done = messages_received_;
         if (sctp_ && messages_received_ < end_sequence_) {
             phase_ = phase::overtaken;
@@ -578,6 +584,25 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
     } else if (phase_ == phase::overtaken && messages_received_ >= end_sequence_) {
         send_account(now);
     }
+}
+
+std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time_point now) {
+    const std::size_t size = header_.payload_bytes;
+    std::size_t at = 0;
+    bool reliable = false;  // the replies to the primer and the end are never given up
+    bool ended = false;
+    replies_.clear();
+    for (; bytes.size() - at >= size && !ended; at += size) {
+        ended = take_request(bytes.subspan(at, size), reliable);
+    }
+    if (at > 0) {
+        input_since_ = now;  // a whole request came
+    }
+    push_replies(reliable, now);
+    if (ended && at != bytes.size()) {
+        throw peer_error("the client sent data after the end of its test");
+    }
+    settle_end(ended, now);
     return at;
 }
 

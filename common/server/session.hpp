@@ -129,13 +129,29 @@ class session {
     // it (the start alone when that is refused already).
     bool read_header();
     protocol::decoded_header decode_header_start() const noexcept;
+    // The header that read_header left in message_ (`filled` bytes of it).
+    protocol::decoded_header decode_whole_header(std::size_t filled) const;
+    // Answers the header: the verdict, then the settings blob and the test.
     void take_header(clock::time_point now);
+    // True, with the reason in the outcome, when the verdict refuses the test.
+    bool refused(const protocol::decoded_header& decoded, bool busy);
+    void send_settings();
+    // Sets the session up for the test in header_: its reply, its phase.
+    void begin_test(clock::time_point now);
     void take_ping_pong_request(clock::time_point now);
     // The load modes: one read, its whole requests taken. False when
     // nothing had arrived.
     bool read_requests(clock::time_point now, std::span<std::byte> scratch);
     // Takes each whole request of `bytes`; returns how many bytes they made.
     std::size_t take_requests(std::span<const std::byte> bytes, clock::time_point now);
+    // One request: counted, and its reply (when it wants one) added to
+    // replies_. True when it ends the test; sets `reliable` when its reply
+    // must not be given up under PR-SCTP.
+    bool take_request(std::span<const std::byte> request, bool& reliable);
+    void push_replies(bool reliable, clock::time_point now);
+    // After a read's requests: the account, once the end and every request
+    // before it have come.
+    void settle_end(bool ended, clock::time_point now);
     void send_account(clock::time_point now);
 
     std::string incomplete_message(std::size_t received, std::size_t expected) const;

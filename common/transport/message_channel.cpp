@@ -257,6 +257,10 @@ std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_deliv
     }
 }
 
+// Blob framing lives here, in transport, since it is how bytes cross a
+// channel: the length, then the text, as two messages. What a blob says (the
+// server's settings, its account) is protocol/'s, in server_settings_blob.hpp
+// and server_account_blob.hpp; this layer never looks inside the text.
 void send_blob(message_channel& channel, std::string_view text) {
     channel.send_message(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())));
     channel.send_message(std::as_bytes(std::span(text.data(), text.size())));

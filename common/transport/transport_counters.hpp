@@ -10,21 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/transport_counters_blob.hpp"  // the counters, as a value
 #include "transport/transport_protocol.hpp"
 
 namespace sctp_perf {
-
-struct transport_counter {
-    std::string
-        name;  // snake_case, with its unit when it has one: "rtt_us", "retransmitted_chunks"
-    std::uint64_t value = 0;
-    friend bool operator==(const transport_counter&, const transport_counter&) = default;
-};
-
-struct transport_counters {
-    std::string source;                       // "SCTP_GET_ASSOC_STATS" or "TCP_INFO"
-    std::vector<transport_counter> counters;  // in a fixed order, the same for every run
-};
 
 // Reads the counters of the connection on `fd`. Throws std::system_error.
 //

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JSON blobs a server sends, read as the client reads them: its settings
 // through negotiate_test (nlohmann::json, parsed without exceptions, then
-// required to be an object), the report's line about the server's SCTP
-// features and its PR-SCTP policy; a load test's final account through
-// load_flow::finish (ordered_json, then its numbers and transport counters).
+// required to be an object), then protocol::decode_server_settings, the
+// report's line about the server's SCTP features, its placement and Nagle,
+// and its PR-SCTP policy; a load test's final account through
+// load_flow::finish (protocol::decode_server_account).
 // The input is the blob's text; both readers get it after a well-formed blob
 // length. Only the client's own refusal, peer_error, may escape a reader.
 
@@ -16,8 +17,10 @@
 
 #include "client/load/load_flow.hpp"
 #include "client/test_negotiation.hpp"
+#include "protocol/server_settings_blob.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "replay_channel.hpp"
+#include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
 #include "transport/sctp_features.hpp"
 
@@ -63,14 +66,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     std::ostringstream out;
     write_sctp_and_transport_lines(out, report);
-    // The server's PR-SCTP policy, which the client reads as client_main's
-    // server_pr_sctp does.
-    const auto& settings = report.server_settings;
-    if (const auto sctp = settings.find("sctp"); sctp != settings.end() && sctp->is_object()) {
-        if (const auto pr = sctp->find("pr_sctp"); pr != sctp->end() && pr->is_string()) {
-            (void)parse_pr_sctp(pr->get<std::string>());
-        }
+    // Every member of the settings, through the one reader that the reports
+    // and the client use (protocol/server_settings_blob.hpp), and the
+    // server's PR-SCTP policy from it, as client_main's server_pr_sctp reads it.
+    const auto settings = protocol::decode_server_settings(report.server_settings);
+    if (settings.sctp) {
+        (void)parse_pr_sctp(settings.sctp->pr_sctp);
     }
+    (void)server_placement(report);
+    (void)run_warnings(report);
 
     const load_plan plan;  // TCP, as a server over SCTP sends the same account
     load_flow flow(0, std::make_unique<fuzz::replay_channel>(blob, tcp_socket()), plan);

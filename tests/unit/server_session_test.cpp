@@ -268,6 +268,41 @@ TEST_CASE("session: a load test's requests, replies and account", "[server]") {
     CHECK(p.s->outcome().unit == "messages");
 }
 
+// The account's counts and the order of its keys, captured from the encoder
+// before the blob had its own definition in protocol/: the times, CPU, RSS
+// and TCP_INFO counters after them differ from run to run.
+TEST_CASE("session: the account's exact bytes up to its measured values", "[server]") {
+    session_on_pair p;
+    send_header(p, protocol::test_mode::rate, 16, 0);
+    p.advance(1ms);
+    expect_accepted(p);
+    const protocol::message_header first{0, 7, protocol::flag_reply_wanted};
+    const protocol::message_header end{1, 9,
+                                       protocol::flag_end_of_test | protocol::flag_reply_wanted};
+    p.send(requests_of({first, end}));
+    p.advance(2ms);
+    const auto bytes = p.received();
+    REQUIRE(bytes.size() > 2 * 16 + protocol::blob_length_size);
+    const std::string account(reinterpret_cast<const char*>(bytes.data()) + 36, bytes.size() - 36);
+    // 1 request of 16 bytes in and 1 reply of 16 bytes out: the end and its
+    // reply are not counted.
+    const std::string counts =
+        R"({"messages_received":1,"bytes_received":16,"replies_sent":1,"bytes_sent":16,)"
+        R"("payload_bytes":16,"reply_bytes":16,"duration_s":)";
+    CHECK(account.substr(0, counts.size()) == counts);
+    const auto cpu = account.find(R"(,"cpu_percent":)");
+    const auto rss = account.find(R"(,"rss_kib":)");
+    const auto transport =
+        account.find(R"(,"transport":{"source":"TCP_INFO","retransmitted_segments":)");
+    CHECK(cpu != std::string::npos);
+    CHECK(rss > cpu);
+    CHECK(transport > rss);
+    CHECK(account.find("pr_abandoned") == std::string::npos);  // TCP: no PR-SCTP
+    CHECK(account.back() == '}');
+    p.client.reset();
+    p.advance(3ms);
+}
+
 TEST_CASE("session: a client that never reads its replies is held back, then cut off", "[server]") {
     session_on_pair p;
     send_header(p, protocol::test_mode::throughput, 16, 0);

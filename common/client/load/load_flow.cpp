@@ -5,12 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <nlohmann/json.hpp>
-#include <type_traits>
 
 #include "client/reply_stream.hpp"
 #include "errors.hpp"
-#include "report/transport_json.hpp"
+#include "protocol/server_account_blob.hpp"
 #include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
@@ -19,18 +17,6 @@ namespace {
 // Messages a throughput flow sends before the worker looks at its other
 // flows and at the replies, so that echoed replies are timed promptly.
 constexpr int throughput_batch = 64;
-
-// A count must be a whole number >= 0: converting a floating-point number
-// out of the count's range (a server that sends 1e300) is undefined.
-template <typename T>
-T json_number(const nlohmann::ordered_json& doc, const char* key) {
-    const auto it = doc.find(key);
-    if (it == doc.end()) {
-        return T{};
-    }
-    const bool fits = std::is_floating_point_v<T> ? it->is_number() : it->is_number_unsigned();
-    return fits ? it->get<T>() : T{};
-}
 
 }  // namespace
 
@@ -326,6 +312,33 @@ void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence
                                   sent_on);
 }
 
+void load_flow::record_reply(const timed_request& request, std::size_t reply_bytes,
+                             clock::time_point arrived, sample_sink& sink) {
+    const auto corrected = arrived - request.due;
+    const auto uncorrected = arrived - request.sent;
+    const auto corrected_ns =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, corrected.count()));
+    const auto uncorrected_ns =
+        static_cast<std::uint64_t>(std::max<std::int64_t>(0, uncorrected.count()));
+    sink.corrected_run.record(corrected_ns);
+    sink.uncorrected_run.record(uncorrected_ns);
+    sink.corrected_interval.record(corrected_ns);
+    sink.uncorrected_interval.record(uncorrected_ns);
+    const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
+    result_.latency.record(headline_ns);
+    if (plan_.streams > 1) {
+        const auto measured = request.sequence - protocol::primer_iterations;
+        sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams), headline_ns);
+    }
+    ++result_.messages_replied;
+    result_.bytes_replied += reply_bytes;
+    ++sink.interval_replies;
+    if (sink.file != nullptr) {
+        sink.file->add(index_, request.sequence, (request.due - sink.t0).count(),
+                       (request.sent - sink.t0).count(), (arrived - sink.t0).count());
+    }
+}
+
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
                            sample_sink& sink, std::optional<std::uint16_t> came_on) {
     const auto header = protocol::decode_message_header(reply);
@@ -355,34 +368,9 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
         check_reply_stream(*came_on, header->sequence);
     }
     switch (match.what) {
-        case reply_matcher::verdict::matched: {
-            const auto corrected = arrived - match.request.due;
-            const auto uncorrected = arrived - match.request.sent;
-            const auto corrected_ns =
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, corrected.count()));
-            const auto uncorrected_ns =
-                static_cast<std::uint64_t>(std::max<std::int64_t>(0, uncorrected.count()));
-            sink.corrected_run.record(corrected_ns);
-            sink.uncorrected_run.record(uncorrected_ns);
-            sink.corrected_interval.record(corrected_ns);
-            sink.uncorrected_interval.record(uncorrected_ns);
-            const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
-            result_.latency.record(headline_ns);
-            if (plan_.streams > 1) {
-                const auto measured = match.request.sequence - protocol::primer_iterations;
-                sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams),
-                                       headline_ns);
-            }
-            ++result_.messages_replied;
-            result_.bytes_replied += reply.size();
-            ++sink.interval_replies;
-            if (sink.file != nullptr) {
-                sink.file->add(index_, match.request.sequence,
-                               (match.request.due - sink.t0).count(),
-                               (match.request.sent - sink.t0).count(), (arrived - sink.t0).count());
-            }
+        case reply_matcher::verdict::matched:
+            record_reply(match.request, reply.size(), arrived, sink);
             return;
-        }
         case reply_matcher::verdict::duplicate:
             ++result_.messages_duplicated;
             return;
@@ -407,22 +395,11 @@ flow_result load_flow::finish() {
         throw peer_error(
             fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
     }
-    const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
-    if (!doc.is_object()) {
+    auto account = protocol::decode_server_account(text);
+    if (!account) {
         throw peer_error(fmt::format("flow {}: the server's account is not a JSON object", index_));
     }
-    auto& server = result_.server;
-    server.messages_received = json_number<std::uint64_t>(doc, "messages_received");
-    server.bytes_received = json_number<std::uint64_t>(doc, "bytes_received");
-    server.replies_sent = json_number<std::uint64_t>(doc, "replies_sent");
-    server.bytes_sent = json_number<std::uint64_t>(doc, "bytes_sent");
-    server.duration_s = json_number<double>(doc, "duration_s");
-    server.cpu_percent = json_number<double>(doc, "cpu_percent");
-    server.rss_kib = json_number<std::uint64_t>(doc, "rss_kib");
-    server.pr_abandoned = json_number<std::uint64_t>(doc, "pr_abandoned");
-    if (const auto it = doc.find("transport"); it != doc.end() && it->is_object()) {
-        server.transport = transport_counters_from_json(*it);
-    }
+    result_.server = std::move(*account);
     const int fd = channel_->native_handle();
     result_.transport = read_transport_counters(fd, plan_.transport);
     if (plan_.pr.any()) {

@@ -193,7 +193,10 @@ class load_flow {
     // With several SCTP streams the server must answer each request on the
     // stream it came on: a reply elsewhere is the server's error.
     bool checks_streams() const noexcept { return plan_.streams > 1; }
-    // Throws peer_error naming both streams unless `came_on` is the stream
+    // The round trip of a reply that matched `request`, into every sample it belongs to.
+    void record_reply(const timed_request& request, std::size_t reply_bytes,
+                      clock::time_point arrived, sample_sink& sink);
+    // Throws reply_on_wrong_stream naming both streams unless `came_on` is the stream
     // request `sequence` went on.
     void check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const;
     // Whether the bytes after a reply's message header are the filler.
