@@ -83,7 +83,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
                : "connections at once, 1..100000 (each needs a descriptor: see ulimit -n); "
                  "--rate and -c are per flow")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
-         "client threads driving the flows (default: min(flows, online CPUs))")
+         "client threads driving the flows (default: min(flows, CPUs the client may run on: its --cpu list or affinity))")
         ("connect-window", count_value(raw.connect_window, unreadable, "--connect-window")
              ->default_value(default_text(default_connect_window))->value_name("N"),
          multi ? "associations set up at once (connecting and opening the test), 1..100000; "

@@ -69,7 +69,7 @@ struct client_options {
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
     unsigned flows = default_flows;  // connections (stream) or associations (seqpack), 1..max_flows
     // Client threads driving the flows. 0: --threads not given, and the
-    // run takes min(flows, online CPUs), which client_main decides: the
+    // run takes min(flows, CPUs it may run on), which client_main decides: the
     // machine's share of a run is no option's to read.
     unsigned threads = 0;
     // SOCK_STREAM: flows being set up (connecting, opening the test) at once.

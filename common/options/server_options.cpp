@@ -18,7 +18,7 @@ struct raw_server_options {
     long long port = default_port;
     std::string bind_addresses;
     long long max_clients = 0;  // 0: the default, from the descriptor limit
-    long long threads = 0;      // 0: one per online CPU
+    long long threads = 0;      // 0: one per CPU it may run on
     double header_timeout_s = std::chrono::duration<double>(default_header_timeout).count();
     long long idle_report_s = default_idle_report.count();
     bool quiet = false;
@@ -46,9 +46,9 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          "tests served at once; further clients are told the server is busy")
         ("threads", count_value(raw.threads, unreadable, "--threads")->value_name("N"),
          multi ? "with --peel-off: worker threads, each an event loop serving many "
-                 "associations (default: one per online CPU)"
+                 "associations (default: one per CPU it may run on: --cpu or affinity)"
                : "worker threads, each an event loop serving many clients (default: one per "
-                 "online CPU)")
+                 "CPU it may run on: --cpu or affinity)")
         ("header-timeout",
          real_value(raw.header_timeout_s, unreadable, "--header-timeout", real_kind::seconds)
              ->default_value(default_text(default_header_timeout))->value_name("S"),
