@@ -164,15 +164,9 @@ my %CLIENT_SHORT = (
 
 # Parses the command line (without the program name). Returns a hash of the raw
 # option values plus `client_args`, the words after `--`. Dies with a usage error.
-sub parse_arguments(@args) {
-    my @client_args;
-    for my $i (0 .. $#args) {
-        next unless $args[$i] eq '--';
-        @client_args = @args[ $i + 1 .. $#args ];
-        @args        = @args[ 0 .. $i - 1 ];
-        last;
-    }
-
+sub parse_arguments(@all) {
+    my ($args, $client_args) = split_at_double_dash(@all);
+    my @args = @$args;
     my %opt = (
         service      => 'stream',
         protocol     => 'sctp',
@@ -222,19 +216,31 @@ sub parse_arguments(@args) {
         $parser->getoptionsfromarray(\@args, @spec);
     };
     die usage_error(join '; ', map { lcfirst } @problems) if !$parsed || @problems;
-    # --compare '-n' --repeat 3, with B forgotten, takes --repeat for B's options.
-    my %own = map { $_ => 1 } own_option_words(@spec[ grep { $_ % 2 == 0 } 0 .. $#spec ]);
-    for my $i (grep { $own{ $compare[$_] } } 0 .. $#compare) {
-        die usage_error("--compare takes two words, the client options of A and of B, each quoted as one word, "
-                        . "but its " . ('A', 'B')[$i] . " is '$compare[$i]', run_spectrum.pl's own option: "
-                        . "write e.g. --compare '-t tcp' '-t sctp'");
-    }
+    check_compare_words(\@compare, @spec[ grep { $_ % 2 == 0 } 0 .. $#spec ]);
     die usage_error("unexpected argument '$args[0]' (options for the client go after '--')") if @args;
     die usage_error('--compare is given once, with two words: the client options of A and of B')
         if @compare > 2;
     $opt{compare} = \@compare if @compare;
-    $opt{client_args} = \@client_args;
+    $opt{client_args} = $client_args;
     return \%opt;
+}
+
+# The script's arguments and the client's, which follow '--'.
+sub split_at_double_dash(@args) {
+    for my $i (0 .. $#args) {
+        return ([ @args[ 0 .. $i - 1 ] ], [ @args[ $i + 1 .. $#args ] ]) if $args[$i] eq '--';
+    }
+    return (\@args, []);
+}
+
+# --compare '-n' --repeat 3, with B forgotten, takes --repeat for B's options.
+sub check_compare_words($compare, @specs) {
+    my %own = map { $_ => 1 } own_option_words(@specs);
+    for my $i (grep { $own{ $compare->[$_] } } 0 .. $#$compare) {
+        die usage_error("--compare takes two words, the client options of A and of B, each quoted as one word, "
+                        . "but its " . ('A', 'B')[$i] . " is '$compare->[$i]', run_spectrum.pl's own option: "
+                        . "write e.g. --compare '-t tcp' '-t sctp'");
+    }
 }
 
 # The words that name the script's own options, from Getopt::Long's specifications:
