@@ -56,6 +56,21 @@ snapshot_binaries() {
     die "cannot take a working copy (after a minute of retries) of SOCK_STREAM_srv/_clt from $build_bin_dir"
 }
 
+# For a comparison of builds: a copy of each named side's programs in
+# $work_dir/SIDE, taken from the directory in the variable dir_SIDE
+# (snapshot_builds a b copies $dir_a and $dir_b), so that a rebuild during
+# the comparison changes nothing.
+snapshot_builds() {
+    local side from program
+    for side in "$@"; do
+        from=dir_$side
+        mkdir -p "$work_dir/$side"
+        for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
+            cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
+        done
+    done
+}
+
 # Ends one process this script started, by pid, and forgets it.
 stop_pid() {
     local pid=$1 kept=() p

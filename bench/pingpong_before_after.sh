@@ -32,14 +32,7 @@ need jq taskset timeout
 limit_s=120
 cpu=0
 
-# Snapshots of both builds, so a rebuild meanwhile changes nothing.
-for side in a b; do
-    from=dir_$side
-    mkdir -p "$work_dir/$side"
-    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
-        cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
-    done
-done
+snapshot_builds a b
 
 # run_side SIDE: sets p50_us from one run of that build (its own server).
 run_side() {

@@ -46,14 +46,7 @@ limit_s=$((duration_s + 30))
 server_cpu=1
 client_cpu=0
 
-# Snapshots of both builds, so a rebuild meanwhile changes nothing.
-for side in a b; do
-    from=dir_$side
-    mkdir -p "$work_dir/$side"
-    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
-        cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
-    done
-done
+snapshot_builds a b
 
 # run_side SIDE: sets rate, sent and received from one run against that
 # build's server.

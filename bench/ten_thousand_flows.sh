@@ -62,13 +62,7 @@ client_cpu=0
 
 sides=(b)
 [[ -n $dir_a ]] && sides=(a b)
-for side in "${sides[@]}"; do
-    from=dir_$side
-    mkdir -p "$work_dir/$side"
-    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
-        cp "${!from}/$program" "$work_dir/$side/$program" || die "no $program in ${!from}"
-    done
-done
+snapshot_builds "${sides[@]}"
 
 # /proc/PID/status's FIELD (kB for memory), or nothing once PID is gone.
 status_field() {
