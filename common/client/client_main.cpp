@@ -471,12 +471,11 @@ std::optional<start_instant> wait_to_connect(const client_options& options) {
 // two workers, 22 us with one).
 client_options with_machine_defaults(client_options options) {
     if (options.threads == 0) {
-        const auto allowed = !options.common.cpus.empty() ? options.common.cpus.size()
-                                                          : count_cpus(current_cpu_affinity());
-        const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-        const auto cpus = allowed > 0 ? allowed : static_cast<std::size_t>(std::max(1L, online));
-        options.threads = std::max(
-            1u, std::min(options.flows, static_cast<unsigned>(std::min<std::size_t>(cpus, 1024))));
+        // Before pin_process: the --cpu list is what the client will run on.
+        const auto cpus = options.common.cpus.empty()
+                              ? usable_cpu_count()
+                              : static_cast<unsigned>(options.common.cpus.size());
+        options.threads = std::max(1u, std::min(options.flows, cpus));
     }
     return options;
 }

@@ -151,6 +151,12 @@ std::string current_cpu_affinity() {
     return cpus ? describe_cpus(*cpus) : std::string();
 }
 
+unsigned usable_cpu_count() {
+    const auto allowed = read_affinity();
+    const std::size_t count = allowed && !allowed->empty() ? allowed->size() : online_cpus().size();
+    return static_cast<unsigned>(std::max<std::size_t>(count, 1));
+}
+
 void pin_process(std::span<const unsigned> cpus) {
     if (cpus.empty()) {
         return;

@@ -45,6 +45,11 @@ std::vector<unsigned> online_cpus();
 // kernel does not say.
 std::string current_cpu_affinity();
 
+// How many CPUs the calling thread may run on (the online count where the
+// kernel does not say), at least 1: the default number of busy worker
+// threads, so that two of them never take turns on one CPU by time slices.
+unsigned usable_cpu_count();
+
 // Restricts the calling thread, and so every thread it creates later, to
 // `cpus` (sched_setaffinity); call it before the first thread is created so
 // that the whole process is pinned. Empty `cpus`: nothing changes. Throws

@@ -58,18 +58,6 @@ unsigned max_clients_within(unsigned asked, rlim_t descriptors) {
     return asked;
 }
 
-// The default worker count: one per CPU the server may run on (after --cpu,
-// or as taskset started it), so that a server pinned to one CPU does not
-// have its workers take turns on it by time slices; online CPUs where the
-// kernel does not say.
-unsigned usable_cpu_count() {
-    if (const auto allowed = count_cpus(current_cpu_affinity()); allowed > 0) {
-        return static_cast<unsigned>(std::min<std::size_t>(allowed, 1024));
-    }
-    const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? static_cast<unsigned>(online) : 1;
-}
-
 }  // namespace
 
 int server_main(int argc, const char* const* argv, const program_info& program,
@@ -98,7 +86,10 @@ int server_main(int argc, const char* const* argv, const program_info& program,
                 "clients at once",
                 resolved.max_clients);
         } else {
-            resolved.threads = options->threads != 0 ? options->threads : usable_cpu_count();
+            resolved.threads =
+                options->threads != 0
+                    ? options->threads
+                    : std::min(usable_cpu_count(), static_cast<unsigned>(max_server_threads));
             log_info("{} worker thread{}, at most {} clients at once", resolved.threads,
                      resolved.threads == 1 ? "" : "s", resolved.max_clients);
         }
