@@ -62,7 +62,8 @@ TEST_CASE("csv summary: the header states every unit and the percentiles reporte
     CHECK(
         header.starts_with("started_at,program,service,transport,payload_bytes,reply_bytes,"
                            "mode,flows,rate_per_flow_per_s,runs,interrupted,duration_s,count,"
-                           "min_us,mean_us,stddev_us,p50_us,p90_us,p99_us,p99_9_us,"));
+                           "min_us,mean_us,stddev_us,p50_us,p90_us,p99_us,p99_9_us,p99_99_us,"
+                           "p99_999_us,p99_9999_us,max_us,"));
     CHECK(header.ends_with(",max_us,messages_sent,messages_replied,messages_lost"));
 }
 
