@@ -60,4 +60,8 @@ run_capture 1 "${CLIENT[@]}" -p "$SERVER_PORT" -s 6 -c 10 --csv-summary "$WORK_D
 grep -q 'other columns' <<<"$ERR" || fail "no reason given for refusing the file: $ERR"
 [ "$(wc -l <"$WORK_DIR/other.csv")" = 2 ] || fail "the refused file was written to"
 
+# Both clients take it (SCTP itself is checked in the VM, not here).
+run_capture 0 "$BIN_DIR/SOCK_SEQPACK_clt" --help
+grep -q -- '--csv-summary FILE' <<<"$OUT" || fail "SOCK_SEQPACK_clt --help lacks --csv-summary"
+
 pass
