@@ -28,6 +28,7 @@
 #include "client/test_negotiation.hpp"
 #include "errors.hpp"
 #include "protocol/server_settings_blob.hpp"
+#include "report/csv_summary.hpp"
 #include "report/load_report.hpp"
 #include "report/output_file.hpp"
 #include "report/run_notes.hpp"
@@ -74,6 +75,9 @@ void write_reports(const client_options& options, const run_report& report,
     if (json_file.is_open()) {
         write_json_report(json_file, report);
         close_output_file(json_file, options.json_file, "JSON report file");
+    }
+    if (!options.csv_summary.empty()) {
+        append_csv_summary(options.csv_summary, report);
     }
 }
 
@@ -501,6 +505,9 @@ int run(const client_options& options, const program_info& program,
     report.clock = measure_clock();
     std::ofstream json_file = open_output_file(options.json_file, "JSON report file");
     std::ofstream flow_csv = open_output_file(options.flow_csv, "--flow-csv file");
+    if (!options.csv_summary.empty()) {
+        check_csv_summary_file(options.csv_summary);  // appended to, never truncated
+    }
     const auto start = wait_to_connect(options);
     if (options.load_mode()) {
         return run_load(options, report, connect, start, json_file, flow_csv);

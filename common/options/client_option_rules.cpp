@@ -183,6 +183,7 @@ void validate_interval_outputs(const raw_client_options& raw, const po::variable
     output_file("histogram-log", raw.histogram_log, result.histogram_log);
     output_file("latency-file", raw.latency_file, result.latency_file);
     output_file("flow-csv", raw.flow_csv, result.flow_csv);
+    output_file("csv-summary", raw.csv_summary, result.csv_summary);
     if ((!result.interval_csv.empty() || !result.histogram_log.empty()) && !result.interval) {
         errors.push_back("--interval-csv and --histogram-log need an --interval above 0");
     }

@@ -151,7 +151,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "write every timed message to this CSV file (nanoseconds)")
         ("flow-csv", po::value(&raw.flow_csv)->value_name("FILE"),
          "write every flow's counts, rate and p50, p99 and max latency to this CSV file "
-         "(microseconds)");
+         "(microseconds)")
+        ("csv-summary", po::value(&raw.csv_summary)->value_name("FILE"),
+         "append one CSV line of this run's figures to FILE (microseconds), under a header "
+         "line written only when FILE is new or empty: a shell loop builds a table");
     add_common_options(groups, raw.common, program);
     // After --help and --version: a way to ask the program, as those are.
     groups.general.add_options()

@@ -79,6 +79,7 @@ struct client_options {
     std::string histogram_log;                         // HdrHistogram interval log
     std::string latency_file;                          // every timed message as CSV
     std::string flow_csv;                              // every flow's figures as CSV
+    std::string csv_summary;  // one line per invocation, appended (report/csv_summary.hpp)
     // Repeated runs (--repeat): each its own connections, primer and
     // measurement; the report pools them and gives the spread over runs.
     unsigned repeat = default_repeat;   // runs, 1..max_repeat

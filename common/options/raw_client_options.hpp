@@ -45,6 +45,7 @@ struct raw_client_options {
     std::string histogram_log;
     std::string latency_file;
     std::string flow_csv;
+    std::string csv_summary;
     long long repeat = default_repeat;
     double pause_s = 0.0;
     std::string start_at;

@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <ostream>
+
+#include "options/start_time.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -29,6 +32,27 @@ std::string max_us(const log_linear_histogram& h) {
     return fmt::format("{:.3f}", static_cast<double>(h.max_ns()) / 1000.0);
 }
 
+std::string min_us(const log_linear_histogram& h) {
+    return fmt::format("{:.3f}", static_cast<double>(h.min_ns()) / 1000.0);
+}
+
+std::string mean_us(const log_linear_histogram& h) {
+    return fmt::format("{:.3f}", h.mean_ns() / 1000.0);
+}
+
+// The sample standard deviation (n - 1) needs two values.
+bool has_deviation(const interval_sample& s) {
+    return s.latency != nullptr && s.latency->count() > 1;
+}
+
+std::string stddev_us(const log_linear_histogram& h) {
+    return fmt::format("{:.3f}", h.stddev_ns() / 1000.0);
+}
+
+std::string ends_at(const interval_sample& s, const char* unknown) {
+    return s.ends_at ? utc_iso_text(*s.ends_at) : unknown;
+}
+
 const char* latency_kind(const interval_sample& s) {
     return s.latency_corrected ? "corrected" : "uncorrected";
 }
@@ -40,27 +64,35 @@ std::string format_interval_line(const interval_sample& s) {
     const std::string p50 = latency ? percentile_us(*s.latency, p50_ppm) : "-";
     const std::string p99 = latency ? percentile_us(*s.latency, p99_ppm) : "-";
     const std::string max = latency ? max_us(*s.latency) : "-";
+    const std::string min = latency ? min_us(*s.latency) : "-";
+    const std::string mean = latency ? mean_us(*s.latency) : "-";
+    const std::string sd = has_deviation(s) ? stddev_us(*s.latency) : "-";
     return fmt::format(
         "[{:8.3f} s] sent {:>8} recv {:>8} | {:9.3f} MB/s out {:9.3f} MB/s in | "
-        "{:<11} p50 {:>10} p99 {:>10} max {:>10} us | cpu {:5.1f} % rss {:8.1f} MiB",
+        "{:<11} p50 {:>10} p99 {:>10} max {:>10} us | cpu {:5.1f} % rss {:8.1f} MiB | "
+        "min {:>10} mean {:>10} sd {:>10} us | {:<27}",
         s.elapsed_s, s.messages_sent, s.messages_received, mb_per_s(s.bytes_sent, s.length_s),
         mb_per_s(s.bytes_received, s.length_s), latency_kind(s), p50, p99, max, s.cpu_percent,
-        static_cast<double>(s.rss_kib) / 1024.0);
+        static_cast<double>(s.rss_kib) / 1024.0, min, mean, sd, ends_at(s, "-"));
 }
 
 void interval_csv_writer::write(const interval_sample& s) {
     if (!header_written_) {
         out_ << "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,"
-                "mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib\n";
+                "mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,"
+                "utc,min_us,mean_us,stddev_us\n";
         header_written_ = true;
     }
     const bool latency = has_latency(s);
     out_ << fmt::format(
-        "{:.3f},{:.3f},{},{},{:.6f},{:.6f},{},{},{},{},{:.1f},{}\n", s.elapsed_s, s.length_s,
+        "{:.3f},{:.3f},{},{},{:.6f},{:.6f},{},{},{},{},{:.1f},{}", s.elapsed_s, s.length_s,
         s.messages_sent, s.messages_received, mb_per_s(s.bytes_sent, s.length_s),
         mb_per_s(s.bytes_received, s.length_s), latency ? percentile_us(*s.latency, p50_ppm) : "",
         latency ? percentile_us(*s.latency, p99_ppm) : "", latency ? max_us(*s.latency) : "",
         latency_kind(s), s.cpu_percent, s.rss_kib);
+    out_ << fmt::format(",{},{},{},{}\n", ends_at(s, ""), latency ? min_us(*s.latency) : "",
+                        latency ? mean_us(*s.latency) : "",
+                        has_deviation(s) ? stddev_us(*s.latency) : "");
     out_.flush();
 }
 

@@ -10,8 +10,10 @@
 // throughput mode nothing is scheduled and latency runs from the actual send:
 // "uncorrected". MB means 10^6 bytes.
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 #include "stats/log_linear_histogram.hpp"
@@ -29,22 +31,32 @@ struct interval_sample {
     bool latency_corrected = true;  // rate mode: from due time; throughput: from actual send
     double cpu_percent = 0;         // client, user + system, % of one CPU
     std::uint64_t rss_kib = 0;      // client resident set at the end of the interval
+    // The end of the interval on the wall clock (t0's wall time plus
+    // elapsed_s on the steady clock); unset in unit tests.
+    std::optional<std::chrono::system_clock::time_point> ends_at;
 };
 
 // One line for stderr, without its newline, e.g.
 // "[   3.000 s] sent     2000 recv     2000 |     0.256 MB/s out     0.032 MB/s in |
-//  corrected   p50      1.050 p99      1.099 max      1.100 us | cpu  12.5 % rss      5.2 MiB"
+//  corrected   p50      1.050 p99      1.099 max      1.100 us | cpu  12.5 % rss      5.2 MiB |
+//  min      1.001 mean      1.051 sd      0.029 us | 2026-11-26T07:08:03.500000Z"
 // (one line, wrapped here). Every field has a fixed width so successive lines
-// align; latency percentiles are in microseconds, "-" when no timed reply
-// arrived in the interval. A zero-length interval shows rates of 0.
+// align; latencies are in microseconds, "-" when no timed reply arrived in
+// the interval (sd: fewer than two), and the time "-" when unknown. A
+// zero-length interval shows rates of 0. The fields added last (min, mean,
+// sd, the UTC time of the interval's end) come last, so that what reads the
+// older fields by position still finds them.
 std::string format_interval_line(const interval_sample& s);
 
 // Writes one CSV row per interval, after a header row whose column names carry
 // their units:
 // elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,
-// mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib
-// latency_kind is "corrected" or "uncorrected"; the three latency fields are
-// empty when no timed reply arrived in the interval. Each row is flushed, so
+// mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,
+// utc,min_us,mean_us,stddev_us
+// latency_kind is "corrected" or "uncorrected"; the latency fields are
+// empty when no timed reply arrived in the interval (stddev_us: fewer than
+// two); utc is the end of the interval, ISO 8601 with microseconds, empty
+// when unknown. Columns are only ever added at the end. Each row is flushed, so
 // the file can be followed while the test runs.
 class interval_csv_writer {
   public:

@@ -56,10 +56,10 @@ double run_value(const run_figures& run, std::size_t row) {
     return row < run.percentile_us.size() ? run.percentile_us[row] : run.max_us;
 }
 
-// The rows the text shows: p50, p90, p99, p99.9 and max; p99.99 of a run
-// rests on its top 0.01 %, which most runs do not have.
+// The rows the text shows: p50, p90, p99, p99.9 and max; p99.99 and above
+// of a run rest on its top 0.01 % or less, which most runs do not have.
 bool shown_in_text(const aggregate_row& row) {
-    return row.label != "p99.99";
+    return row.label != "p99.99" && row.label != "p99.999" && row.label != "p99.9999";
 }
 
 json load_counts_json(const load_run_counts& counts) {

@@ -74,7 +74,8 @@ struct percentile_point {
     std::uint32_t parts_per_million;
 };
 inline constexpr percentile_point reported_percentiles[] = {
-    {"p50", 500'000}, {"p90", 900'000}, {"p99", 990'000}, {"p99.9", 999'000}, {"p99.99", 999'900},
+    {"p50", 500'000},    {"p90", 900'000},     {"p99", 990'000},      {"p99.9", 999'000},
+    {"p99.99", 999'900}, {"p99.999", 999'990}, {"p99.9999", 999'999},
 };
 
 }  // namespace sctp_perf

@@ -345,6 +345,18 @@ TEST_CASE("client options: up to 100000 flows, and --flow-csv") {
                Contains("--flow-csv needs a file name"));
 }
 
+TEST_CASE("client options: --csv-summary keeps ping-pong, and needs a name") {
+    using Catch::Matchers::Contains;
+    const auto summary = parse({"-s", "4", "--csv-summary", "runs.csv"});
+    CHECK(summary.csv_summary == "runs.csv");
+    // One line of the whole run: plain ping-pong measures it as it is.
+    CHECK(summary.mode == protocol::test_mode::ping_pong);
+    CHECK(parse({"-s", "7", "--rate", "10", "--csv-summary", "runs.csv", "--repeat", "3"})
+              .csv_summary == "runs.csv");
+    CHECK_THAT(usage_message({"-s", "7", "--csv-summary", ""}),
+               Contains("--csv-summary needs a file name"));
+}
+
 TEST_CASE("client options: --repeat and --pause") {
     using Catch::Matchers::Contains;
     const auto once = parse({"-s", "7"});

@@ -2,6 +2,7 @@
 #include "report/interval_report.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <sstream>
 
 using sctp_perf::interval_sample;
@@ -11,7 +12,10 @@ namespace {
 
 // 100 samples of 1001..1100 ns, all below 2048 ns and so exact: the nearest-rank
 // p50 is rank 50 = 1050 ns, p99 rank 99 = 1099 ns, max 1100 ns; in
-// microseconds 1.050, 1.099 and 1.100.
+// microseconds 1.050, 1.099 and 1.100. Min 1001 ns, mean 1050.5 ns; the
+// sample standard deviation of 100 consecutive integers is
+// sqrt(100 x 101 / 12) = 29.01 ns: 1.001, 1.050 (1.0505, below it in
+// binary), 0.029 us.
 log_linear_histogram hundred_samples() {
     log_linear_histogram h;
     for (std::uint64_t ns = 1001; ns <= 1100; ++ns) {
@@ -38,7 +42,14 @@ interval_sample half_second(const log_linear_histogram* latency) {
 
 const std::string header =
     "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,mb_per_s_received,"
-    "p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib\n";
+    "p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,utc,min_us,mean_us,stddev_us\n";
+
+// 2026-11-26T07:08:03.5Z on the wall clock.
+std::chrono::system_clock::time_point half_past_three_s() {
+    using namespace std::chrono;
+    return sys_days{year{2026} / November / 26} + hours{7} + minutes{8} + seconds{3} +
+           milliseconds{500};
+}
 
 }  // namespace
 
@@ -50,12 +61,13 @@ TEST_CASE("interval csv: header once, then one row per interval", "[interval]") 
     csv.write(s);
     s.elapsed_s = 3.5;
     s.latency_corrected = false;
+    s.ends_at = half_past_three_s();
     csv.write(s);
     CHECK(out.str() == header +
                            "3.000,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
-                           "corrected,12.5,5324\n"
+                           "corrected,12.5,5324,,1.001,1.050,0.029\n"
                            "3.500,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
-                           "uncorrected,12.5,5324\n");
+                           "uncorrected,12.5,5324,2026-11-26T07:08:03.500000Z,1.001,1.050,0.029\n");
 }
 
 TEST_CASE("interval csv: an interval without timed replies leaves latency empty", "[interval]") {
@@ -70,16 +82,20 @@ TEST_CASE("interval csv: an interval without timed replies leaves latency empty"
         s.latency = latency;
         s.rss_kib = 4096;
         csv.write(s);
-        CHECK(out.str() == header + "1.000,1.000,0,0,0.000000,0.000000,,,,corrected,0.0,4096\n");
+        CHECK(out.str() ==
+              header + "1.000,1.000,0,0,0.000000,0.000000,,,,corrected,0.0,4096,,,,\n");
     }
 }
 
 TEST_CASE("interval line: every number of the interval, with units", "[interval]") {
     const log_linear_histogram latency = hundred_samples();
-    CHECK(sctp_perf::format_interval_line(half_second(&latency)) ==
+    interval_sample s = half_second(&latency);
+    s.ends_at = half_past_three_s();
+    CHECK(sctp_perf::format_interval_line(s) ==
           "[   3.000 s] sent     1000 recv      999 |     0.256 MB/s out     0.064 MB/s in | "
           "corrected   p50      1.050 p99      1.099 max      1.100 us | cpu  12.5 % rss      "
-          "5.2 MiB");
+          "5.2 MiB | min      1.001 mean      1.050 sd      0.029 us | "
+          "2026-11-26T07:08:03.500000Z");
 }
 
 TEST_CASE("interval line: dashes for latency when no timed reply arrived", "[interval]") {
@@ -88,10 +104,11 @@ TEST_CASE("interval line: dashes for latency when no timed reply arrived", "[int
     s.length_s = 0.0;  // rates of a zero-length interval read 0
     s.bytes_sent = 100;
     s.latency_corrected = false;
-    CHECK(sctp_perf::format_interval_line(s) ==
-          "[   1.000 s] sent        0 recv        0 |     0.000 MB/s out     0.000 MB/s in | "
-          "uncorrected p50          - p99          - max          - us | cpu   0.0 % rss      "
-          "0.0 MiB");
+    CHECK(
+        sctp_perf::format_interval_line(s) ==
+        "[   1.000 s] sent        0 recv        0 |     0.000 MB/s out     0.000 MB/s in | "
+        "uncorrected p50          - p99          - max          - us | cpu   0.0 % rss      "
+        "0.0 MiB | min          - mean          - sd          - us | -                          ");
 }
 
 TEST_CASE("interval line: fields keep their columns as the numbers grow", "[interval]") {
@@ -105,6 +122,7 @@ TEST_CASE("interval line: fields keep their columns as the numbers grow", "[inte
     b.bytes_sent = 1'000'000'000;
     b.cpu_percent = 187.25;
     b.rss_kib = 2'000'000;
+    b.ends_at = half_past_three_s();  // a's is unknown: "-", padded
     const std::string line_a = sctp_perf::format_interval_line(a);
     const std::string line_b = sctp_perf::format_interval_line(b);
     CHECK(line_a.size() == line_b.size());

@@ -42,6 +42,8 @@ TEST_CASE("json report: every number of the hand-checked run") {
     CHECK(p["p99_us"].get<double>() == 6.0);
     CHECK(p["p99_9_us"].get<double>() == 6.0);
     CHECK(p["p99_99_us"].get<double>() == 6.0);
+    CHECK(p["p99_999_us"].get<double>() == 6.0);
+    CHECK(p["p99_9999_us"].get<double>() == 6.0);
     CHECK(p["max_us"].get<double>() == 6.0);
 
     // Only the non-empty bins: [0,1) and [1,2); [2,3) and [3,4) hold nothing.

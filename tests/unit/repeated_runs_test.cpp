@@ -27,14 +27,15 @@ using sctp_perf::testing::lines_of;
 namespace {
 
 // A run whose p50, p90, p99, p99.9 and p99.99 are p50, 2 p50, 3 p50, 4 p50
-// and 5 p50, and whose max is 6 p50, microseconds, over 100 points.
+// and 5 p50, and whose p99.999, p99.9999 and max are 6 p50, microseconds,
+// over 100 points (so its top percentiles are its maximum).
 run_figures run_with_p50(double p50) {
     run_figures run;
     run.num_points = 100;
     run.min_us = p50 / 2;
     run.mean_us = p50;
     run.max_us = 6 * p50;
-    run.percentile_us = {p50, 2 * p50, 3 * p50, 4 * p50, 5 * p50};
+    run.percentile_us = {p50, 2 * p50, 3 * p50, 4 * p50, 5 * p50, 6 * p50, 6 * p50};
     run.duration_s = 0.5;
     return run;
 }
@@ -217,7 +218,7 @@ TEST_CASE("repeated runs: the figures over runs, by hand") {
         // of order statistics of 5 reaches 95 %: [x(1), x(5)] = [10, 15]
         // covers 1 - 2 / 2^5 = 0.9375.
         const auto rows = aggregate_over_runs(account_of({12, 10, 15, 11, 13}));
-        REQUIRE(rows.size() == 6);
+        REQUIRE(rows.size() == 8);  // 7 percentiles and max
         CHECK(rows[0].label == "p50");
         CHECK(rows[0].json_key == "p50_us");
         const auto& p50 = rows[0].over;
@@ -229,8 +230,10 @@ TEST_CASE("repeated runs: the figures over runs, by hand") {
         CHECK(p50.min == 10.0);
         CHECK(p50.max == 15.0);
         // max is 6 p50 in every run: median 72.
-        CHECK(rows[5].label == "max");
-        CHECK(rows[5].over.median == 72.0);
+        CHECK(rows[6].label == "p99.9999");
+        CHECK(rows[6].over.median == 72.0);
+        CHECK(rows[7].label == "max");
+        CHECK(rows[7].over.median == 72.0);
     }
     SECTION("10 runs: the second smallest to the second largest, 97.85 %") {
         // p50s 1..10: median (5 + 6) / 2 = 5.5. [x(2), x(9)] covers
@@ -284,7 +287,7 @@ TEST_CASE("repeated runs: the text section states each interval honestly") {
               "\tp50            5.500  [2.000, 9.000]  95 % CI over 10 runs (order statistics, "
               "coverage 97.85 %); spread 1.000 .. 10.000");
         CHECK_THAT(text, Contains("\tmax           33.000  [12.000, 54.000]  95 % CI"));
-        CHECK_THAT(text, !Contains("p99.99"));
+        CHECK_THAT(text, !Contains("p99.99"));  // nor p99.999, p99.9999
         CHECK(line_starting(text, "\t  run ") ==
               "\t  run       points       p50 us       p90 us       p99 us     p99.9 us       "
               "max us");
@@ -347,7 +350,7 @@ TEST_CASE("repeated runs: the JSON's runs and aggregate") {
         keys.push_back(key);
     }
     CHECK(keys == std::vector<std::string>{"p50_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us",
-                                           "max_us"});
+                                           "p99_999_us", "p99_9999_us", "max_us"});
 }
 
 TEST_CASE("repeated runs: both reports of a repeated ping-pong run") {

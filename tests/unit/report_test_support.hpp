@@ -10,7 +10,7 @@
 //   bins [0,1): 1, [1,2): 3, [2,3): 0, [3,4): 0, above: 3 (5.0, 4.5, 6.0)
 //   kept outliers: 6.0 (iteration 6), 5.0 (iteration 4)
 //   p50: rank ceil(3.5) = 4 -> 1.9 (exact: below 2048 ns every ns has a bucket);
-//   p90, p99, p99.9, p99.99: rank 7 -> 6.0, the maximum.
+//   p90, p99, p99.9, p99.99, p99.999, p99.9999: rank 7 -> 6.0, the maximum.
 // Measured for 0.25 s: the loop spent 0.25 s - 20.9 us = 249979.1 us outside
 // the timed windows, 35711.3 us = 35711300 ns per round trip.
 // Both ends unpinned on a 2-CPU machine, Nagle off at both ends.

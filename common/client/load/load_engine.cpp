@@ -41,6 +41,7 @@ class interval_writer {
         : plan_(plan),
           outputs_(outputs),
           t0_(t0),
+          wall_t0_(wall_t0),
           previous_end_(t0),
           csv_file_(open_output_file(outputs.interval_csv, "--interval-csv file")),
           log_file_(open_output_file(outputs.histogram_log, "--histogram-log file")),
@@ -68,6 +69,8 @@ class interval_writer {
         sample.latency_corrected = rate;
         sample.cpu_percent = cpu_percent_between(usage_, usage);
         sample.rss_kib = usage.rss_kib;
+        sample.ends_at = wall_t0_ + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                        slot.end - t0_);
         if (outputs_.progress != nullptr) {
             *outputs_.progress << format_interval_line(sample) << '\n' << std::flush;
         }
@@ -92,6 +95,7 @@ class interval_writer {
     const load_plan& plan_;
     const load_outputs& outputs_;
     clock::time_point t0_;
+    std::chrono::system_clock::time_point wall_t0_;
     clock::time_point previous_end_;
     std::ofstream csv_file_;
     std::ofstream log_file_;
