@@ -249,12 +249,14 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     message_channel& channel = *connection.channel;
     // With --duration the server is told 0: serve until the client closes.
     const std::uint32_t total =
-        options.duration ? 0 : options.iterations + protocol::primer_iterations;
+        options.duration ? 0 : options.iterations + options.primer_iterations;
     protocol::test_header header{options.payload_bytes(), total, options.mode};
     header.reply_bytes = options.reply_bytes;
     described.server_settings = negotiate_test(channel, header);
     check_stream_counts(options, described);
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
+    plan.primer_iterations = options.primer_iterations;
+    plan.warmup = options.warmup;
     plan.reply_bytes = options.reply_size();
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
@@ -304,6 +306,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         account.runs.push_back(figures);
         stopped = result.stopped;
         report.duration_s += duration_s;
+        report.warmup_round_trips += result.warmup_iterations;
         add_transport(report.transport, transport);
         if (!pooled) {
             pooled.emplace(std::move(recorder));
@@ -393,7 +396,9 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.flow_count = options.flows;
     plan.echo_every = options.echo_every;
     plan.messages = options.iterations;
+    plan.primer_iterations = options.primer_iterations;
     plan.duration = options.duration;
+    plan.warmup = options.warmup;
     plan.threads = options.threads;
     plan.interval = options.interval;
     plan.io_timeout = options.common.io_timeout;
