@@ -4,7 +4,9 @@
 # before measuring, and the server, which counts every message it is sent,
 # must have seen exactly the measured ones plus that primer. A client that
 # kept ACE's fixed 100 would make the server count 100 where these runs ask
-# for 7 or 0.
+# for 7 or 0. --warmup S runs S seconds more before a --duration, unrecorded:
+# the server's count is then the primer, the warm-up and the measured ones,
+# each of which the client reports apart.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -65,6 +67,71 @@ load() {
 load "rate" 7 --rate 2000
 load "rate" 0 --rate 2000
 load "framed ping-pong" 7
+
+# --warmup in ping-pong: 0.3 s of round trips after the primer, then 0.5 s
+# measured. The server, told to serve until the client closes, counts
+# them all: primer + warm-up + measured, exactly.
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 --duration 0.5 --warmup 0.3 \
+    --json-file "$WORK_DIR/pp.json"
+warm=$(json_field "$WORK_DIR/pp.json" warmup.round_trips)
+measured=$(json_field "$WORK_DIR/pp.json" summary.num_points)
+[ "$(json_field "$WORK_DIR/pp.json" warmup.duration_s)" = 0.3 ] || fail "ping-pong --warmup: duration_s"
+[ "$warm" -gt 0 ] && [ "$measured" -gt 0 ] || fail "ping-pong --warmup: $warm warm-up, $measured measured"
+perl -e 'exit !($ARGV[0] >= 0.5 && $ARGV[0] < 0.8)' "$(json_field "$WORK_DIR/pp.json" summary.duration_s)" ||
+    fail "ping-pong --warmup: the measured duration is not the 0.5 s asked"
+grep -q $'^	warm-up: 0.300 s after the primer, not recorded: '"$warm"' round trips$' <<<"$OUT" ||
+    fail "ping-pong --warmup: the warm-up line"
+wait_for_log "finished $((100 + warm + measured)) iterations"
+pass "ping-pong --warmup 0.3: the server served 100 + $warm + $measured round trips"
+
+# --warmup in rate mode: 2 flows of 1000 messages per second, 0.5 s of
+# warm-up, then 1 s measured. The schedule decides by due time, so the
+# counts are exact however late the client runs: 2 x 500 in the warm-up,
+# 2 x 1000 measured, and the server counts 2 x 100 primers on top:
+# 200 + 1000 + 2000 = 3200. The progress lines cover the measured second
+# alone: 4 intervals of 0.25 s whose sends add up to the 2000 (with the
+# warm-up in them, 6 adding up to 3000).
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --flows 2 --rate 1000 \
+    --duration 1 --warmup 0.5 --interval 0.25 --interval-csv "$WORK_DIR/intervals.csv" \
+    --json-file "$WORK_DIR/load.json"
+check_json "$WORK_DIR/load.json" "
+    my \$l = \$d->{load};
+    same 'warmup duration_s', \$d->{warmup}{duration_s}, 0.5;
+    same 'warmup messages', \$d->{warmup}{messages}, 1000;
+    same 'messages_sent', \$l->{messages_sent}, 2000;
+    same 'messages_replied', \$l->{messages_replied}, 2000;
+    same 'messages_lost', \$l->{messages_lost}, 0;
+    same 'messages_received_by_server', \$l->{messages_received_by_server}, 2000;
+    same 'server messages_received', \$l->{server}{messages_received}, 3200;
+    same 'num_points', \$d->{summary}{num_points}, 2000;
+    die 'duration_s is ' . \$d->{summary}{duration_s} . qq{, not the measured second\n}
+        unless \$d->{summary}{duration_s} >= 0.99 && \$d->{summary}{duration_s} < 1.5;
+" || fail "rate --warmup: accounting"
+grep -q $'^\twarm-up: 0.500 s of load after the primer, not recorded: 1000 messages sent in it, in no other count$' \
+    <<<"$OUT" || fail "rate --warmup: the warm-up line"
+read -r lines sent < <(awk -F, 'NR > 1 { n++; s += $3 } END { print n, s }' "$WORK_DIR/intervals.csv")
+# (A fifth, short line when the last replies come in after the second.)
+[ "$lines" -ge 4 ] && [ "$lines" -le 5 ] && [ "$sent" = 2000 ] ||
+    fail "rate --warmup: the interval CSV has $lines lines sending $sent, not 4 sending 2000"
+pass "rate --warmup 0.5: 1000 messages unrecorded, 2000 measured, the server counted 3200"
+
+# --warmup in throughput mode: whatever the counts, the server's is the
+# primer, the warm-up and the measured ones, and the measured are the client's.
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --throughput --duration 0.3 \
+    --warmup 0.2 --interval 0 --json-file "$WORK_DIR/load.json"
+check_json "$WORK_DIR/load.json" "
+    my \$l = \$d->{load};
+    my \$warm = \$d->{warmup}{messages};
+    die qq{no warm-up messages\n} unless \$warm > 0;
+    same 'server messages_received', \$l->{server}{messages_received}, 100 + \$warm + \$l->{messages_sent};
+    same 'messages_received_by_server', \$l->{messages_received_by_server}, \$l->{messages_sent};
+" || fail "throughput --warmup: accounting"
+pass "throughput --warmup 0.2: the server counted the primer, the warm-up and the measured"
+
+# --warmup needs a --duration: a usage error naming the rule.
+run_capture 2 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 10 --warmup 1
+grep -q -- "--warmup needs --duration" <<<"$ERR" || fail "--warmup with -c: no sentence"
+pass "--warmup with -c is a usage error"
 
 # A bad count is a usage error naming the rule.
 run_capture 2 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 --primer 1000001
