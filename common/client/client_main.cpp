@@ -455,12 +455,15 @@ int run_load(const client_options& options, run_report& report, const client_con
 // With --start-at: the instant on the steady clock, once the time to
 // connect has come (start_setup_lead before it; see client/start_wait.hpp).
 // Ctrl-C while this sleeps ends the program at once, as while connecting:
-// nothing has been measured.
+// nothing has been measured. A --warmup runs before the instant, so that on
+// every host the measurement, not the warm-up, begins at it: the steady
+// instant the run waits for is that much earlier.
 std::optional<start_instant> wait_to_connect(const client_options& options) {
     if (!options.start_at) {
         return std::nullopt;
     }
-    const auto start = start_on_steady_clock(*options.start_at);
+    auto start = start_on_steady_clock(*options.start_at);
+    start.steady -= options.warmup;
     check_start_ahead(start, std::chrono::steady_clock::now(), "it had not yet connected");
     wait_until(start.steady - start_setup_lead, nullptr);
     return start;

@@ -128,6 +128,20 @@ check_json "$WORK_DIR/load.json" "
 " || fail "throughput --warmup: accounting"
 pass "throughput --warmup 0.2: the server counted the primer, the warm-up and the measured"
 
+# --warmup with --start-at: the warm-up runs before the instant, so that the
+# measurement begins at it, as on every other host given the same instant.
+# Begun at the instant instead, the measurement would be 0.5 s late.
+for mode in "-s 4" "-s 5 --rate 1000"; do
+    instant=$(perl -MTime::HiRes=time -e 'printf "%.3f", time + 2')
+    # shellcheck disable=SC2086 # the mode's words are meant to split
+    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" $mode --duration 0.3 --warmup 0.5 \
+        --interval 0 --start-at "$instant" --json-file "$WORK_DIR/start.json"
+    late_us=$(json_field "$WORK_DIR/start.json" start_at.late_us)
+    perl -e 'exit !(abs($ARGV[0]) < 100000)' "$late_us" ||
+        fail "--warmup 0.5 --start-at ($mode): the measurement began $late_us us from the instant"
+    pass "--warmup 0.5 --start-at ($mode): the measurement began at the instant ($late_us us late)"
+done
+
 # --warmup needs a --duration: a usage error naming the rule.
 run_capture 2 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 -c 10 --warmup 1
 grep -q -- "--warmup needs --duration" <<<"$ERR" || fail "--warmup with -c: no sentence"
