@@ -115,18 +115,23 @@ read -r lines sent < <(awk -F, 'NR > 1 { n++; s += $3 } END { print n, s }' "$WO
     fail "rate --warmup: the interval CSV has $lines lines sending $sent, not 4 sending 2000"
 pass "rate --warmup 0.5: 1000 messages unrecorded, 2000 measured, the server counted 3200"
 
-# --warmup in throughput mode: whatever the counts, the server's is the
-# primer, the warm-up and the measured ones, and the measured are the client's.
-run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --throughput --duration 0.3 \
-    --warmup 0.2 --interval 0 --json-file "$WORK_DIR/load.json"
-check_json "$WORK_DIR/load.json" "
-    my \$l = \$d->{load};
-    my \$warm = \$d->{warmup}{messages};
-    die qq{no warm-up messages\n} unless \$warm > 0;
-    same 'server messages_received', \$l->{server}{messages_received}, 100 + \$warm + \$l->{messages_sent};
-    same 'messages_received_by_server', \$l->{messages_received_by_server}, \$l->{messages_sent};
-" || fail "throughput --warmup: accounting"
-pass "throughput --warmup 0.2: the server counted the primer, the warm-up and the measured"
+# --warmup unpaced, in throughput mode and in framed ping-pong (2 flows):
+# whatever the counts, the server's is the primers, the warm-up and the
+# measured ones, and the measured are the client's.
+for mode in "--throughput" "--flows 2"; do
+    # shellcheck disable=SC2086 # the mode's words are meant to split
+    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 $mode --duration 0.3 \
+        --warmup 0.2 --interval 0 --json-file "$WORK_DIR/load.json"
+    check_json "$WORK_DIR/load.json" "
+        my \$l = \$d->{load};
+        my \$warm = \$d->{warmup}{messages};
+        die qq{no warm-up messages\n} unless \$warm > 0;
+        same 'server messages_received', \$l->{server}{messages_received},
+            100 * \$l->{flows} + \$warm + \$l->{messages_sent};
+        same 'messages_received_by_server', \$l->{messages_received_by_server}, \$l->{messages_sent};
+    " || fail "$mode --warmup: accounting"
+    pass "$mode --warmup 0.2: the server counted the primers, the warm-up and the measured"
+done
 
 # --warmup with --start-at: the warm-up runs before the instant, so that the
 # measurement begins at it, as on every other host given the same instant.
