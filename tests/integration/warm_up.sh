@@ -156,3 +156,16 @@ pass "--warmup with -c is a usage error"
 run_capture 2 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 --primer 1000001
 grep -q -- "--primer must be 0..1000000" <<<"$ERR" || fail "--primer 1000001: no sentence"
 pass "--primer 1000001 is a usage error"
+
+# A server that goes silent in the warm-up: the client's one line says the
+# run was in its warm-up, and no progress line is printed for the
+# measurement that never began (its time would be negative).
+start_server SOCK_STREAM_srv -t tcp
+(sleep 1 && kill -STOP "$SERVER_PID") &
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --rate 100 --duration 1 \
+    --warmup 3 --io-timeout 1 --interval 0.5
+kill -CONT "$SERVER_PID"
+grep -q "flow 0, [0-9.]* s into the run (in the warm-up): no whole reply" <<<"$ERR" ||
+    fail "silent in the warm-up: the failure does not say so: $ERR"
+! grep -q '^\[ *-' <<<"$ERR" || fail "silent in the warm-up: a progress line before the measurement"
+pass "a server silent in the warm-up: exit 1, named as in the warm-up"

@@ -54,6 +54,9 @@ class interval_writer {
     }
 
     void write(const interval_slot& slot, rss_tracker& rss) {
+        if (slot.end < t0_) {
+            return;  // the run ended in the warm-up: no interval was measured
+        }
         const auto usage = read_process_usage();
         rss.add(usage.rss_kib);
         const bool rate = plan_.mode == protocol::test_mode::rate;

@@ -313,15 +313,24 @@ class worker {
 
     // "flow 3, 2.471 s into the run (interval 3, from 2.000 s)": where a
     // failure happened, for the one line a user reads.
+    // With --warmup the run's seconds count from the warm-up's start, and
+    // the intervals begin after it.
     std::string where(const load_flow& flow) const {
-        const auto elapsed_s = std::chrono::duration<double>(clock::now() - shared_.t0).count();
+        const auto now = clock::now();
+        const auto elapsed_s = std::chrono::duration<double>(now - shared_.t0).count();
+        if (now < shared_.measure_from) {
+            return fmt::format("flow {}, {:.3f} s into the run (in the warm-up)", flow.index(),
+                               elapsed_s);
+        }
         if (!shared_.interval) {
             return fmt::format("flow {}, {:.3f} s into the run", flow.index(), elapsed_s);
         }
         const double interval_s = std::chrono::duration<double>(*shared_.interval).count();
+        const double warmup_s =
+            std::chrono::duration<double>(shared_.measure_from - shared_.t0).count();
         return fmt::format("flow {}, {:.3f} s into the run (interval {}, from {:.3f} s)",
                            flow.index(), elapsed_s, interval_index_ + 1,
-                           static_cast<double>(interval_index_) * interval_s);
+                           warmup_s + static_cast<double>(interval_index_) * interval_s);
     }
 
     std::vector<load_flow*> flows_;
