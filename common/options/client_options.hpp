@@ -25,6 +25,10 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
+// The most --primer takes: warm enough for any cache or path, few enough
+// that a typo does not hold a server for hours before measuring.
+inline constexpr std::uint32_t max_primer_iterations = 1'000'000;
+
 // The most runs --repeat takes: enough for any interval over runs, few
 // enough that a typo does not start a week of runs.
 inline constexpr unsigned max_repeat = 1000;

@@ -32,9 +32,6 @@ inline constexpr std::uint32_t default_iterations = 1'000'000;  // -c, primer no
 inline constexpr std::uint32_t default_primer_iterations = 100;
 // --warmup: with --duration, seconds run before measuring and not recorded.
 inline constexpr std::chrono::seconds default_warmup{0};
-// The most --primer takes: warm enough for any cache or path, few enough
-// that a typo does not hold a server for hours before measuring.
-inline constexpr std::uint32_t max_primer_iterations = 1'000'000;
 inline constexpr unsigned default_flows = 1;                                   // --flows
 inline constexpr unsigned default_repeat = 1;                                  // --repeat
 inline constexpr const char* default_server_host = "localhost";                // -H
