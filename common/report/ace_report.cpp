@@ -206,14 +206,16 @@ void write_warmup_line(std::ostream& out, const run_report& r) {
         return;
     }
     const double warmup_s = std::chrono::duration<double>(r.options.warmup).count();
+    const char* each = r.repeats != nullptr ? " in each run" : "";
+    const char* all = r.repeats != nullptr ? " in all" : "";
     if (r.load != nullptr) {
         fmt::print(out,
                    "\twarm-up: {:.3f} s of load{} after the primer, not recorded: {} messages "
-                   "sent in it, in no other count\n",
-                   warmup_s, r.repeats != nullptr ? " in each run" : "", r.load->warmup_messages);
+                   "sent in it{}, in no other count\n",
+                   warmup_s, each, r.load->warmup_messages, all);
     } else {
-        fmt::print(out, "\twarm-up: {:.3f} s{} after the primer, not recorded: {} round trips\n",
-                   warmup_s, r.repeats != nullptr ? " in each run" : "", r.warmup_round_trips);
+        fmt::print(out, "\twarm-up: {:.3f} s{} after the primer, not recorded: {} round trips{}\n",
+                   warmup_s, each, r.warmup_round_trips, all);
     }
 }
 
