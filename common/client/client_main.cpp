@@ -253,12 +253,14 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     message_channel& channel = *connection.channel;
     // With --duration the server is told 0: serve until the client closes.
     const std::uint32_t total =
-        options.duration ? 0 : options.iterations + protocol::primer_iterations;
+        options.duration ? 0 : options.iterations + options.primer_iterations;
     protocol::test_header header{options.payload_bytes(), total, options.mode};
     header.reply_bytes = options.reply_bytes;
     described.server_settings = negotiate_test(channel, header);
     check_stream_counts(options, described);
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
+    plan.primer_iterations = options.primer_iterations;
+    plan.warmup = options.warmup;
     plan.reply_bytes = options.reply_size();
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
@@ -308,6 +310,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         account.runs.push_back(figures);
         stopped = result.stopped;
         report.duration_s += duration_s;
+        report.warmup_round_trips += result.warmup_iterations;
         add_transport(report.transport, transport);
         if (!pooled) {
             pooled.emplace(std::move(recorder));
@@ -397,7 +400,9 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.flow_count = options.flows;
     plan.echo_every = options.echo_every;
     plan.messages = options.iterations;
+    plan.primer_iterations = options.primer_iterations;
     plan.duration = options.duration;
+    plan.warmup = options.warmup;
     plan.threads = options.threads;
     plan.interval = options.interval;
     plan.io_timeout = options.common.io_timeout;
@@ -454,12 +459,15 @@ int run_load(const client_options& options, run_report& report, const client_con
 // With --start-at: the instant on the steady clock, once the time to
 // connect has come (start_setup_lead before it; see client/start_wait.hpp).
 // Ctrl-C while this sleeps ends the program at once, as while connecting:
-// nothing has been measured.
+// nothing has been measured. A --warmup runs before the instant, so that on
+// every host the measurement, not the warm-up, begins at it: the steady
+// instant the run waits for is that much earlier.
 std::optional<start_instant> wait_to_connect(const client_options& options) {
     if (!options.start_at) {
         return std::nullopt;
     }
-    const auto start = start_on_steady_clock(*options.start_at);
+    auto start = start_on_steady_clock(*options.start_at);
+    start.steady -= options.warmup;
     check_start_ahead(start, std::chrono::steady_clock::now(), "it had not yet connected");
     wait_until(start.steady - start_setup_lead, nullptr);
     return start;

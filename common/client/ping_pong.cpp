@@ -48,18 +48,41 @@ round_trip_buffers make_round_trip_buffers(const ping_pong_plan& plan) {
 std::uint64_t round_trips_planned(const ping_pong_plan& plan) {
     const std::uint64_t measured =
         plan.duration ? protocol::max_measured_iterations : plan.measured_iterations;
-    return protocol::primer_iterations + measured;
+    return std::uint64_t{plan.primer_iterations} + measured;
 }
 
-// What the loop measured: `taken` round trips in all, the primer's
-// included, the measured ones from `since` to `last_stop`.
-ping_pong_result measured_result(std::uint64_t taken, bool stopped, clock::time_point since,
-                                 wall_time since_wall, clock::time_point last_stop) {
-    const std::uint64_t primer = protocol::primer_iterations;
-    if (taken <= primer) {
-        return {std::chrono::nanoseconds(0), 0, stopped, {}};  // stopped in the primer
+// Where the loop is: in the primer, in the warm-up (until warm_until), or
+// measuring, from round trip `first` on, since `since`.
+struct measure_window {
+    std::uint64_t primer = 0;
+    bool measuring = false;
+    std::uint64_t first = 0;
+    clock::time_point warm_until = clock::time_point::max();
+    clock::time_point since{};
+    wall_time since_wall{};
+
+    // Before round trip i: the measurement opens once the primer and the
+    // warm-up are over. The clock is read only in the warm-up.
+    void open_if_due(std::uint64_t i) {
+        if (!measuring && i >= primer && clock::now() >= warm_until) {
+            measuring = true;
+            first = i;
+            since = clock::now();
+            since_wall = std::chrono::system_clock::now();
+        }
     }
-    return {last_stop - since, taken - primer, stopped, since_wall};
+};
+
+// What the loop measured: `taken` round trips in all, the primer's and the
+// warm-up's included, the measured ones up to `last_stop`.
+ping_pong_result measured_result(const measure_window& window, std::uint64_t taken, bool stopped,
+                                 clock::time_point last_stop) {
+    if (!window.measuring) {  // stopped in the primer or the warm-up
+        const auto warmed = taken > window.primer ? taken - window.primer : 0;
+        return {std::chrono::nanoseconds(0), 0, warmed, stopped, {}};
+    }
+    return {last_stop - window.since, taken - window.first, window.first - window.primer, stopped,
+            window.since_wall};
 }
 
 // A peer's error, naming the iteration it ended (and of how many, when a
@@ -77,10 +100,8 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                                latency_recorder& recorder) {
     auto [payload, expected, reply] = make_round_trip_buffers(plan);
     random_tokens random;
-    const std::uint64_t primer = protocol::primer_iterations;
+    measure_window window{plan.primer_iterations};
     const std::uint64_t total = round_trips_planned(plan);
-    clock::time_point measuring_since{};
-    wall_time measuring_since_wall{};
     clock::time_point last_stop{};
     const auto deadline = plan.duration.value_or(clock::duration::max());
 
@@ -95,14 +116,14 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         payload.front() = static_cast<std::byte>(r);
         payload.back() = static_cast<std::byte>(r >> 8);
         protocol::fill_pingpong_reply(payload, expected);
-        if (i == primer) {
+        if (i == window.primer) {
             if (!await_start(plan)) {
                 stopped = true;
                 break;
             }
-            measuring_since = clock::now();
-            measuring_since_wall = std::chrono::system_clock::now();
+            window.warm_until = clock::now() + plan.warmup;
         }
+        window.open_if_due(i);
         // Stream 0 ordered, the default, is a plain send().
         const sctp_delivery delivery{
             static_cast<std::uint16_t>(i % plan.streams), plan.unordered, {}};
@@ -115,8 +136,8 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             if (plan.streams > 1) {
                 check_reply_stream("the reply", travelled.stream, delivery.stream);
             }
-            if (i >= primer) {
-                recorder.record(last_stop - start, i - primer);
+            if (window.measuring) {
+                recorder.record(last_stop - start, i - window.first);
             }
         } catch (const peer_error& e) {
             throw in_iteration(e, i + 1, plan.duration ? 0 : total);
@@ -127,12 +148,12 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                 "(the peer answered without reading the request, or the stream is out of step)",
                 i + 1));
         }
-        if (i >= primer && last_stop - measuring_since >= deadline) {
+        if (window.measuring && last_stop - window.since >= deadline) {
             ++i;
             break;
         }
     }
-    return measured_result(i, stopped, measuring_since, measuring_since_wall, last_stop);
+    return measured_result(window, i, stopped, last_stop);
 }
 
 }  // namespace sctp_perf

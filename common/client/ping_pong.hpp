@@ -2,7 +2,8 @@
 #pragma once
 // The ping-pong workload: a closed loop of round trips over one channel.
 //
-// After the primer iterations (unrecorded), each measured iteration is
+// After the primer iterations and, in a timed run, the warm-up's seconds
+// (both unrecorded), each measured iteration is
 //     start clock -> send the request -> receive the whole reply -> stop clock,
 // so a stall counts once, as the single long round trip it delays; --rate
 // measures what an open-loop sender would see instead.
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "client/start_wait.hpp"
+#include "options/option_defaults.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/message_channel.hpp"
 
@@ -22,6 +24,10 @@ struct ping_pong_plan {
     std::uint32_t payload_bytes = 1;
     std::uint32_t measured_iterations = 0;             // used when no duration is set
     std::optional<std::chrono::nanoseconds> duration;  // run for this long instead
+    // With a duration: round trips go on for this long after the primer
+    // (and after `start`) unrecorded, and only then is `duration` measured.
+    std::chrono::nanoseconds warmup{0};
+    std::uint32_t primer_iterations = default_primer_iterations;  // unrecorded, first
     std::uint16_t streams = 1;  // SCTP: round trip i goes on stream i % streams
     bool unordered = false;     // SCTP: requests sent unordered
     // protocol::reply_size, or the size the test asked for; every reply must
@@ -37,16 +43,17 @@ struct ping_pong_plan {
 struct ping_pong_result {
     std::chrono::nanoseconds elapsed{0};  // wall time of the measured iterations
     std::uint64_t measured_iterations = 0;
-    bool stopped = false;  // ended early by plan.stop
+    std::uint64_t warmup_iterations = 0;  // round trips of plan.warmup, unrecorded
+    bool stopped = false;                 // ended early by plan.stop
     // The wall-clock time at which the first measured round trip began;
     // unset when none did.
     std::optional<wall_time> began{};
 };
 
-// Runs the primer, waits for plan.start if set, then the measured iterations, recording into
-// `recorder`, until all are done or plan.stop is set. Throws start_missed when plan.start passed
-// during the primer, and peer_error naming the iteration at which the peer failed, or whose reply
-// does not carry the request's check bytes.
+// Runs the primer, waits for plan.start if set, runs the warm-up, then the measured iterations,
+// recording into `recorder`, until all are done or plan.stop is set. Throws start_missed when
+// plan.start passed during the primer, and peer_error naming the iteration at which the peer
+// failed, or whose reply does not carry the request's check bytes.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder);
 

@@ -32,8 +32,10 @@ namespace sctp_perf {
 using steady_time = std::chrono::steady_clock::time_point;
 
 // How long before the instant a client begins to connect: time for the
-// connections and the primer (100 round trips per flow, the flows in step),
-// and half the server's default --io-timeout of 10 s.
+// connections and the primer (--primer round trips per flow, 100 by
+// default, the flows in step), and half the server's default --io-timeout
+// of 10 s. A primer much longer may not be done by then: the client then
+// fails with start_missed, naming it.
 inline constexpr std::chrono::seconds start_setup_lead{5};
 
 // What the wait after the primer keeps below the server's --io-timeout: the

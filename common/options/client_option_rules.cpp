@@ -136,6 +136,23 @@ void validate_duration(const raw_client_options& raw, const po::variables_map& g
     }
 }
 
+// --warmup: seconds run and not recorded before a --duration. After
+// validate_duration.
+void validate_warmup(const raw_client_options& raw, const po::variables_map& given,
+                     client_options& result, std::vector<std::string>& errors) {
+    if (given["warmup"].defaulted()) {
+        return;
+    }
+    if (!given.count("duration")) {
+        errors.push_back(
+            "--warmup needs --duration: a counted run (-c) warms up with --primer round trips");
+    } else if (!(raw.warmup_s >= 0.0 && raw.warmup_s <= 3600.0)) {
+        errors.push_back("--warmup must be 0..3600 seconds");
+    } else {
+        result.warmup = *seconds_option(raw.warmup_s);
+    }
+}
+
 // --flows, --connect-window and --threads. Without --threads the count is
 // left at 0, for client_main to decide from the machine.
 void validate_flows(const raw_client_options& raw, const po::variables_map& given,
@@ -223,6 +240,7 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     validate_arrivals(raw, given, result.mode == protocol::test_mode::rate, result, errors);
     validate_echo_every(raw, given, result, errors);
     validate_duration(raw, given, result, errors);
+    validate_warmup(raw, given, result, errors);
     validate_flows(raw, given, result, errors);
     validate_interval_outputs(raw, given, result, errors);
     validate_framed_payload(raw, given, result, errors);
@@ -361,6 +379,8 @@ void validate_start_at(const raw_client_options& raw, const po::variables_map& g
     result.start_at = parsed.time;
 }
 
+// -c and --primer. A ping-pong test header carries their sum, which the
+// server takes up to protocol::max_iterations.
 void validate_iterations(const raw_client_options& raw, client_options& result,
                          std::vector<std::string>& errors) {
     if (raw.iterations < 1 || raw.iterations > protocol::max_measured_iterations) {
@@ -368,6 +388,16 @@ void validate_iterations(const raw_client_options& raw, client_options& result,
             fmt::format("-c/--test-iterations must be 1..{}", protocol::max_measured_iterations));
     } else {
         result.iterations = static_cast<std::uint32_t>(raw.iterations);
+    }
+    if (raw.primer < 0 || raw.primer > max_primer_iterations) {
+        errors.push_back(fmt::format("--primer must be 0..{}", max_primer_iterations));
+    } else if (raw.iterations >= 1 && raw.iterations + raw.primer > protocol::max_iterations) {
+        errors.push_back(fmt::format(
+            "-c/--test-iterations plus --primer must be at most {}, the most a server takes: "
+            "lower one of them",
+            protocol::max_iterations));
+    } else {
+        result.primer_iterations = static_cast<std::uint32_t>(raw.primer);
     }
 }
 

@@ -36,10 +36,19 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("test-iterations,c",
          count_value(raw.iterations, unreadable, "-c/--test-iterations")
              ->default_value(default_text(default_iterations))->value_name("N"),
-         "measured round trips (per flow), after 100 unrecorded primer round trips")
+         "measured round trips (per flow), after the --primer round trips")
+        ("primer",
+         count_value(raw.primer, unreadable, "--primer")
+             ->default_value(default_text(default_primer_iterations))->value_name("N"),
+         fmt::format("unrecorded round trips (per flow, one at a time) before measuring, "
+                     "0..{}, to warm caches, paths and the peer", max_primer_iterations).c_str())
         ("duration", real_value(raw.duration_s, unreadable, "--duration", real_kind::seconds)
              ->value_name("S"),
          "run for S seconds instead of a count; excludes -c")
+        ("warmup", real_value(raw.warmup_s, unreadable, "--warmup", real_kind::seconds)
+             ->default_value(default_text(default_warmup))->value_name("S"),
+         "with --duration: first run S more seconds, 0..3600, after the primer, that are "
+         "not recorded (no histogram, interval or count), then measure for --duration")
         ("repeat", count_value(raw.repeat, unreadable, "--repeat")
              ->default_value(default_text(default_repeat))->value_name("N"),
          "run the whole test N times, 1..1000, each run on new connections after its own "

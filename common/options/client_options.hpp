@@ -25,6 +25,10 @@ enum class report_format { ace, json };
 // first; this bound only keeps a typo from asking for billions.
 inline constexpr unsigned max_flows = 100'000;
 
+// The most --primer takes: warm enough for any cache or path, few enough
+// that a typo does not hold a server for hours before measuring.
+inline constexpr std::uint32_t max_primer_iterations = 1'000'000;
+
 // The most runs --repeat takes: enough for any interval over runs, few
 // enough that a typo does not start a week of runs.
 inline constexpr unsigned max_repeat = 1000;
@@ -32,6 +36,10 @@ inline constexpr unsigned max_repeat = 1000;
 struct client_options {
     common_options common;
     std::uint32_t iterations = default_iterations;  // measured iterations, primer not included
+    // --primer: unrecorded round trips per flow before measuring. The
+    // client's choice alone: the server is told the total (ping-pong) or
+    // sees each primer request flagged (the framed modes).
+    std::uint32_t primer_iterations = default_primer_iterations;
     // The payload: 2^payload_power bytes (-s), or any size (--payload-bytes;
     // payload_power is then its base-2 logarithm when it is a power of 2).
     unsigned payload_power = 0;
@@ -67,6 +75,9 @@ struct client_options {
     std::optional<std::uint64_t> seed;  // --arrivals poisson; unset: drawn when the run starts
     std::uint32_t echo_every = 1;       // load modes: every Nth message asks for a reply
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
+    // --warmup, with a duration: the run first goes on for this long, after
+    // the primer, and records nothing of it; then `duration` is measured.
+    std::chrono::nanoseconds warmup = default_warmup;
     unsigned flows = default_flows;  // connections (stream) or associations (seqpack), 1..max_flows
     // Client threads driving the flows. 0: --threads not given, and the
     // run takes min(flows, CPUs it may run on), which client_main decides: the

@@ -27,10 +27,14 @@ inline constexpr std::chrono::milliseconds default_io_timeout{10'000};          
 inline constexpr long long default_streams = 1;                                    // --streams
 
 // The clients.
-inline constexpr std::uint32_t default_iterations = 1'000'000;   // -c, primer not included
-inline constexpr unsigned default_flows = 1;                     // --flows
-inline constexpr unsigned default_repeat = 1;                    // --repeat
-inline constexpr const char* default_server_host = "localhost";  // -H
+inline constexpr std::uint32_t default_iterations = 1'000'000;  // -c, primer not included
+// --primer: unrecorded round trips per flow before measuring, as ACE made.
+inline constexpr std::uint32_t default_primer_iterations = 100;
+// --warmup: with --duration, seconds run before measuring and not recorded.
+inline constexpr std::chrono::seconds default_warmup{0};
+inline constexpr unsigned default_flows = 1;                                   // --flows
+inline constexpr unsigned default_repeat = 1;                                  // --repeat
+inline constexpr const char* default_server_host = "localhost";                // -H
 inline constexpr arrival_process default_arrivals = arrival_process::uniform;  // --arrivals
 // -m, -M, -b and -x: the histogram's own defaults.
 inline constexpr bin_layout default_histogram{};

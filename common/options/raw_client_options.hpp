@@ -15,6 +15,7 @@ namespace sctp_perf {
 struct raw_client_options {
     raw_common_options common;
     long long iterations = default_iterations;
+    long long primer = default_primer_iterations;
     long long payload_power = -1;  // -s, or --payload-bytes: one is required
     long long payload_bytes = -1;
     long long reply_bytes = -1;  // -1: the mode's own
@@ -37,6 +38,7 @@ struct raw_client_options {
     bool throughput = false;
     long long echo_every = 0;  // 0: the mode's default
     double duration_s = 0.0;
+    double warmup_s = std::chrono::duration<double>(default_warmup).count();
     long long flows = default_flows;
     long long threads = 0;  // 0: not given
     long long connect_window = default_connect_window;

@@ -200,12 +200,32 @@ void write_start_at_line(std::ostream& out, const run_report& r) {
                        : std::string("interrupted before measuring began"));
 }
 
+// --warmup: the seconds run before measuring, and what ran in them.
+void write_warmup_line(std::ostream& out, const run_report& r) {
+    if (r.options.warmup.count() == 0) {
+        return;
+    }
+    const double warmup_s = std::chrono::duration<double>(r.options.warmup).count();
+    const char* each = r.repeats != nullptr ? " in each run" : "";
+    const char* all = r.repeats != nullptr ? " in all" : "";
+    if (r.load != nullptr) {
+        fmt::print(out,
+                   "\twarm-up: {:.3f} s of load{} after the primer, not recorded: {} messages "
+                   "sent in it{}, in no other count\n",
+                   warmup_s, each, r.load->warmup_messages, all);
+    } else {
+        fmt::print(out, "\twarm-up: {:.3f} s{} after the primer, not recorded: {} round trips{}\n",
+                   warmup_s, each, r.warmup_round_trips, all);
+    }
+}
+
 // What kind of test it was: the closed loop's iterations, or the primer
-// before the load.
+// before the load; then the warm-up.
 void write_test_lines(std::ostream& out, const run_report& r) {
     if (r.load != nullptr) {
-        fmt::print(out, "\tprimer: 100 unrecorded round trips on each flow before the load{}\n",
-                   r.repeats != nullptr ? " of each run" : "");
+        fmt::print(out, "\tprimer: {} unrecorded round trips on each flow before the load{}\n",
+                   r.options.primer_iterations, r.repeats != nullptr ? " of each run" : "");
+        write_warmup_line(out, r);
         return;
     }
     fmt::print(out,
@@ -213,13 +233,15 @@ void write_test_lines(std::ostream& out, const run_report& r) {
                "counts once; --rate N shows what an open-loop sender would see\n");
     if (r.repeats != nullptr) {
         fmt::print(out,
-                   "\titerations: {} measured in {} runs, each after its own 100 unrecorded "
+                   "\titerations: {} measured in {} runs, each after its own {} unrecorded "
                    "primer iterations\n",
-                   r.recorder->summary().count(), r.repeats->runs.size());
+                   r.recorder->summary().count(), r.repeats->runs.size(),
+                   r.options.primer_iterations);
     } else {
-        fmt::print(out, "\titerations: {} measured, after 100 unrecorded primer iterations\n",
-                   r.recorder->summary().count());
+        fmt::print(out, "\titerations: {} measured, after {} unrecorded primer iterations\n",
+                   r.recorder->summary().count(), r.options.primer_iterations);
     }
+    write_warmup_line(out, r);
 }
 
 // When the run started and how long it measured (over how many runs).

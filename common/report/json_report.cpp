@@ -38,6 +38,20 @@ json rto_json(const sctp_rto_values& v) {
     return {{"initial_ms", v.initial_ms}, {"min_ms", v.min_ms}, {"max_ms", v.max_ms}};
 }
 
+// --warmup: its length and what ran in it, round trips (ping-pong) or
+// messages (a load mode, all flows); null without a warm-up.
+json warmup_json(const run_report& r) {
+    if (r.options.warmup.count() == 0) {
+        return nullptr;
+    }
+    const bool load = r.load != nullptr;
+    return {
+        {"duration_s", std::chrono::duration<double>(r.options.warmup).count()},
+        {"round_trips", load ? json(nullptr) : json(r.warmup_round_trips)},
+        {"messages", load ? json(r.load->warmup_messages) : json(nullptr)},
+    };
+}
+
 json config_json(const run_report& r) {
     const auto& o = r.options;
     json config = {
@@ -54,7 +68,8 @@ json config_json(const run_report& r) {
         {"iterations", o.iterations},
         {"duration_s",
          o.duration ? json(std::chrono::duration<double>(*o.duration).count()) : json(nullptr)},
-        {"primer_iterations", protocol::primer_iterations},
+        {"primer_iterations", o.primer_iterations},
+        {"warmup_s", std::chrono::duration<double>(o.warmup).count()},
         {"server_hosts", o.server_hosts},
         {"server_port", o.server_port},
         {"client_port", o.client_port},
@@ -170,6 +185,7 @@ json header_json(const run_report& r) {
     doc["config"] = config_json(r);
     doc["environment"] = environment_json(r);
     doc["start_at"] = start_at_json(r);
+    doc["warmup"] = warmup_json(r);
     doc["clock"] = clock_json(r);
     doc["warnings"] = run_warnings(r);
     return doc;

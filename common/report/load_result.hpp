@@ -52,6 +52,9 @@ struct flow_result {
     std::uint64_t messages_lost = 0;
     std::uint64_t messages_abandoned = 0;  // missing replies under PR-SCTP
     std::uint64_t messages_duplicated = 0;
+    // --warmup: messages sent in the warm-up, in no other count; the server
+    // counts them (and the primer) in its own.
+    std::uint64_t warmup_messages = 0;
     pr_sctp_abandoned kernel_abandoned;  // requests this end's kernel gave up
     std::optional<transport_counters> transport;
     double rate_per_s = 0.0;  // between its first and last send
@@ -80,6 +83,7 @@ struct load_result {
     // flows took to connect, negotiate and prime. Unknown in unit tests.
     std::optional<double> setup_s;
     std::uint64_t messages_sent = 0;
+    std::uint64_t warmup_messages = 0;  // --warmup: sent in it, unrecorded, all flows
     std::uint64_t messages_received_by_server = 0;
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;

@@ -46,6 +46,9 @@ struct run_report {
     std::optional<sctp_rto_values> sctp_rto_socket;  // read back from the socket (SCTP only)
     std::optional<sctp_rto_values> sctp_rto_system;  // net.sctp.rto_* (SCTP only)
     double duration_s = 0.0;                         // wall time of the measured iterations
+    // Ping-pong with --warmup: the round trips of the warm-up, not recorded
+    // (summed over the runs of --repeat).
+    std::uint64_t warmup_round_trips = 0;
     const latency_recorder* recorder = nullptr;
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given

@@ -127,6 +127,21 @@ TEST_CASE("ace report: flags Nagle set at one end only") {
                Catch::Matchers::Contains("Nagle differs between the ends: client off, server on"));
 }
 
+TEST_CASE("ace report: states the primer the run made") {
+    sctp_perf::testing::small_run run;
+    run.report.options.primer_iterations = 7;
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains(
+                   "\titerations: 7 measured, after 7 unrecorded primer iterations\n"));
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("warm-up"));
+    run.report.options.warmup = std::chrono::milliseconds(2500);
+    run.report.warmup_round_trips = 1234;
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains("\titerations: 7 measured, after 7 unrecorded primer "
+                                         "iterations\n\twarm-up: 2.500 s after the primer, not "
+                                         "recorded: 1234 round trips\n"));
+}
+
 TEST_CASE("ace report: a million points fit the Count column") {
     sctp_perf::latency_recorder recorder(sctp_perf::bin_layout{0.0, 10.0, 1, 1});
     for (std::uint64_t i = 0; i < 1'234'567; ++i) {

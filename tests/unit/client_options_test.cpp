@@ -392,6 +392,41 @@ TEST_CASE("client options: --repeat and --pause") {
           "f.csv");
 }
 
+TEST_CASE("client options: --primer sets the unrecorded round trips, 100 by default") {
+    CHECK(parse({"-s", "7"}).primer_iterations == 100);  // ACE's
+    CHECK(parse({"-s", "7", "--primer", "0"}).primer_iterations == 0);
+    CHECK(parse({"-s", "7", "--primer", "1k"}).primer_iterations == 1000);
+    CHECK(parse({"-s", "7", "--primer", "1000000"}).primer_iterations == 1'000'000);
+    CHECK(usage_message({"-s", "7", "--primer", "1000001"}).find("--primer must be 0..1000000") !=
+          std::string::npos);
+    CHECK(usage_message({"-s", "7", "--primer", "-1"}).find("--primer must be a count") !=
+          std::string::npos);
+    // A ping-pong header carries -c plus --primer, which a server takes up
+    // to 1,000,000,100: 10^9 measured after 100 primers, not after 101.
+    CHECK(parse({"-s", "7", "-c", "1000000000"}).primer_iterations == 100);
+    CHECK(usage_message({"-s", "7", "-c", "1000000000", "--primer", "101"})
+              .find("-c/--test-iterations plus --primer must be at most 1000000100") !=
+          std::string::npos);
+}
+
+TEST_CASE("client options: --warmup runs seconds unrecorded before a --duration") {
+    CHECK(parse({"-s", "7"}).warmup == std::chrono::nanoseconds(0));
+    CHECK(parse({"-s", "7", "--duration", "5", "--warmup", "1.5"}).warmup ==
+          std::chrono::milliseconds(1500));
+    CHECK(parse({"-s", "5", "--rate", "100", "--duration", "5", "--warmup", "0"}).warmup ==
+          std::chrono::nanoseconds(0));
+    CHECK(usage_message({"-s", "7", "--warmup", "1"})
+              .find("--warmup needs --duration: a counted run (-c) warms up with --primer "
+                    "round trips") != std::string::npos);
+    CHECK(
+        usage_message({"-s", "7", "-c", "10", "--warmup", "1"}).find("--warmup needs --duration") !=
+        std::string::npos);
+    for (const char* bad : {"-1", "3601"}) {
+        CHECK(usage_message({"-s", "7", "--duration", "5", "--warmup", bad})
+                  .find("--warmup must be 0..3600 seconds") != std::string::npos);
+    }
+}
+
 TEST_CASE("client options: --payload-bytes takes any size from 1 to 65536") {
     const auto hundred = parse({"--payload-bytes", "100"});
     CHECK(hundred.payload_bytes() == 100);

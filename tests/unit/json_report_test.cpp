@@ -21,6 +21,12 @@ TEST_CASE("json report: every number of the hand-checked run") {
     CHECK(doc["config"]["payload_bytes"] == 128);
     CHECK(doc["config"]["iterations"] == 7);
     CHECK(doc["config"]["primer_iterations"] == 100);
+    run.report.options.primer_iterations = 0;
+    std::ostringstream no_primer;
+    sctp_perf::write_json_report(no_primer, run.report);
+    CHECK(nlohmann::json::parse(no_primer.str())["config"]["primer_iterations"] == 0);
+    CHECK(doc["config"]["warmup_s"] == 0.0);
+    CHECK(doc["warmup"].is_null());
     CHECK(doc["config"]["nagle"] == false);
     CHECK(doc["environment"]["hostname"] == "testhost");
     CHECK(doc["environment"]["client_cpu_affinity"] == "0-1");
@@ -121,6 +127,18 @@ TEST_CASE("json report v2: the schema a script can rely on") {
                    key.ends_with("_us2") || key.ends_with("_s")));
         }
     }
+}
+
+TEST_CASE("json report v2: the warm-up's length and its round trips") {
+    sctp_perf::testing::small_run run;
+    run.report.options.warmup = std::chrono::milliseconds(2500);
+    run.report.warmup_round_trips = 1234;
+    const auto doc = json_report_of(run.report);
+    CHECK(doc["config"]["warmup_s"] == 2.5);
+    CHECK(doc["warmup"]["duration_s"] == 2.5);
+    CHECK(doc["warmup"]["round_trips"] == 1234);
+    CHECK(doc["warmup"]["messages"].is_null());  // a load mode's
+    CHECK(doc["summary"]["num_points"] == 7);    // the warm-up's are not among them
 }
 
 TEST_CASE("json report v2: --all-bins lists the empty bins too") {

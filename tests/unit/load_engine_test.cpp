@@ -213,7 +213,7 @@ TEST_CASE("flow: a sender that fell behind catches up without skipping", "[load]
     load_flow flow(0, std::make_unique<stream_channel>(unique_fd(fds[0])), plan);
 
     const auto t0 = clock_type::now() - 10ms;  // ten periods late already
-    flow.begin(send_schedule(t0, plan.rate_per_s), clock_type::time_point::max());
+    flow.begin(send_schedule(t0, plan.rate_per_s), t0, clock_type::time_point::max());
     auto sink = std::make_unique<sample_sink>();
     // Messages 0..10 are due by t0 + 10 ms: all eleven go out now, none
     // skipped (one more if this machine took a millisecond meanwhile: the
@@ -247,16 +247,64 @@ TEST_CASE("flow: a sender that fell behind catches up without skipping", "[load]
     }
 }
 
+TEST_CASE("flow: the warm-up's messages go out and are answered, but are not recorded", "[load]") {
+    int fds[2];
+    REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+    unique_fd peer(fds[1]);
+    load_plan plan;
+    plan.mode = protocol::test_mode::rate;
+    plan.payload_bytes = 16;
+    plan.rate_per_s = 1000.0;  // one message per ms
+    plan.duration = 1s;
+    plan.warmup = 5ms;
+    load_flow flow(0, std::make_unique<stream_channel>(unique_fd(fds[0])), plan);
+
+    // Ten periods late already, with a warm-up of 5 ms: messages 0..4, due
+    // at t0 + 0..4 ms, are the warm-up's; 5..10 (due t0 + 5..10 ms) and any
+    // that fell due meanwhile are measured.
+    const auto t0 = clock_type::now() - 10ms;
+    flow.begin(send_schedule(t0, plan.rate_per_s), t0 + plan.warmup, t0 + plan.warmup + 1s);
+    auto sink = std::make_unique<sample_sink>();
+    CHECK_FALSE(flow.send_due(t0 + 10ms, *sink));
+    CHECK(sink->warmup_sent == 5);
+    const auto measured = sink->interval_sent;
+    CHECK(measured >= 6);
+    CHECK(sink->slip.count() == measured);  // the warm-up's slips are not kept either
+
+    // The peer answers every request with its header, the warm-up's too.
+    const auto sent = 5 + measured;
+    std::vector<std::byte> received(sent * 16);
+    std::size_t got = 0;
+    while (got < received.size()) {
+        const auto n = ::recv(peer.get(), received.data() + got, received.size() - got, 0);
+        REQUIRE(n > 0);
+        got += static_cast<std::size_t>(n);
+    }
+    REQUIRE(::send(peer.get(), received.data(), received.size(), 0) ==
+            static_cast<ssize_t>(received.size()));
+    std::vector<std::byte> buffer(worker_receive_bytes);
+    flow.receive(*sink, buffer);
+    CHECK(sink->interval_replies == measured);  // the 5 warm-up replies matched, not recorded
+    CHECK(sink->corrected_run.count() == measured);
+    CHECK(sink->uncorrected_interval.count() == measured);
+}
+
 TEST_CASE("streams: a reply is checked against the stream its request went on", "[load]") {
     // 100 primer round trips (sequences 0..99) and the end of test on stream
     // 0; measured message k, sequence 100 + k, on stream k % 4.
-    CHECK(request_stream(0, 4, false) == 0);
-    CHECK(request_stream(99, 4, false) == 0);
-    CHECK(request_stream(100, 4, false) == 0);
-    CHECK(request_stream(101, 4, false) == 1);
-    CHECK(request_stream(103, 4, false) == 3);
-    CHECK(request_stream(104, 4, false) == 0);
-    CHECK(request_stream(105, 4, true) == 0);  // the end of test after 5 messages
-    CHECK(request_stream(70'000, 1, false) == 0);
-    CHECK(request_stream(100 + 65'535 + 65'536, 65'535, false) == 1);
+    CHECK(request_stream(0, 4, false, 100) == 0);
+    CHECK(request_stream(99, 4, false, 100) == 0);
+    CHECK(request_stream(100, 4, false, 100) == 0);
+    CHECK(request_stream(101, 4, false, 100) == 1);
+    CHECK(request_stream(103, 4, false, 100) == 3);
+    CHECK(request_stream(104, 4, false, 100) == 0);
+    CHECK(request_stream(105, 4, true, 100) == 0);  // the end of test after 5 messages
+    CHECK(request_stream(70'000, 1, false, 100) == 0);
+    CHECK(request_stream(100 + 65'535 + 65'536, 65'535, false, 100) == 1);
+    // --primer 7: sequences 0..6 prime on stream 0, measured message k is
+    // sequence 7 + k; --primer 0: message k is sequence k.
+    CHECK(request_stream(6, 4, false, 7) == 0);
+    CHECK(request_stream(8, 4, false, 7) == 1);
+    CHECK(request_stream(10, 4, false, 7) == 3);
+    CHECK(request_stream(3, 4, false, 0) == 3);
 }

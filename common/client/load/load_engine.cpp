@@ -55,6 +55,9 @@ class interval_writer {
     }
 
     void write(const interval_slot& slot, rss_tracker& rss) {
+        if (slot.end < t0_) {
+            return;  // the run ended in the warm-up: no interval was measured
+        }
         const auto usage = read_process_usage();
         rss.add(usage.rss_kib);
         const bool rate = plan_.mode == protocol::test_mode::rate;
@@ -154,14 +157,14 @@ std::vector<stream_result> merge_streams(const std::vector<std::unique_ptr<sampl
 
 // The primer of every flow, the flows in step: round trip k of each, then
 // k + 1. Each flow still has one request in flight at a time, but the round
-// trips of different flows overlap, so the primer takes 100 round trips
+// trips of different flows overlap, so a primer of 100 takes 100 round trips
 // plus the time to send and read 100 messages per flow, not 100 round trips
 // per flow one after another: over a path of 1 ms that would be 1,000 s for
 // 10,000 flows, and the first flows would wait far longer than a server's
 // --io-timeout for their first measured message.
 void run_primers(std::vector<std::unique_ptr<load_flow>>& flows, const load_plan& plan) {
     try {
-        for (std::uint32_t round = 0; round < protocol::primer_iterations; ++round) {
+        for (std::uint32_t round = 0; round < plan.primer_iterations; ++round) {
             for (auto& flow : flows) {
                 flow->send_primer(round);
             }
@@ -213,8 +216,9 @@ std::vector<std::unique_ptr<load_flow>> make_flows(
 }
 
 // Adds one flow's counts, and the server's account of it, to the run's.
-void add_flow_counts(load_result& result, const flow_result& flow) {
+void add_flow_counts(load_result& result, const flow_result& flow, std::uint32_t primer) {
     result.messages_sent += flow.messages_sent;
+    result.warmup_messages += flow.warmup_messages;
     result.messages_echo_requested += flow.messages_echo_requested;
     result.messages_replied += flow.messages_replied;
     result.bytes_sent += flow.bytes_sent;
@@ -230,10 +234,10 @@ void add_flow_counts(load_result& result, const flow_result& flow) {
         }
         add_counters(*result.transport, *flow.transport);
     }
-    // The server counts the primer too.
-    const auto primer = std::uint64_t{protocol::primer_iterations};
+    // The server counts the primer and the warm-up too.
+    const auto unrecorded = primer + flow.warmup_messages;
     result.messages_received_by_server +=
-        flow.server.messages_received > primer ? flow.server.messages_received - primer : 0;
+        flow.server.messages_received > unrecorded ? flow.server.messages_received - unrecorded : 0;
     add_account(result.server, flow.server);
 }
 
@@ -327,21 +331,25 @@ class load_run {
     }
 
     // Once every worker is ready: sets t0, opens the interval outputs, and
-    // lets the workers go.
+    // lets the workers go. The warm-up (--warmup) runs from t0 unrecorded;
+    // the measurement, its intervals and the latency file's times begin
+    // after it.
     void start_at_t0(shared_run& shared) {
         shared.t0 = choose_t0(plan_, groups_.front().size());
         t0_ = shared.t0;
-        const auto wall_t0 = wall_time_of(shared.t0);
-        // Measuring begins at t0, or when the workers are let go if that is
-        // later (a main thread woken late): the start is then that late.
-        result_.began = wall_time_of(std::max(shared.t0, clock::now()));
+        shared.measure_from = shared.t0 + plan_.warmup;
+        measure_from_ = shared.measure_from;
+        // Measuring begins after the warm-up from t0, or from when the
+        // workers are let go if that is later (a main thread woken late):
+        // the start is then that late.
+        result_.began = wall_time_of(std::max(shared.t0, clock::now()) + plan_.warmup);
         if (plan_.duration) {
-            shared.stop_at = shared.t0 + *plan_.duration;
+            shared.stop_at = shared.measure_from + *plan_.duration;
         }
         for (auto& sink : sinks_) {
-            sink->t0 = shared.t0;
+            sink->t0 = shared.measure_from;
         }
-        intervals_.emplace(plan_, outputs_, shared.t0, wall_t0);
+        intervals_.emplace(plan_, outputs_, shared.measure_from, wall_time_of(shared.measure_from));
         shared.start();
     }
 
@@ -365,11 +373,11 @@ class load_run {
     // The run's length, the client's CPU and memory, and the latency of
     // every worker's flows merged.
     void add_workers() {
-        auto last_end = t0_;
+        auto last_end = measure_from_;
         for (const auto& sink : sinks_) {
             last_end = std::max(last_end, sink->finished_at);
         }
-        result_.duration_s = std::chrono::duration<double>(last_end - t0_).count();
+        result_.duration_s = std::chrono::duration<double>(last_end - measure_from_).count();
         result_.client_cpu_percent = cpu_percent_between(usage_start_, usage_end_);
         result_.client_rss.add(usage_end_.rss_kib);
         result_.corrected = std::make_unique<log_linear_histogram>();
@@ -391,7 +399,7 @@ class load_run {
         for (auto& flow : flows_) {
             auto flow_result = flow->finish();
             result_.sending_s = std::max(result_.sending_s, flow->sending_s());
-            add_flow_counts(result_, flow_result);
+            add_flow_counts(result_, flow_result, plan_.primer_iterations);
             rate_sum += flow_result.rate_per_s;
             result_.per_flow.push_back(std::move(flow_result));
         }
@@ -417,9 +425,10 @@ class load_run {
     std::vector<std::unique_ptr<sample_sink>> sinks_;
     std::vector<std::optional<latency_file::writer>> writers_;
     std::vector<std::vector<load_flow*>> groups_;
-    clock::time_point t0_;
-    process_usage usage_start_;  // as the workers start
-    process_usage usage_end_;    // once they are joined
+    clock::time_point t0_;            // the load's start, the warm-up's if any
+    clock::time_point measure_from_;  // t0 + the warm-up
+    process_usage usage_start_;       // as the workers start
+    process_usage usage_end_;         // once they are joined
     std::optional<interval_writer> intervals_;
     load_result result_;
 };

@@ -92,8 +92,10 @@ void load_flow::check_primer(std::uint32_t round) {
     }
 }
 
-void load_flow::begin(const send_schedule& schedule, clock::time_point stop_at) {
+void load_flow::begin(const send_schedule& schedule, clock::time_point measure_from,
+                      clock::time_point stop_at) {
     schedule_ = schedule;
+    measure_from_ = measure_from;
     stop_at_ = stop_at;
     owed_since_ = schedule.start();
 }
@@ -183,7 +185,9 @@ bool load_flow::flush_pending(clock::time_point now) {
             out_timed_->due = sent_at;  // throughput: timed from the actual send
         }
         matcher_.expect(*out_timed_);
-        ++result_.messages_echo_requested;
+        if (out_timed_->due >= measure_from_) {
+            ++result_.messages_echo_requested;
+        }
     }
     return true;
 }
@@ -218,8 +222,13 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
             return true;
         }
         // Nothing follows the end message, so with it started the one just
-        // sent was the end message, not a measured one.
-        if (!end_started_) {
+        // sent was the end message, not a measured one. A message due (sent,
+        // unpaced) before measure_from is the warm-up's.
+        const bool warm = (schedule_->paced() ? out_due_ : last_sent_at_) < measure_from_;
+        if (!end_started_ && warm) {
+            ++result_.warmup_messages;
+            ++sink.warmup_sent;
+        } else if (!end_started_) {
             ++result_.messages_sent;
             result_.bytes_sent += out_.size();
             ++sink.interval_sent;
@@ -296,9 +305,8 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     }
 }
 
-std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
-                             bool end_of_test) noexcept {
-    const auto primer = std::uint64_t{protocol::primer_iterations};
+std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool end_of_test,
+                             std::uint32_t primer) noexcept {
     if (sequence < primer || end_of_test || streams <= 1) {
         return 0;
     }
@@ -307,13 +315,17 @@ std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
 
 void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const {
     const auto sent_on =
-        request_stream(sequence, plan_.streams, end_started_ && sequence == end_sequence_);
+        request_stream(sequence, plan_.streams, end_started_ && sequence == end_sequence_,
+                       plan_.primer_iterations);
     sctp_perf::check_reply_stream(fmt::format("the reply to request {}", sequence), came_on,
                                   sent_on);
 }
 
 void load_flow::record_reply(const timed_request& request, std::size_t reply_bytes,
                              clock::time_point arrived, sample_sink& sink) {
+    if (request.due < measure_from_) {
+        return;  // the warm-up's: matched and checked, not recorded
+    }
     const auto corrected = arrived - request.due;
     const auto uncorrected = arrived - request.sent;
     const auto corrected_ns =
@@ -327,7 +339,7 @@ void load_flow::record_reply(const timed_request& request, std::size_t reply_byt
     const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
     result_.latency.record(headline_ns);
     if (plan_.streams > 1) {
-        const auto measured = request.sequence - protocol::primer_iterations;
+        const auto measured = request.sequence - plan_.primer_iterations;
         sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams), headline_ns);
     }
     ++result_.messages_replied;

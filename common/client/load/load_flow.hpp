@@ -22,6 +22,7 @@
 #include "client/load/send_schedule.hpp"
 #include "client/random_tokens.hpp"
 #include "client/start_wait.hpp"
+#include "options/option_defaults.hpp"
 #include "report/latency_file.hpp"
 #include "report/load_result.hpp"
 #include "transport/message_channel.hpp"
@@ -44,7 +45,11 @@ struct load_plan {
     unsigned flow_count = 1;
     std::uint32_t echo_every = 1;  // every Nth measured message asks for a reply
     std::uint64_t messages = 0;    // measured messages per flow, when no duration is set
+    std::uint32_t primer_iterations = default_primer_iterations;  // per flow, before t0
     std::optional<std::chrono::nanoseconds> duration;
+    // With a duration: the load runs this long first, unrecorded (no
+    // histogram, interval, latency-file row or count but its own).
+    std::chrono::nanoseconds warmup{0};
     unsigned threads = 1;
     std::optional<std::chrono::nanoseconds> interval;
     std::chrono::milliseconds io_timeout{10'000};
@@ -84,11 +89,12 @@ struct load_plan {
 // I/O timeout.
 std::chrono::nanoseconds abandon_wait(const load_plan& plan);
 
-// The stream a flow's request `sequence` went on, of `streams`: the primer's
-// and the end of test's on stream 0 (plain sends), measured message k
-// (sequence primer_iterations + k) on stream k % streams.
-std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams,
-                             bool end_of_test) noexcept;
+// The stream a flow's request `sequence` went on, of `streams`, after
+// `primer` primer requests: the primer's and the end of test's on stream 0
+// (plain sends), measured message k (sequence primer + k) on stream
+// k % streams.
+std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool end_of_test,
+                             std::uint32_t primer) noexcept;
 
 // Replies and latency per SCTP stream, for the streams a run uses.
 struct stream_samples {
@@ -106,6 +112,7 @@ struct sample_sink {
     log_linear_histogram corrected_interval;
     log_linear_histogram uncorrected_interval;
     std::uint64_t interval_sent = 0;
+    std::uint64_t warmup_sent = 0;  // sent in the warm-up, in no interval
     std::uint64_t interval_replies = 0;
     latency_file::writer* file = nullptr;
     std::chrono::steady_clock::time_point t0;
@@ -140,9 +147,11 @@ class load_flow {
     void send_primer(std::uint32_t round);
     void check_primer(std::uint32_t round);
 
-    // Starts the measured messages on `schedule`; with a duration, none is
+    // Starts the messages on `schedule`: those due (unpaced: sent) before
+    // `measure_from` are the warm-up's, unrecorded; with a duration, none is
     // due at or after `stop_at`.
-    void begin(const send_schedule& schedule, clock::time_point stop_at);
+    void begin(const send_schedule& schedule, clock::time_point measure_from,
+               clock::time_point stop_at);
 
     // Sends every message due by `now` (in throughput mode, up to a batch;
     // in framed ping-pong, one once the previous reply is in).
@@ -209,6 +218,7 @@ class load_flow {
     random_tokens tokens_;
     reply_matcher matcher_;
     std::optional<send_schedule> schedule_;
+    clock::time_point measure_from_{};
     clock::time_point stop_at_ = clock::time_point::max();
 
     protocol::message_header primer_sent_;  // the primer request awaiting its reply

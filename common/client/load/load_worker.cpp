@@ -158,11 +158,12 @@ class worker {
             auto& flow = *flows_[i];
             flow.begin(send_schedule(shared_.t0, plan_.rate_per_s, plan_.arrivals, flow.index(),
                                      plan_.flow_count, plan_.seed),
-                       shared_.stop_at);
+                       shared_.measure_from, shared_.stop_at);
             schedule(i, flow.next_due());
         }
         interval_length_ = shared_.interval.value_or(clock::duration::max());
-        interval_end_ = shared_.interval ? shared_.t0 + interval_length_ : clock::time_point::max();
+        interval_end_ =
+            shared_.interval ? shared_.measure_from + interval_length_ : clock::time_point::max();
         next_sweep_ = shared_.t0 + longest_wait;
         unfinished_ = flows_.size();
         events_.resize(flows_.size());
@@ -186,13 +187,13 @@ class worker {
     // counts as busy only when it sent something (see sample_sink::busy).
     clock::time_point send_what_is_due(clock::time_point now) {
         const auto pass_start = now;
-        const auto sent_before = sink_.interval_sent;
+        const auto sent_before = sink_.interval_sent + sink_.warmup_sent;
         take_due(now, due_now_);
         for (const auto i : due_now_) {
             send_step(i, now);
         }
         now = clock::now();
-        if (sink_.interval_sent != sent_before) {
+        if (sink_.interval_sent + sink_.warmup_sent != sent_before) {
             sink_.busy += now - pass_start;
         }
         return now;
@@ -312,15 +313,24 @@ class worker {
 
     // "flow 3, 2.471 s into the run (interval 3, from 2.000 s)": where a
     // failure happened, for the one line a user reads.
+    // With --warmup the run's seconds count from the warm-up's start, and
+    // the intervals begin after it.
     std::string where(const load_flow& flow) const {
-        const auto elapsed_s = std::chrono::duration<double>(clock::now() - shared_.t0).count();
+        const auto now = clock::now();
+        const auto elapsed_s = std::chrono::duration<double>(now - shared_.t0).count();
+        if (now < shared_.measure_from) {
+            return fmt::format("flow {}, {:.3f} s into the run (in the warm-up)", flow.index(),
+                               elapsed_s);
+        }
         if (!shared_.interval) {
             return fmt::format("flow {}, {:.3f} s into the run", flow.index(), elapsed_s);
         }
         const double interval_s = std::chrono::duration<double>(*shared_.interval).count();
+        const double warmup_s =
+            std::chrono::duration<double>(shared_.measure_from - shared_.t0).count();
         return fmt::format("flow {}, {:.3f} s into the run (interval {}, from {:.3f} s)",
                            flow.index(), elapsed_s, interval_index_ + 1,
-                           static_cast<double>(interval_index_) * interval_s);
+                           warmup_s + static_cast<double>(interval_index_) * interval_s);
     }
 
     std::vector<load_flow*> flows_;

@@ -28,6 +28,9 @@ inline constexpr auto longest_wait = std::chrono::milliseconds(100);
 // What the workers share with the main thread.
 struct shared_run {
     std::chrono::steady_clock::time_point t0;
+    // t0 + the warm-up: messages due (sent, unpaced) before it are not
+    // recorded, and the intervals count from it.
+    std::chrono::steady_clock::time_point measure_from;
     std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max();
     std::optional<std::chrono::nanoseconds> interval;
     bool spin = false;  // the channels spin (--spin): the workers never sleep in epoll

@@ -50,6 +50,7 @@ void pool_flow(flow_result& pooled, const flow_result& run, std::size_t runs_bef
     pooled.messages_lost += run.messages_lost;
     pooled.messages_abandoned += run.messages_abandoned;
     pooled.messages_duplicated += run.messages_duplicated;
+    pooled.warmup_messages += run.warmup_messages;
     pooled.kernel_abandoned.unsent += run.kernel_abandoned.unsent;
     pooled.kernel_abandoned.sent += run.kernel_abandoned.sent;
     add_transport(pooled.transport, run.transport);
@@ -74,6 +75,7 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
         pooled.seed.reset();
     }
     pooled.messages_sent += run.messages_sent;
+    pooled.warmup_messages += run.warmup_messages;
     pooled.messages_received_by_server += run.messages_received_by_server;
     pooled.messages_echo_requested += run.messages_echo_requested;
     pooled.messages_replied += run.messages_replied;
