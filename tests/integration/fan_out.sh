@@ -6,7 +6,7 @@
 # for it, and the rows add up to the whole; the flow CSV names each flow's
 # server; a single flow, or plain ping-pong, with two servers is a usage
 # error; a server that is not running, or that goes away, is named in the
-# failure (exit 1).
+# failure (exit 1), as is one that refuses a flow.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -139,6 +139,15 @@ grep -q "Connection refused" <<<"$ERR" || fail "no reason: $ERR"
 grep -q "is SOCK_STREAM_srv running?" <<<"$ERR" || fail "no advice: $ERR"
 [ "$(wc -l <<<"$ERR")" = 1 ] || fail "more than one line: $ERR"
 pass "server 2 of 2 down: exit 1, the one line names it"
+
+# A server that refuses a flow (its --max-clients reached) is named too.
+start_server SOCK_STREAM_srv -t tcp --max-clients 1
+busy_port=$SERVER_PORT
+run_capture 1 "$clt" -t tcp -H "127.0.0.1:$port1,127.0.0.1:$busy_port" -s 6 --rate 100 -c 10 \
+    --flows 4 --interval 0
+grep -q "server 2 of 2 (127.0.0.1:$busy_port), flow 3 of 4, after 3 were accepted: the server refused the test" \
+    <<<"$ERR" || fail "the refusal does not name the server: $ERR"
+pass "server 2 of 2 refusing its second flow: exit 1, the one line names it"
 
 # A server that goes away in the middle of a run.
 gone_status=0
