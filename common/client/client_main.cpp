@@ -116,25 +116,31 @@ std::uint64_t server_outbound_streams(const nlohmann::json& settings) {
 // Each flow uses streams 0..S-1 both ways (the server answers on the stream
 // a request came in on), so both ends must have S outbound streams; SCTP
 // negotiates fewer without a word when the peer allows fewer inbound.
-void check_stream_counts(const client_options& options, const run_report& report) {
+void check_stream_counts(const client_options& options, const program_info& program,
+                         const std::optional<sctp_feature_state>& features,
+                         const nlohmann::json& settings) {
     const auto streams = options.common.sctp.streams;
-    const char* server_program = server_program_name(report.program);
-    if (streams <= 1 || !report.sctp_features) {
+    const char* server_program = server_program_name(program);
+    if (streams <= 1 || !features) {
         return;
     }
-    if (report.sctp_features->outbound_streams < streams) {
+    if (features->outbound_streams < streams) {
         throw test_refused(fmt::format(
             "--streams {}: the association has only {} outbound streams, since the server "
             "allows that many inbound; start {} with --streams {} too",
-            streams, report.sctp_features->outbound_streams, server_program, streams));
+            streams, features->outbound_streams, server_program, streams));
     }
-    const auto server_streams = server_outbound_streams(report.server_settings);
+    const auto server_streams = server_outbound_streams(settings);
     if (server_streams < streams) {
         throw test_refused(fmt::format(
             "--streams {}: the server has only {} outbound streams to answer on; start {} with "
             "--streams {} too",
             streams, server_streams, server_program, streams));
     }
+}
+
+void check_stream_counts(const client_options& options, const run_report& report) {
+    check_stream_counts(options, report.program, report.sctp_features, report.server_settings);
 }
 
 // 0, or what a shell reports for the signal that cut the measurement short
@@ -232,8 +238,11 @@ std::optional<start_instant> with_server_timeout(std::optional<start_instant> st
     if (start) {
         if (const auto ms = protocol::decode_server_settings(settings).io_timeout_ms) {
             // A day at most, as the server's option is; no overflow from a stray value.
-            start->server_io_timeout =
+            const auto timeout =
                 std::chrono::milliseconds(std::min<std::uint64_t>(*ms, 86'400'000));
+            // Fan-out: the shortest of the servers' bounds the silence.
+            start->server_io_timeout =
+                start->server_io_timeout ? std::min(*start->server_io_timeout, timeout) : timeout;
         }
     }
     return start;
@@ -246,7 +255,7 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
                                    const std::optional<start_instant>& start,
                                    latency_recorder& recorder,
                                    std::optional<transport_counters>& transport) {
-    client_connection connection = connect(options);
+    client_connection connection = connect(options, 0);
     run_report later;
     run_report& described = described_run(report, first, later);
     describe_connection(described, options, connection);
@@ -340,34 +349,71 @@ struct client_connectors {
     const flows_connector& connect_rest;
 };
 
+// Fan-out: flow `flow` (< the number of servers) alone, the first of its
+// server, whose settings it reads for the report; its failure names the
+// server.
+void connect_first_of_server(const client_options& options, run_report& described,
+                             const client_connectors& connectors,
+                             const protocol::test_header& header, unsigned flow,
+                             std::vector<std::unique_ptr<message_channel>>& channels) {
+    const auto& server = options.servers[flow];
+    try {
+        client_connection connection = connectors.connect(options, flow);
+        if (flow == 0) {
+            describe_connection(described, options, connection);
+        }
+        fan_out_server seen{endpoint_text(server), connection.peer_addresses,
+                            negotiate_test(*connection.channel, header)};
+        if (flow == 0) {
+            described.server_settings = seen.settings;
+            check_stream_counts(options, described);
+        } else if (options.common.transport == transport_protocol::sctp) {
+            check_stream_counts(options, described.program,
+                                read_sctp_features(connection.channel->native_handle()),
+                                seen.settings);
+        }
+        described.servers.push_back(std::move(seen));
+        channels.push_back(std::move(connection.channel));
+    } catch (...) {
+        rethrow_flow_failure(flow, options.flows, flow, options.servers);
+    }
+}
+
 // Connects every flow and agrees on the test with the server on each: the
 // first one alone, since it is the one the report describes and a failure
 // there is the server's (not running, refusing), then the others, at once
-// where the program can (`connect_rest`).
+// where the program can (`connect_rest`). With several servers each
+// server's first flow connects alone (connect_first_of_server).
 std::vector<std::unique_ptr<message_channel>> connect_flows(const client_options& options,
                                                             run_report& described,
                                                             const client_connectors& connectors,
                                                             const protocol::test_header& header) {
     std::vector<std::unique_ptr<message_channel>> channels;
     channels.reserve(options.flows);
-    {
-        client_connection connection = connectors.connect(options);
+    if (options.fan_out()) {
+        // Each server's first flow alone: each says what it is, and each
+        // one's failure is that server's (validation ensures flows >= servers).
+        for (unsigned flow = 0; flow < options.servers.size(); ++flow) {
+            connect_first_of_server(options, described, connectors, header, flow, channels);
+        }
+    } else {
+        client_connection connection = connectors.connect(options, 0);
         describe_connection(described, options, connection);
         described.server_settings = negotiate_test(*connection.channel, header);
         check_stream_counts(options, described);
         channels.push_back(std::move(connection.channel));
     }
-    if (options.flows > 1 && connectors.connect_rest) {
+    if (options.flows > channels.size() && connectors.connect_rest) {
         connectors.connect_rest(options, header, channels);
         return channels;
     }
-    for (unsigned flow = 1; flow < options.flows; ++flow) {
+    for (auto flow = static_cast<unsigned>(channels.size()); flow < options.flows; ++flow) {
         try {
-            client_connection connection = connectors.connect(options);
+            client_connection connection = connectors.connect(options, flow);
             negotiate_test(*connection.channel, header);
             channels.push_back(std::move(connection.channel));
         } catch (...) {
-            rethrow_flow_failure(flow, options.flows, flow);
+            rethrow_flow_failure(flow, options.flows, flow, options.servers);
         }
     }
     return channels;
@@ -413,6 +459,12 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.pr = options.common.sctp.pr;
     plan.server_pr = server_pr_sctp(described.server_settings);
     plan.start = with_server_timeout(start, described.server_settings);
+    for (const auto& server : described.servers) {
+        plan.start = with_server_timeout(plan.start, server.settings);
+    }
+    for (unsigned s = 0; options.fan_out() && s < options.servers.size(); ++s) {
+        plan.servers.push_back(endpoint_text(options.servers[s]));
+    }
     load_outputs outputs;
     outputs.progress = &std::cerr;
     outputs.interval_csv = options.interval_csv;
@@ -496,7 +548,8 @@ int run(const client_options& options, const program_info& program,
         const client_connectors& connect) {
     // Before anything else: a limit too low for the flows is the command
     // line's mistake, and it should not surface at flow 1019 of 5000.
-    // The ports first: more descriptors are of no use without them.
+    // The ports first (towards each server, with several): more
+    // descriptors are of no use without them.
     check_port_budget(options, program.service != socket_service::seqpack);
     check_descriptor_limit(options);
     // --check ends here, before anything is pinned, opened, resolved or

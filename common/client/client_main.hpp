@@ -20,8 +20,9 @@ struct client_connection {
     std::vector<std::string> peer_addresses;
 };
 
-// Connects as the options say; throws connect_error or std::system_error.
-using client_connector = std::function<client_connection(const client_options&)>;
+// Connects flow `flow` as the options say (its server, with several);
+// throws connect_error or std::system_error.
+using client_connector = std::function<client_connection(const client_options&, unsigned flow)>;
 
 // Connects the flows after those in `channels` (the first, connected with
 // the client_connector) and opens the test on each with the header, many at

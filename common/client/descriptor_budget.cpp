@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <fstream>
+#include <numeric>
 #include <system_error>
 
 #include "errors.hpp"
@@ -48,8 +49,36 @@ std::optional<std::string> descriptor_shortfall(unsigned flows, unsigned threads
         threads == 1 ? "" : "s", descriptor_reserve, limit.soft, needed, hard);
 }
 
+namespace {
+
+// Fan-out: the flows of the busiest pair of local address and server must
+// each have a port of the pair.
+std::optional<std::string> fan_out_port_shortfall(unsigned flows, std::size_t local_addresses,
+                                                  std::size_t servers, port_range range) {
+    const std::uint64_t addresses = std::max<std::size_t>(local_addresses, 1);
+    const std::uint64_t pairs = std::lcm(addresses, std::uint64_t{servers});
+    const std::uint64_t busiest = (flows + pairs - 1) / pairs;
+    if (busiest <= range.count()) {
+        return std::nullopt;
+    }
+    return fmt::format(
+        "{} flows dealt over {} servers from {} local address{} put {} flows on one pair of "
+        "local address and server, each holding a local port of its own, but the kernel hands "
+        "out only {} per pair (net.ipv4.ip_local_port_range {} {}): give -i more local "
+        "addresses (-i 127.0.0.1,127.0.0.2,... on loopback) or -H more servers, or ask for "
+        "fewer --flows",
+        flows, servers, addresses, addresses == 1 ? "" : "es", busiest, range.count(), range.first,
+        range.last);
+}
+
+}  // namespace
+
 std::optional<std::string> port_shortfall(unsigned flows, std::size_t local_addresses,
-                                          bool dealt_over_addresses, port_range range) {
+                                          bool dealt_over_addresses, port_range range,
+                                          std::size_t servers) {
+    if (dealt_over_addresses && servers > 1) {
+        return fan_out_port_shortfall(flows, local_addresses, servers, range);
+    }
     const std::uint64_t addresses =
         dealt_over_addresses ? std::max<std::size_t>(local_addresses, 1) : 1;
     const std::uint64_t ports = range.count() * addresses;
@@ -91,7 +120,7 @@ void check_port_budget(const client_options& options, bool dealt_over_addresses)
         return;  // not Linux, or no /proc: the connects will say it
     }
     const auto shortfall = port_shortfall(options.flows, options.client_addresses.size(),
-                                          dealt_over_addresses, *range);
+                                          dealt_over_addresses, *range, options.servers.size());
     if (shortfall) {
         throw usage_error(*shortfall);
     }

@@ -9,7 +9,9 @@
 // reserve of descriptor_reserve for the rest: the standard streams (3), the
 // output files (--json-file, --interval-csv, --histogram-log,
 // --latency-file, --flow-csv: 5) and the short-lived ones (reads of /proc
-// and /sys, the resolver's socket while connecting), rounded up to 16.
+// and /sys, the resolver's socket while connecting), rounded up to 16. A
+// fan-out over several servers needs no more: a socket per flow, whichever
+// server it goes to (the local ports, below, are what is counted per server).
 
 #include <cstdint>
 #include <optional>
@@ -43,22 +45,29 @@ struct port_range {
     std::uint64_t count() const noexcept { return last >= first ? last - first + 1ULL : 0; }
 };
 
-// Each flow holds a local port of its local address towards the one server
+// Each flow holds a local port of its local address towards its server's
 // address and port, so one local address has ports for at most
-// range.count() flows. The usage error's sentence when `flows` need more
-// ports than `local_addresses` (1 or more) have, naming -i with more
-// addresses where `dealt_over_addresses` (SOCK_STREAM_clt deals its flows
-// over a -i list; SOCK_SEQPACK_clt binds every address on each
-// association); nullopt when they fit.
+// range.count() flows towards one server. The usage error's sentence when
+// `flows` need more ports than `local_addresses` (1 or more) have, naming
+// -i with more addresses where `dealt_over_addresses` (SOCK_STREAM_clt
+// deals its flows over a -i list; SOCK_SEQPACK_clt binds every address on
+// each association); nullopt when they fit.
+//
+// With several `servers` (SOCK_STREAM_clt's fan-out) the ports are counted
+// per server: flow k binds address k mod A and goes to server k mod S, so
+// the flows fall on lcm(A, S) pairs of local address and server, the
+// busiest holding ceil(flows / lcm(A, S)) of them, and each pair has
+// range.count() ports.
 std::optional<std::string> port_shortfall(unsigned flows, std::size_t local_addresses,
-                                          bool dealt_over_addresses, port_range range);
+                                          bool dealt_over_addresses, port_range range,
+                                          std::size_t servers = 1);
 
 // /proc/sys/net/ipv4/ip_local_port_range; nullopt when it cannot be read.
 std::optional<port_range> read_port_range();
 
 // Throws usage_error when the run's flows need more local ports than the
-// kernel's range gives its local addresses. No check with -C, which names
-// the port itself.
+// kernel's range gives its local addresses, towards each server. No check
+// with -C, which names the port itself.
 void check_port_budget(const client_options& options, bool dealt_over_addresses);
 
 // Reads the process's limit and, when its soft limit is too low for the run

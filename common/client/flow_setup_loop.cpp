@@ -72,7 +72,7 @@ class flow_setup_loop {
             try {
                 std::rethrow_exception(failure_);
             } catch (...) {
-                rethrow_flow_failure(failed_flow_, options_.flows, accepted_);
+                rethrow_flow_failure(failed_flow_, options_.flows, accepted_, options_.servers);
             }
         }
     }

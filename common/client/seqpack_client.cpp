@@ -49,7 +49,7 @@ client_connection seqpack_connection(seqpacket_association association,
     return connection;
 }
 
-client_connection connect_seqpack_client(const client_options& options) {
+client_connection connect_seqpack_client(const client_options& options, unsigned /*flow*/) {
     return seqpack_connection(connect_seqpacket(seqpack_connect_request(options)), options);
 }
 

@@ -18,6 +18,8 @@ seqpacket_connect_request seqpack_connect_request(const client_options& options)
 client_connection seqpack_connection(seqpacket_association association,
                                      const client_options& options);
 
-client_connection connect_seqpack_client(const client_options& options);
+// Connects one association; every flow's goes to the one (multi-homed)
+// server, so `flow` changes nothing.
+client_connection connect_seqpack_client(const client_options& options, unsigned flow);
 
 }  // namespace sctp_perf

@@ -9,8 +9,15 @@ namespace sctp_perf {
 connect_request stream_connect_request(const client_options& options, unsigned flow) {
     connect_request request;
     request.transport = options.common.transport;
-    request.server_host = options.server_hosts.front();
-    request.server_port = options.server_port;
+    // Fan-out: flow k to server k modulo their number.
+    if (!options.servers.empty()) {
+        const auto& server = options.servers[server_of_flow(flow, options.servers.size())];
+        request.server_host = server.host;
+        request.server_port = server.port;
+    } else {
+        request.server_host = options.server_hosts.front();
+        request.server_port = options.server_port;
+    }
     const auto& addresses = options.client_addresses;
     request.client_address = addresses.empty() ? "" : addresses[flow % addresses.size()];
     request.client_port = options.client_port;
@@ -38,8 +45,8 @@ client_connection stream_connection(unique_fd fd, const client_options& options)
     return connection;
 }
 
-client_connection connect_stream_client(const client_options& options) {
-    return stream_connection(connect_stream(stream_connect_request(options, 0)), options);
+client_connection connect_stream_client(const client_options& options, unsigned flow) {
+    return stream_connection(connect_stream(stream_connect_request(options, flow)), options);
 }
 
 }  // namespace sctp_perf

@@ -13,13 +13,17 @@ namespace sctp_perf {
 namespace {
 
 // With several -i addresses, flow k binds address k modulo their number,
-// so the routes are resolved once per local address.
+// and with several servers connects to server k modulo theirs, so the
+// routes are resolved once per pair of local address and server: flows k
+// and k + A * S go the same way.
 class stream_dialer final : public flow_dialer {
   public:
-    explicit stream_dialer(const client_options& options) : options_(options) {
-        const std::size_t addresses = std::max<std::size_t>(1, options.client_addresses.size());
-        for (unsigned a = 0; a < addresses; ++a) {
-            routes_.push_back(resolve_routes(stream_connect_request(options, a)));
+    explicit stream_dialer(const client_options& options)
+        : options_(options),
+          pairs_(std::max<std::size_t>(1, options.client_addresses.size()) *
+                 std::max<std::size_t>(1, options.servers.size())) {
+        for (unsigned pair = 0; pair < pairs_; ++pair) {
+            routes_.push_back(resolve_routes(stream_connect_request(options, pair)));
         }
     }
 
@@ -54,11 +58,12 @@ class stream_dialer final : public flow_dialer {
 
   private:
     const std::vector<connect_route>& routes_of(unsigned flow) const {
-        return routes_[flow % routes_.size()];
+        return routes_[flow % pairs_];
     }
 
     const client_options& options_;
-    std::vector<std::vector<connect_route>> routes_;  // per local address
+    std::size_t pairs_;                               // local addresses times servers
+    std::vector<std::vector<connect_route>> routes_;  // per pair, as flow k % pairs_ uses it
 };
 
 }  // namespace

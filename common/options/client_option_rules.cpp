@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "options/raw_client_options.hpp"
+#include "options/server_list.hpp"
 #include "protocol/wire_protocol.hpp"
 
 namespace sctp_perf {
@@ -429,6 +430,49 @@ void validate_histogram(const raw_client_options& raw, client_options& result,
     }
 }
 
+// SOCK_STREAM_clt's -H list (options/server_list.hpp): the servers, each
+// with its port. One server is written into server_hosts and server_port
+// as -H HOST -p PORT would be, so that -H HOST:PORT reports the same.
+void validate_servers(const raw_client_options& raw, client_options& result,
+                      std::vector<std::string>& errors) {
+    auto reading = parse_server_list(raw.server_hosts, result.server_port);
+    if (!reading.error.empty()) {
+        errors.push_back(reading.error);
+        return;
+    }
+    result.servers = std::move(reading.servers);
+    result.server_hosts.clear();
+    for (const auto& server : result.servers) {
+        result.server_hosts.push_back(server.host);
+    }
+    if (result.servers.size() == 1) {
+        result.server_port = result.servers.front().port;
+    }
+}
+
+// Fan-out deals the flows over the servers: each server needs one flow at
+// least, and only the load engine runs several flows. After the workload.
+void validate_fan_out(const client_options& result, std::vector<std::string>& errors) {
+    const auto servers = result.servers.size();
+    if (servers <= 1) {
+        return;
+    }
+    if (result.flows <= 1) {
+        errors.push_back(fmt::format(
+            "-H/--server-host lists {} servers, but {} reaches one server: give --flows {} or "
+            "more to deal the flows over them (flow k to server k modulo {}), or name one host",
+            servers,
+            result.mode == protocol::test_mode::ping_pong ? "plain ping-pong (one flow)"
+                                                          : "a run of one flow",
+            servers, servers));
+    } else if (result.flows < servers) {
+        errors.push_back(fmt::format(
+            "-H/--server-host lists {} servers, but --flows {} leaves {} of them without a flow: "
+            "give --flows {} or more, or name fewer servers",
+            servers, result.flows, servers - result.flows, servers));
+    }
+}
+
 // -H, -p, -i and -C: where to connect, and from where. SOCK_SEQPACK_clt
 // takes lists for one multi-homed association.
 void validate_endpoints(const raw_client_options& raw, const program_info& program,
@@ -444,12 +488,13 @@ void validate_endpoints(const raw_client_options& raw, const program_info& progr
         result.client_port = static_cast<std::uint16_t>(raw.client_port);
     }
     const bool multi = program.service == socket_service::seqpack;
-    result.server_hosts = split_address_list(raw.server_hosts);
-    if (result.server_hosts.empty()) {
-        errors.push_back("-H/--server-host must name a host");
-    } else if (!multi && result.server_hosts.size() > 1) {
-        errors.push_back(
-            "-H/--server-host takes one host here; SOCK_SEQPACK_clt takes a comma-separated list");
+    if (multi) {
+        result.server_hosts = split_address_list(raw.server_hosts);
+        if (result.server_hosts.empty()) {
+            errors.push_back("-H/--server-host must name a host");
+        }
+    } else {
+        validate_servers(raw, result, errors);
     }
     result.client_addresses = split_address_list(raw.client_addresses);
     if (!multi && result.client_addresses.size() > 1 && raw.flows <= 1) {
@@ -492,6 +537,7 @@ client_options validate_client_options(const raw_client_options& raw,
     validate_reply(raw, given, result, errors);
     validate_repeat(raw, given, result, errors);
     validate_start_at(raw, given, result, errors);
+    validate_fan_out(result, errors);
     const bool open_loop =
         result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
     if (result.common.sctp.pr.any() && !open_loop) {

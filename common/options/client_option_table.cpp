@@ -123,10 +123,13 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "left out of both formats)");
     groups.connection.add_options()
         ("server-host,H", po::value(&raw.server_hosts)->default_value(raw.server_hosts)
-             ->value_name(multi ? "HOSTS" : "HOST"),
-         multi ? "server addresses, comma-separated, for one multi-homed association "
-                 "(sctp_connectx)"
-               : "server host: a name or an IPv4/IPv6 literal")
+             ->value_name("HOSTS"),
+         multi ? "server addresses, comma-separated, of one multi-homed server, for one "
+                 "association (sctp_connectx); several servers are SOCK_STREAM_clt's -H list"
+               : "server host: a name or an IPv4/IPv6 literal; a comma-separated list deals "
+                 "--flows over several servers (fan-out: flow k to server k modulo their "
+                 "number, a row per server in the report), each entry HOST, HOST:PORT or "
+                 "[IPv6]:PORT (-p without a port)")
         ("server-port,p",
          count_value(raw.server_port, unreadable, "-p/--server-port", count_kind::integer)
              ->default_value(default_text(default_port))->value_name("PORT"),

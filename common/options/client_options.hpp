@@ -11,6 +11,7 @@
 
 #include "options/arrival_process.hpp"
 #include "options/common_options.hpp"
+#include "options/server_list.hpp"
 #include "options/start_time.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "stats/binned_histogram.hpp"
@@ -50,10 +51,15 @@ struct client_options {
     std::uint32_t reply_bytes = 0;
     bool echo = false;  // --echo: every reply is the request sent back
     bin_layout histogram = default_histogram;
-    // Server addresses: one for SOCK_STREAM; SOCK_SEQPACK may list several
-    // (comma-separated) for a multi-homed association.
+    // Server addresses: SOCK_SEQPACK may list several (comma-separated) for
+    // one multi-homed association; SOCK_STREAM's are its servers' hosts,
+    // one per server of `servers`.
     std::vector<std::string> server_hosts{default_server_host};
     std::uint16_t server_port = default_port;
+    // SOCK_STREAM: the servers, each with its port (its own or -p's); with
+    // several, the flows are dealt over them (fan-out), flow k to server k
+    // modulo their number (options/server_list.hpp). Empty for SOCK_SEQPACK.
+    std::vector<server_endpoint> servers;
     // Local addresses: SOCK_SEQPACK binds them all, for a multi-homed
     // association; SOCK_STREAM deals its flows over them, flow k binding
     // address k modulo their number.
@@ -104,6 +110,8 @@ struct client_options {
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.
     bool load_mode() const noexcept { return mode != protocol::test_mode::ping_pong; }
+    // Whether the flows are dealt over several servers (SOCK_STREAM's -H list).
+    bool fan_out() const noexcept { return servers.size() > 1; }
 
     std::uint32_t payload_bytes() const noexcept {
         return payload_bytes_given != 0 ? payload_bytes_given : std::uint32_t{1} << payload_power;

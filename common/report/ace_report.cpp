@@ -160,16 +160,16 @@ void write_clock_line(std::ostream& out, const run_report& r) {
     fmt::print(out, "\n");
 }
 
-void write_server_block(std::ostream& out, const run_report& r) {
-    if (!r.server_settings.is_object()) {
-        fmt::print(out, "server:\n\tsent no description of itself\n");
+// What a server said of itself, under its heading.
+void write_server_lines(std::ostream& out, const nlohmann::json& settings) {
+    if (!settings.is_object()) {
+        fmt::print(out, "\tsent no description of itself\n");
         return;
     }
-    const auto s = protocol::decode_server_settings(r.server_settings);
-    fmt::print(out, "server:\n");
+    const auto s = protocol::decode_server_settings(settings);
     fmt::print(out, "\tprogram: {} (sctp-perf {}) on {}, {}\n", s.program.value_or("?"),
                s.version.value_or("?"), s.host.value_or("?"), s.kernel.value_or("?"));
-    const auto placement = server_placement(r);
+    const auto placement = server_placement(settings);
     // Its worker threads and data path, where a server says (older ones do not).
     std::string sessions;
     if (s.threads) {
@@ -185,6 +185,48 @@ void write_server_block(std::ostream& out, const run_report& r) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
                    s.sctp_rto->initial_ms, s.sctp_rto->min_ms, s.sctp_rto->max_ms);
     }
+}
+
+// The server's block; with fan-out, once when every server states the
+// same, else each server's under its address.
+void write_server_block(std::ostream& out, const run_report& r) {
+    if (r.servers.size() <= 1) {
+        fmt::print(out, "server:\n");
+        write_server_lines(out, r.server_settings);
+        return;
+    }
+    if (!server_settings_differ(r)) {
+        fmt::print(out, "servers: the {} state the same\n", r.servers.size());
+        write_server_lines(out, r.servers.front().settings);
+        return;
+    }
+    for (std::size_t s = 0; s < r.servers.size(); ++s) {
+        fmt::print(out, "server {} of {}, {} (the servers differ):\n", s + 1, r.servers.size(),
+                   r.servers[s].address);
+        write_server_lines(out, r.servers[s].settings);
+    }
+}
+
+// "server address: ..., connected to ...", or with fan-out every server's.
+void write_server_address_line(std::ostream& out, const run_report& r) {
+    const auto& o = r.options;
+    std::vector<std::string> asked;
+    std::vector<std::string> connected;
+    if (r.servers.size() > 1) {
+        for (const auto& server : r.servers) {
+            asked.push_back(server.address);
+            connected.push_back(join(server.peer_addresses));
+        }
+        fmt::print(out,
+                   "\tserver addresses: {} (flows dealt over them, flow k to server k modulo {}), "
+                   "connected to {}\n",
+                   join(asked), r.servers.size(), join(connected));
+        return;
+    }
+    for (const auto& host : o.server_hosts) {
+        asked.push_back(host_and_port(host, o.server_port));
+    }
+    fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
 }
 
 // --start-at: the instant asked for, and when measuring began (section 9.5).
@@ -305,11 +347,7 @@ void write_run_description(std::ostream& out, const run_report& r) {
     fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
                o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
                reply_bytes_of(o), o.echo ? " (an echo of the request)" : "");
-    std::vector<std::string> asked;
-    for (const auto& host : o.server_hosts) {
-        asked.push_back(host_and_port(host, o.server_port));
-    }
-    fmt::print(out, "\tserver address: {}, connected to {}\n", join(asked), join(r.peer_addresses));
+    write_server_address_line(out, r);
     write_started_line(out, r);
     write_start_at_line(out, r);
     write_sctp_and_transport_lines(out, r);

@@ -81,6 +81,13 @@ json config_json(const run_report& r) {
           {"bin_count", o.histogram.bin_count},
           {"max_outliers", o.histogram.max_outliers}}},
     };
+    if (o.fan_out()) {  // one server's reports are as they were
+        json servers = json::array();
+        for (const auto& server : o.servers) {
+            servers.push_back(endpoint_text(server));
+        }
+        config["servers"] = servers;
+    }
     if (o.load_mode()) {
         config["rate_per_s"] =
             o.mode == protocol::test_mode::rate ? json(o.rate_per_s) : json(nullptr);
@@ -199,6 +206,22 @@ void add_repeats(json& doc, const run_report& r) {
     }
 }
 
+// Fan-out: what each server said of itself ("server" is the first's), and
+// whether they differ in it.
+void add_fan_out_servers(json& doc, const run_report& r) {
+    if (r.servers.size() <= 1) {
+        return;
+    }
+    json servers = json::array();
+    for (const auto& server : r.servers) {
+        servers.push_back({{"server", server.address},
+                           {"connected_to", server.peer_addresses},
+                           {"settings", server.settings}});
+    }
+    doc["servers"] = servers;
+    doc["server_settings_differ"] = server_settings_differ(r);
+}
+
 void write_document(std::ostream& out, json& doc) {
     round_json_floats(doc);
     out << doc.dump(2) << '\n';
@@ -217,6 +240,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
+    add_fan_out_servers(doc, r);
     add_repeats(doc, r);
     write_document(out, doc);
 }

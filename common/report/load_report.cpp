@@ -172,17 +172,21 @@ flow_spread spread_over_flows(const load_result& l, std::size_t worst_count) {
 }
 
 void write_flow_csv(std::ostream& out, const load_result& l) {
+    // Fan-out adds the flow's server as a last column.
+    const bool fan_out = !l.per_server.empty();
     fmt::print(out,
                "flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,"
-               "max_us\n");
+               "max_us{}\n",
+               fan_out ? ",server" : "");
     const auto field = [](const std::optional<double>& v) {
         return v ? fmt::format("{:.3f}", *v) : std::string();
     };
     for (const auto& f : l.per_flow) {
         const auto figures = figures_of(f);
-        fmt::print(out, "{},{},{},{},{:.3f},{},{},{}\n", f.flow, f.messages_sent,
+        fmt::print(out, "{},{},{},{},{:.3f},{},{},{}{}\n", f.flow, f.messages_sent,
                    f.messages_replied, f.messages_lost, f.rate_per_s, field(figures.p50_us),
-                   field(figures.p99_us), field(figures.max_us));
+                   field(figures.p99_us), field(figures.max_us),
+                   fan_out ? "," + l.per_server[f.flow % l.per_server.size()].server : "");
     }
 }
 
@@ -318,6 +322,45 @@ void write_load_latency(std::ostream& out, const load_result& l) {
     fmt::print(out, "\n");
 }
 
+// Fan-out: a server's p50, p99, p99.9 and max in microseconds, of the
+// run's headline latency; none when no timed message of its flows was
+// answered.
+struct server_figures {
+    std::optional<double> p50_us, p99_us, p99_9_us, max_us;
+};
+
+server_figures figures_of(const server_result& server) {
+    const auto& h = *server.latency;
+    if (h.count() == 0) {
+        return {};
+    }
+    return {us(h.percentile_ns(500'000)), us(h.percentile_ns(990'000)),
+            us(h.percentile_ns(999'000)), us(static_cast<double>(h.max_ns()))};
+}
+
+// Fan-out: a row per server, its share of the run.
+void write_server_rows(std::ostream& out, const load_result& l) {
+    if (l.per_server.empty()) {
+        return;
+    }
+    fmt::print(out,
+               "servers: {}, flow k to server k modulo {}; messages as in the load block "
+               "(received: the server's own account), {} latency, microseconds:\n",
+               l.per_server.size(), l.per_server.size(),
+               l.mode == protocol::test_mode::rate ? "corrected" : "uncorrected");
+    fmt::print(out, "\t{:<24} {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "server",
+               "flows", "sent", "received", "replied", "p50 us", "p99 us", "p99.9 us", "max us");
+    for (const auto& server : l.per_server) {
+        const auto figures = figures_of(server);
+        fmt::print(out, "\t{:<24} {:>6} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+                   server.server, server.flows, server.messages_sent,
+                   server.messages_received_by_server, server.messages_replied,
+                   text_us(figures.p50_us), text_us(figures.p99_us), text_us(figures.p99_9_us),
+                   text_us(figures.max_us));
+    }
+    fmt::print(out, "\n");
+}
+
 json optional_json(const std::optional<double>& v) {
     return v ? json(*v) : json(nullptr);
 }
@@ -357,6 +400,29 @@ json server_account_json(const server_account& s) {
             {"transport", s.transport ? transport_counters_json(*s.transport) : json(nullptr)}};
 }
 
+// Fan-out: every server's share, in -H order.
+json per_server_json(const load_result& l) {
+    json servers = json::array();
+    for (const auto& server : l.per_server) {
+        const auto figures = figures_of(server);
+        servers.push_back({{"server", server.server},
+                           {"flows", server.flows},
+                           {"messages_sent", server.messages_sent},
+                           {"messages_received_by_server", server.messages_received_by_server},
+                           {"messages_echo_requested", server.messages_echo_requested},
+                           {"messages_replied", server.messages_replied},
+                           {"messages_lost", server.messages_lost},
+                           {"bytes_sent", server.bytes_sent},
+                           {"bytes_replied", server.bytes_replied},
+                           {"p50_us", optional_json(figures.p50_us)},
+                           {"p99_us", optional_json(figures.p99_us)},
+                           {"p99_9_us", optional_json(figures.p99_9_us)},
+                           {"max_us", optional_json(figures.max_us)},
+                           {"server_account", server_account_json(server.account)}});
+    }
+    return servers;
+}
+
 }  // namespace
 
 void write_load_summary(std::ostream& out, const load_result& l) {
@@ -388,12 +454,13 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     }
     write_ends_lines(out, l);
     write_load_latency(out, l);
+    write_server_rows(out, l);
     write_stream_table(out, l);
 }
 
 json load_json(const load_result& l) {
     const bool rate = l.mode == protocol::test_mode::rate;
-    return {
+    json doc = {
         {"mode", std::string(protocol::name_of(l.mode))},
         {"duration_s", l.duration_s},
         {"sending_s", l.sending_s},
@@ -437,6 +504,10 @@ json load_json(const load_result& l) {
         {"per_flow", per_flow_json(l)},
         {"per_stream", per_stream_json(l)},
     };
+    if (!l.per_server.empty()) {  // fan-out only: one server's reports are as they were
+        doc["per_server"] = per_server_json(l);
+    }
+    return doc;
 }
 
 }  // namespace sctp_perf

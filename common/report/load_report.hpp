@@ -43,7 +43,8 @@ flow_spread spread_over_flows(const load_result& load, std::size_t worst_count);
 // --flow-csv: one row per flow after a header row,
 // flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,max_us
 // with the flow's headline latency in microseconds, empty when it had no
-// timed reply (README.SCTP_PERF_TEST section 8.12).
+// timed reply (README.SCTP_PERF_TEST section 8.12). With fan-out a last
+// column, server, gives the flow's server as "host:port".
 void write_flow_csv(std::ostream& out, const load_result& load);
 
 // A latency in microseconds, keyed as the JSON's `summary` (num_points,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "options/arrival_process.hpp"
@@ -38,6 +39,23 @@ struct stream_result {
     std::uint16_t stream = 0;
     std::uint64_t replies = 0;
     std::optional<double> p99_us;  // kept for the first streams only (see stream_samples)
+};
+
+// Fan-out: one server's share of a run, its flows k, k + S, k + 2S, ...
+// of S servers. Counts as the run's (primer and warm-up left out); the
+// latency is the run's headline, of this server's flows only.
+struct server_result {
+    std::string server;  // "host:port", as -H asked for it
+    unsigned flows = 0;
+    std::uint64_t messages_sent = 0;
+    std::uint64_t messages_received_by_server = 0;  // its own account
+    std::uint64_t messages_echo_requested = 0;
+    std::uint64_t messages_replied = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint64_t bytes_sent = 0;
+    std::uint64_t bytes_replied = 0;
+    server_account account;  // its flows' accounts, as load_result::server adds them
+    std::unique_ptr<log_linear_histogram> latency;
 };
 
 struct flow_result {
@@ -112,6 +130,7 @@ struct load_result {
     rss_tracker client_rss;
     server_account server;  // summed over flows (duration: the longest; RSS: the largest)
     std::vector<flow_result> per_flow;
+    std::vector<server_result> per_server;  // fan-out only: empty with one server
 
     double payload_mb_per_s_sent() const noexcept {
         return sending_s > 0.0

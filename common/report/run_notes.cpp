@@ -24,11 +24,25 @@ end_placement client_placement(const run_report& r) {
 }
 
 std::optional<end_placement> server_placement(const run_report& r) {
-    const auto s = protocol::decode_server_settings(r.server_settings);
+    return server_placement(r.server_settings);
+}
+
+std::optional<end_placement> server_placement(const nlohmann::json& settings) {
+    const auto s = protocol::decode_server_settings(settings);
     if (!s.cpu_affinity || !s.cpu_count) {
         return std::nullopt;
     }
     return placement_of(*s.cpu_affinity, *s.cpu_count);
+}
+
+bool server_settings_differ(const run_report& r) {
+    for (const auto& server : r.servers) {
+        if (protocol::decode_server_settings(server.settings) !=
+            protocol::decode_server_settings(r.servers.front().settings)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::optional<double> loop_overhead_ns(const run_report& r) {

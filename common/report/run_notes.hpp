@@ -25,6 +25,13 @@ struct end_placement {
 end_placement client_placement(const run_report& report);
 // nullopt when the server did not describe itself.
 std::optional<end_placement> server_placement(const run_report& report);
+// The same, of a server that said `settings` (fan-out: each server's).
+std::optional<end_placement> server_placement(const nlohmann::json& settings);
+
+// Fan-out: whether the servers differ in what their settings state
+// (version, kernel, host, CPUs, Nagle, buffers, SCTP ...), so that the
+// reports give each one's; false with one server.
+bool server_settings_differ(const run_report& report);
 
 // What the ping-pong loop spends per measured round trip outside its timed
 // window (making the request, checking the reply, recording the sample): the

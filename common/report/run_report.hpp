@@ -37,6 +37,14 @@ struct environment_info {
 environment_info describe_environment(const host_environment& host,
                                       std::chrono::system_clock::time_point started_at);
 
+// Fan-out: one of the servers the flows were dealt over, as its first flow
+// found it.
+struct fan_out_server {
+    std::string address;                      // as asked: "host:port"
+    std::vector<std::string> peer_addresses;  // connected to
+    nlohmann::json settings;                  // what it said of itself
+};
+
 struct run_report {
     program_info program;
     client_options options;
@@ -55,6 +63,10 @@ struct run_report {
     // What the server said of itself, as it said it: the JSON report echoes
     // it whole; the rest reads it through protocol::decode_server_settings.
     nlohmann::json server_settings;
+    // Fan-out (several -H servers): each server in -H order, the first
+    // being the one server_settings and peer_addresses describe; empty
+    // with one server.
+    std::vector<fan_out_server> servers;
     std::optional<sctp_feature_state> sctp_features;  // read back from the first flow (SCTP only)
     std::optional<transport_counters> transport;      // ping-pong: its connection's, at the end
     std::optional<clock_info> clock;                  // measured at start

@@ -156,3 +156,28 @@ TEST_CASE("ace report: a million points fit the Count column") {
                               "\t       0.000  -        10.000  :  1234567    1.000    1.000\n"));
     CHECK_THAT(out.str(), Catch::Matchers::Contains("num_points: 1234567\n"));
 }
+
+TEST_CASE("ace report: with several servers, one block when they state the same, else each") {
+    sctp_perf::testing::small_run run;
+    auto& r = run.report;
+    auto second = r.server_settings;
+    r.servers = {{"127.0.0.1:45453", {"127.0.0.1:45453"}, r.server_settings},
+                 {"127.0.0.1:45454", {"127.0.0.1:45454"}, second}};
+    auto text = ace_report_of(r);
+    CHECK(text.find("\tserver addresses: 127.0.0.1:45453,127.0.0.1:45454 (flows dealt over "
+                    "them, flow k to server k modulo 2), connected to "
+                    "127.0.0.1:45453,127.0.0.1:45454\n") != std::string::npos);
+    CHECK(text.find("servers: the 2 state the same\n\tprogram: SOCK_STREAM_srv (sctp-perf "
+                    "9.9.9) on serverhost, Linux 6.1.0 x86_64\n") != std::string::npos);
+    CHECK(text.find("(the servers differ)") == std::string::npos);
+
+    r.servers[1].settings["kernel"] = "Linux 6.12.0 x86_64";
+    text = ace_report_of(r);
+    CHECK(text.find("server 1 of 2, 127.0.0.1:45453 (the servers differ):\n\tprogram: "
+                    "SOCK_STREAM_srv (sctp-perf 9.9.9) on serverhost, Linux 6.1.0 x86_64\n") !=
+          std::string::npos);
+    CHECK(text.find("server 2 of 2, 127.0.0.1:45454 (the servers differ):\n\tprogram: "
+                    "SOCK_STREAM_srv (sctp-perf 9.9.9) on serverhost, Linux 6.12.0 x86_64\n") !=
+          std::string::npos);
+    CHECK(text.find("servers: the 2") == std::string::npos);
+}

@@ -167,7 +167,9 @@ TEST_CASE("client options: each rule has its own sentence") {
     CHECK_THAT(usage_message({"-s", "1", "--io-timeout", "0"}), Contains("--io-timeout"));
     CHECK_THAT(usage_message({"-s", "1", "-H", ","}),
                Contains("-H/--server-host must name a host"));
-    CHECK_THAT(usage_message({"-s", "1", "-H", "a,b"}), Contains("takes one host here"));
+    CHECK_THAT(usage_message({"-s", "1", "-H", "a,b"}),
+               Contains("-H/--server-host lists 2 servers, but plain ping-pong (one flow) "
+                        "reaches one server: give --flows 2 or more"));
     CHECK_THAT(usage_message({"-s", "1", "-i", "a,b"}),
                Contains("takes a list here only with --flows"));
     CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "0"}),
@@ -204,6 +206,41 @@ TEST_CASE("client options: SOCK_SEQPACK takes address lists and refuses -t") {
     CHECK(o.common.transport == transport_protocol::sctp);
     CHECK_THAT(usage_message({"-s", "1", "-t", "sctp"}, sctp_perf::testing::seqpack_client),
                Catch::Matchers::Contains("always uses SCTP"));
+}
+
+TEST_CASE("client options: SOCK_STREAM's -H list deals the flows over several servers") {
+    using Catch::Matchers::Contains;
+    const auto o = parse({"-s", "5", "--flows", "5", "-p", "5000", "-H",
+                          "10.0.0.1,10.0.0.2:6000,[fe80::1]:7000,::1,[::2]"});
+    CHECK(o.fan_out());
+    CHECK(o.servers == std::vector<server_endpoint>{{"10.0.0.1", 5000},
+                                                    {"10.0.0.2", 6000},
+                                                    {"fe80::1", 7000},
+                                                    {"::1", 5000},
+                                                    {"[::2]", 5000}});
+    CHECK(o.server_hosts ==
+          std::vector<std::string>{"10.0.0.1", "10.0.0.2", "fe80::1", "::1", "[::2]"});
+    CHECK(o.server_port == 5000);  // -p, for the entries without a port
+    // One server with its port is -H HOST -p PORT, and reports as that does.
+    const auto one = parse({"-s", "1", "-H", "10.0.0.1:6000"});
+    CHECK_FALSE(one.fan_out());
+    CHECK(one.server_hosts == std::vector<std::string>{"10.0.0.1"});
+    CHECK(one.server_port == 6000);
+    // A single flow reaches one server, and each server needs a flow.
+    CHECK_THAT(usage_message({"-s", "5", "--rate", "10", "-H", "a,b"}),
+               Contains("lists 2 servers, but a run of one flow reaches one server: give --flows "
+                        "2 or more to deal the flows over them (flow k to server k modulo 2)"));
+    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a,b,c"}),
+               Contains("--flows 2 leaves 1 of them without a flow: give --flows 3 or more"));
+    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a:80,a:80"}),
+               Contains("names a:80 twice"));
+    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a:0,b"}),
+               Contains("entry 'a:0': the port must be 1..65535"));
+    // SOCK_SEQPACK_clt's -H list is one server's addresses: no ports, no fan-out.
+    const auto seqpack =
+        parse({"-s", "1", "-H", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_client);
+    CHECK(seqpack.servers.empty());
+    CHECK_FALSE(seqpack.fan_out());
 }
 
 TEST_CASE("client options: --help and --version answer and stop") {

@@ -64,3 +64,25 @@ TEST_CASE("port budget: where every association binds every address, the list ad
           "1001 flows need 1001 local ports, but the kernel hands out only 1000 "
           "(net.ipv4.ip_local_port_range 40000 40999): ask for fewer --flows, or widen the range");
 }
+
+TEST_CASE("port budget: with several servers each pair of local address and server has the range") {
+    const port_range range{40000, 40999};  // 1,000 ports
+    // 2 servers, no -i: 2,000 flows are 1,000 towards each server.
+    CHECK_FALSE(port_shortfall(2000, 0, true, range, 2));
+    const auto over = port_shortfall(2001, 0, true, range, 2);
+    REQUIRE(over);
+    CHECK(*over ==
+          "2001 flows dealt over 2 servers from 1 local address put 1001 flows on one pair of "
+          "local address and server, each holding a local port of its own, but the kernel hands "
+          "out only 1000 per pair (net.ipv4.ip_local_port_range 40000 40999): give -i more "
+          "local addresses (-i 127.0.0.1,127.0.0.2,... on loopback) or -H more servers, or ask "
+          "for fewer --flows");
+    // 2 addresses and 3 servers: flow k uses pair (k mod 2, k mod 3), 6 pairs, so 6,000 flows.
+    CHECK_FALSE(port_shortfall(6000, 2, true, range, 3));
+    CHECK(port_shortfall(6001, 2, true, range, 3));
+    // 2 addresses and 2 servers: flows 0,2,4... all on (0, 0), 1,3,5... on (1, 1): 2 pairs.
+    CHECK_FALSE(port_shortfall(2000, 2, true, range, 2));
+    CHECK(port_shortfall(2001, 2, true, range, 2));
+    // The descriptors do not change with the servers: a socket per flow.
+    CHECK(descriptors_needed(2001, 2) == 2001 + 2 + descriptor_reserve);
+}

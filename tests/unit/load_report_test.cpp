@@ -237,3 +237,58 @@ TEST_CASE("warnings: a client that could not keep up, by its slip, its workers o
         CHECK_FALSE(client_saturation_warning(l, 2));
     }
 }
+
+TEST_CASE("load report: fan-out adds a row per server, in text, JSON and the flow CSV") {
+    // Three flows over two servers: flows 0 and 2 to the first (latencies
+    // 1 and 3 us), flow 1 to the second (2 us). The first's p50 is rank
+    // ceil(0.5 * 2) = 1, 1 us; its p99, p99.9 and max are rank 2, 3 us.
+    auto l = rate_result({1, 2, 3});
+    for (const auto* name : {"127.0.0.1:45453", "[::1]:45454"}) {
+        server_result s;
+        s.server = name;
+        s.latency = std::make_unique<log_linear_histogram>();
+        l.per_server.push_back(std::move(s));
+    }
+    for (const auto& f : l.per_flow) {
+        auto& s = l.per_server[f.flow % 2];
+        ++s.flows;
+        s.messages_sent += f.messages_sent;
+        s.messages_received_by_server += f.messages_sent;
+        s.messages_replied += f.messages_replied;
+        s.latency->record((f.flow + 1) * 1000ULL);
+    }
+    const auto text = summary_of(l);
+    CHECK(text.find("servers: 2, flow k to server k modulo 2; messages as in the load block "
+                    "(received: the server's own account), corrected latency, microseconds:\n"
+                    "\tserver                    flows         sent     received      replied "
+                    "      p50 us       p99 us     p99.9 us       max us\n"
+                    "\t127.0.0.1:45453               2          200          200          200 "
+                    "       1.000        3.000        3.000        3.000\n"
+                    "\t[::1]:45454                   1          100          100          100 "
+                    "       2.000        2.000        2.000        2.000\n") != std::string::npos);
+    const auto doc = load_json(l);
+    REQUIRE(doc["per_server"].size() == 2);
+    CHECK(doc["per_server"][0]["server"] == "127.0.0.1:45453");
+    CHECK(doc["per_server"][0]["flows"] == 2);
+    CHECK(doc["per_server"][0]["messages_sent"] == 200);
+    CHECK(doc["per_server"][0]["p50_us"].get<double>() == 1.0);
+    CHECK(doc["per_server"][0]["p99_9_us"].get<double>() == 3.0);
+    CHECK(doc["per_server"][1]["max_us"].get<double>() == 2.0);
+    std::ostringstream csv;
+    write_flow_csv(csv, l);
+    const auto rows = lines_of(csv.str());
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0] ==
+          "flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,"
+          "max_us,server");
+    CHECK(rows[2] == "1,100,100,0,1000.000,2.000,2.000,2.000,[::1]:45454");
+    CHECK(rows[3] == "2,100,100,0,1000.000,3.000,3.000,3.000,127.0.0.1:45453");
+
+    // One server: no row, no key, no column (the reports are as they were).
+    const auto one = rate_result({1, 2, 3});
+    CHECK(summary_of(one).find("servers:") == std::string::npos);
+    CHECK_FALSE(load_json(one).contains("per_server"));
+    std::ostringstream plain;
+    write_flow_csv(plain, one);
+    CHECK(lines_of(plain.str())[0].find("server") == std::string::npos);
+}

@@ -92,7 +92,7 @@ TEST_CASE("help: a client's groups, value names and defaults") {
     CHECK_THAT(help, Contains("\nHistogram:\n"));
     CHECK_THAT(help, Contains("  -c, --test-iterations N "));
     CHECK_THAT(help, Contains("(default: 1000000)"));
-    CHECK_THAT(help, Contains("  -H, --server-host HOST "));
+    CHECK_THAT(help, Contains("  -H, --server-host HOSTS "));
     CHECK_THAT(help, Contains("(default: localhost)"));
     CHECK_THAT(help, Contains("      --json-file FILE "));
     CHECK_THAT(help, Contains("  -t, --test-transport-protocol sctp|tcp\n"));

@@ -215,6 +215,14 @@ std::vector<std::unique_ptr<load_flow>> make_flows(
     return flows;
 }
 
+// The measured messages the server says it received on a flow: it counts
+// the primer and the warm-up too.
+std::uint64_t measured_received_by_server(const flow_result& flow, std::uint32_t primer) {
+    const auto unrecorded = primer + flow.warmup_messages;
+    return flow.server.messages_received > unrecorded ? flow.server.messages_received - unrecorded
+                                                      : 0;
+}
+
 // Adds one flow's counts, and the server's account of it, to the run's.
 void add_flow_counts(load_result& result, const flow_result& flow, std::uint32_t primer) {
     result.messages_sent += flow.messages_sent;
@@ -234,11 +242,22 @@ void add_flow_counts(load_result& result, const flow_result& flow, std::uint32_t
         }
         add_counters(*result.transport, *flow.transport);
     }
-    // The server counts the primer and the warm-up too.
-    const auto unrecorded = primer + flow.warmup_messages;
-    result.messages_received_by_server +=
-        flow.server.messages_received > unrecorded ? flow.server.messages_received - unrecorded : 0;
+    result.messages_received_by_server += measured_received_by_server(flow, primer);
     add_account(result.server, flow.server);
+}
+
+// Fan-out: adds one flow's counts, and the server's account of it, to its
+// server's.
+void add_server_counts(server_result& server, const flow_result& flow, std::uint32_t primer) {
+    ++server.flows;
+    server.messages_sent += flow.messages_sent;
+    server.messages_received_by_server += measured_received_by_server(flow, primer);
+    server.messages_echo_requested += flow.messages_echo_requested;
+    server.messages_replied += flow.messages_replied;
+    server.messages_lost += flow.messages_lost;
+    server.bytes_sent += flow.bytes_sent;
+    server.bytes_replied += flow.bytes_replied;
+    add_account(server.account, flow.server);
 }
 
 // One load test, in the steps run() takes. What lives here lives as long as
@@ -270,6 +289,7 @@ class load_run {
         add_flows();
         result_.partially_reliable = plan_.partially_reliable();
         result_.per_stream = merge_streams(sinks_, plan_.streams);
+        add_servers();
         close_outputs();
         return std::move(result_);
     }
@@ -288,6 +308,9 @@ class load_run {
                 sinks_[t]->per_stream.replies.resize(plan_.streams);
                 sinks_[t]->per_stream.latency.resize(
                     std::min<std::size_t>(plan_.streams, stream_samples_with_latency));
+            }
+            for (std::size_t s = 0; plan_.servers.size() > 1 && s < plan_.servers.size(); ++s) {
+                sinks_[t]->per_server.push_back(std::make_unique<log_linear_histogram>());
             }
             if (latencies_) {
                 writers_[t].emplace(latencies_->make_writer());
@@ -404,6 +427,27 @@ class load_run {
             result_.per_flow.push_back(std::move(flow_result));
         }
         result_.rate_achieved_per_s = rate_sum / static_cast<double>(flows_.size());
+    }
+
+    // Fan-out: each server's share, from its flows' counts and accounts and
+    // the workers' latencies of its flows.
+    void add_servers() {
+        const auto count = plan_.servers.size();
+        if (count <= 1) {
+            return;
+        }
+        for (std::size_t s = 0; s < count; ++s) {
+            server_result server;
+            server.server = plan_.servers[s];
+            server.latency = std::make_unique<log_linear_histogram>();
+            for (const auto& sink : sinks_) {
+                server.latency->merge(*sink->per_server[s]);
+            }
+            result_.per_server.push_back(std::move(server));
+        }
+        for (const auto& flow : result_.per_flow) {
+            add_server_counts(result_.per_server[flow.flow % count], flow, plan_.primer_iterations);
+        }
     }
 
     // Throws std::system_error when a file's last writes fail.

@@ -58,6 +58,15 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
     result_.flow = index;
 }
 
+std::string load_flow::name() const {
+    if (plan_.servers.size() <= 1) {
+        return fmt::format("flow {}", index_);
+    }
+    const auto server = index_ % plan_.servers.size();
+    return fmt::format("flow {} (server {} of {}, {})", index_, server + 1, plan_.servers.size(),
+                       plan_.servers[server]);
+}
+
 void load_flow::send_primer(std::uint32_t round) {
     primer_sent_ = {};
     primer_sent_.flags = protocol::flag_reply_wanted | protocol::flag_primer;
@@ -67,8 +76,7 @@ void load_flow::send_primer(std::uint32_t round) {
     try {
         channel_->send_message(out_);
     } catch (const peer_error& e) {
-        throw peer_error(
-            fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
+        throw peer_error(fmt::format("{}, primer round trip {}: {}", name(), round + 1, e.what()));
     }
 }
 
@@ -81,14 +89,13 @@ void load_flow::check_primer(std::uint32_t round) {
             check_reply_stream(travelled.stream, primer_sent_.sequence);
         }
     } catch (const peer_error& e) {
-        throw peer_error(
-            fmt::format("flow {}, primer round trip {}: {}", index_, round + 1, e.what()));
+        throw peer_error(fmt::format("{}, primer round trip {}: {}", name(), round + 1, e.what()));
     }
     if (protocol::decode_message_header(reply) != primer_sent_ || !padding_ok(reply)) {
-        throw peer_error(fmt::format(
-            "flow {}, primer round trip {}: the reply does not carry its request's sequence "
-            "and token (the peer answered without reading the request)",
-            index_, round + 1));
+        throw peer_error(
+            fmt::format("{}, primer round trip {}: the reply does not carry its request's sequence "
+                        "and token (the peer answered without reading the request)",
+                        name(), round + 1));
     }
 }
 
@@ -338,6 +345,9 @@ void load_flow::record_reply(const timed_request& request, std::size_t reply_byt
     sink.uncorrected_interval.record(uncorrected_ns);
     const auto headline_ns = schedule_->paced() ? corrected_ns : uncorrected_ns;
     result_.latency.record(headline_ns);
+    if (!sink.per_server.empty()) {
+        sink.per_server[index_ % sink.per_server.size()]->record(headline_ns);
+    }
     if (plan_.streams > 1) {
         const auto measured = request.sequence - plan_.primer_iterations;
         sink.per_stream.record(static_cast<std::uint16_t>(measured % plan_.streams), headline_ns);
@@ -404,12 +414,11 @@ flow_result load_flow::finish() {
     try {
         text = receive_blob(*channel_, blob_prefix_);
     } catch (const peer_error& e) {
-        throw peer_error(
-            fmt::format("flow {}: reading the server's account: {}", index_, e.what()));
+        throw peer_error(fmt::format("{}: reading the server's account: {}", name(), e.what()));
     }
     auto account = protocol::decode_server_account(text);
     if (!account) {
-        throw peer_error(fmt::format("flow {}: the server's account is not a JSON object", index_));
+        throw peer_error(fmt::format("{}: the server's account is not a JSON object", name()));
     }
     result_.server = std::move(*account);
     const int fd = channel_->native_handle();

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "client/load/reply_matcher.hpp"
@@ -75,6 +76,10 @@ struct load_plan {
     // Replies may overtake each other (several streams, unordered, or some
     // given up): the end-of-test message must then wait for them, or it
     // would overtake them too.
+    // Fan-out: each server's "host:port", flow k's being server k modulo
+    // their number; empty with one server (nothing is then kept per server).
+    std::vector<std::string> servers;
+
     bool replies_may_reorder() const noexcept {
         return streams > 1 || unordered || pr.any() || server_pr.any();
     }
@@ -127,6 +132,8 @@ struct sample_sink {
     std::chrono::nanoseconds busy{0};
     std::chrono::steady_clock::time_point finished_at{};  // the last of its flows' end
     stream_samples per_stream;                            // empty with one stream
+    // Fan-out: the headline latency of each server's flows (load_plan::servers).
+    std::vector<std::unique_ptr<log_linear_histogram>> per_server;
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,
@@ -183,6 +190,9 @@ class load_flow {
     clock::time_point peer_owes_since() const noexcept { return owed_since_; }
     int native_handle() const noexcept { return channel_->native_handle(); }
     unsigned index() const noexcept { return index_; }
+    // "flow 3", and with several servers "flow 3 (server 2 of 2,
+    // 127.0.0.1:45454)": how a failure names the flow.
+    std::string name() const;
 
     // After finished(): reads the server's account (blocking), counts the
     // requests never answered as lost, and closes the connection.

@@ -319,17 +319,17 @@ class worker {
         const auto now = clock::now();
         const auto elapsed_s = std::chrono::duration<double>(now - shared_.t0).count();
         if (now < shared_.measure_from) {
-            return fmt::format("flow {}, {:.3f} s into the run (in the warm-up)", flow.index(),
+            return fmt::format("{}, {:.3f} s into the run (in the warm-up)", flow.name(),
                                elapsed_s);
         }
         if (!shared_.interval) {
-            return fmt::format("flow {}, {:.3f} s into the run", flow.index(), elapsed_s);
+            return fmt::format("{}, {:.3f} s into the run", flow.name(), elapsed_s);
         }
         const double interval_s = std::chrono::duration<double>(*shared_.interval).count();
         const double warmup_s =
             std::chrono::duration<double>(shared_.measure_from - shared_.t0).count();
-        return fmt::format("flow {}, {:.3f} s into the run (interval {}, from {:.3f} s)",
-                           flow.index(), elapsed_s, interval_index_ + 1,
+        return fmt::format("{}, {:.3f} s into the run (interval {}, from {:.3f} s)", flow.name(),
+                           elapsed_s, interval_index_ + 1,
                            warmup_s + static_cast<double>(interval_index_) * interval_s);
     }
 

@@ -59,6 +59,20 @@ void pool_flow(flow_result& pooled, const flow_result& run, std::size_t runs_bef
     pool_account(pooled.server, run.server);
 }
 
+void pool_server(server_result& pooled, const server_result& run) {
+    pooled.messages_sent += run.messages_sent;
+    pooled.messages_received_by_server += run.messages_received_by_server;
+    pooled.messages_echo_requested += run.messages_echo_requested;
+    pooled.messages_replied += run.messages_replied;
+    pooled.messages_lost += run.messages_lost;
+    pooled.bytes_sent += run.bytes_sent;
+    pooled.bytes_replied += run.bytes_replied;
+    pool_account(pooled.account, run.account);
+    if (pooled.latency && run.latency) {
+        pooled.latency->merge(*run.latency);
+    }
+}
+
 }  // namespace
 
 void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs_before) {
@@ -115,6 +129,9 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
     pool_account(pooled.server, run.server);
     for (std::size_t f = 0; f < pooled.per_flow.size() && f < run.per_flow.size(); ++f) {
         pool_flow(pooled.per_flow[f], run.per_flow[f], runs_before);
+    }
+    for (std::size_t s = 0; s < pooled.per_server.size() && s < run.per_server.size(); ++s) {
+        pool_server(pooled.per_server[s], run.per_server[s]);
     }
 }
 

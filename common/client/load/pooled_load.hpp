@@ -8,9 +8,10 @@
 // over all of them); the achieved rates are the mean of the runs' (each a
 // mean over its flows); CPU shares are the mean weighted by each run's
 // duration; memory and a worker's busy share are the largest of any run.
-// Flow i of the pooled result is flow i of every run; a stream's p99, of
-// which a run keeps no histogram, is the largest of the runs'. A poisson
-// seed stays only when every run used the same one.
+// Flow i of the pooled result is flow i of every run, and with fan-out
+// server s is server s of every run; a stream's p99, of which a run keeps
+// no histogram, is the largest of the runs'. A poisson seed stays only when
+// every run used the same one.
 
 #include <cstddef>
 
