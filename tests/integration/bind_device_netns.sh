@@ -7,7 +7,7 @@
 # then carry the run while the first's stay still. A server bound to vb2
 # refuses a client coming over the first pair and serves one bound to the
 # second. -i va2 binds va2's own address, and an interface without an
-# address is a usage error (exit 2).
+# address, or without one in the server's family, is a usage error (exit 2).
 #
 # Needs root (it makes network namespaces): skipped, saying why, without it
 # or without a working `ip netns`. Everything it makes is inside the two
@@ -107,7 +107,11 @@ pass "-i va2 binds va2's address 10.252.2.2"
 
 run_capture 2 ip netns exec "$client_ns" "$clt" -t tcp -H 10.252.9.1 -p "$SERVER_PORT" -s 4 -c 20 -i vx
 grep -q "client-connect-addr vx: interface vx has no IP address" <<<"$ERR" || fail "-i vx: $ERR"
-pass "-i naming an interface without an address is a usage error (exit 2)"
+# va2 has IPv4 only (IPv6 is off in the namespace): no form to reach ::1.
+run_capture 2 ip netns exec "$client_ns" "$clt" -t tcp -H ::1 -p "$SERVER_PORT" -s 4 -c 20 -i va2
+grep -q "client-connect-addr va2: the interface has no address of the family of ::1" <<<"$ERR" ||
+    fail "-i va2 -H ::1: $ERR"
+pass "-i naming an interface without an address, or without one of the server's family, is a usage error (exit 2)"
 
 # The server's end: bound to vb2, it hears nothing that comes over vb1.
 kill -TERM "$SERVER_PID"
