@@ -2,10 +2,11 @@
 # vm-check-timeout: 120
 # --bind-device and --max-seg over real SCTP, for both socket styles (the
 # SOCK_SEQPACK server on its one socket and with --peel-off), and
-# -i with an interface name. The server runs with --bind-device lo
-# --max-seg 1000, the client with --bind-device lo --max-seg 1202 -i lo and
-# 3000-byte requests echoed back, so that every message is fragmented at
-# both ends. SCTP_MAXSEG read back is each association's fragmentation
+# -i and -a with an interface name. The server runs with -a lo
+# --bind-device lo --max-seg 1000 (binding 127.0.0.1, and on SOCK_SEQPACK
+# every address of lo), the client with --bind-device lo --max-seg 1202
+# -i lo and 3000-byte requests echoed back, so that every message is
+# fragmented at both ends. SCTP_MAXSEG read back is each association's fragmentation
 # point, which the kernel rounds down to 4 bytes: the client's 1202 must
 # read back as 1200 (and be reported as lowered), the server's 1000 as
 # 1000; SO_BINDTODEVICE must read back lo at both ends; the kernel's
@@ -37,7 +38,10 @@ device_and_segment() {
     shift 3
     _log="${CHECK_WORK}/${_style}-srv.log"
     # shellcheck disable=SC2086 # server_args: words
-    start_server "${_log}" - "${_server}" "$@" ${server_args} -p 0 --bind-device lo --max-seg 1000
+    start_server "${_log}" - "${_server}" "$@" ${server_args} -p 0 -a lo --bind-device lo \
+        --max-seg 1000
+    grep -q -e "on interface lo (127.0.0.1)" -e "interface lo gave 127.0.0.1" "${_log}" ||
+        fail "${_style}: the server does not log the address -a lo gave"
     grep -q "bound to device lo (SO_BINDTODEVICE, read back)" "${_log}" ||
         fail "${_style}: the server does not log its device read back"
     grep -q "segment size: 1000 bytes asked, 1000 read back" "${_log}" ||
