@@ -13,7 +13,8 @@
 # and Pod::Usage's
 #   "    --service stream|seqpack"  or  "    --host HOST, --port PORT".
 # An option followed by a value name takes a value; a value name of words
-# joined by '|' (stream|seqpack) lists the values to complete. Other values
+# joined by '|' (stream|seqpack) lists the values to complete, and IFACE
+# completes the host's network interfaces (/sys/class/net). Other values
 # get bash's default completion (file names), which also suits the paths.
 use v5.36;
 
@@ -25,7 +26,7 @@ my @lines = <$help>;
 close $help or die "$0: '@command' failed (status $?)\n";
 
 my $option_re = qr/^--?[A-Za-z0-9][\w-]*$/;
-my (@options, %takes_value, %choices);
+my (@options, %takes_value, %choices, %interface);
 for my $line (@lines) {
     next unless $line =~ /^ {0,6}(-\S.*)$/;
     my ($head) = split /\s{2,}/, $1;
@@ -41,6 +42,9 @@ for my $line (@lines) {
             if ($token =~ /^\w[\w-]*(?:\|\w[\w-]*)+$/) {
                 $choices{$_} = [ split /\|/, $token ] for @group;
             }
+            if ($token eq 'IFACE') {
+                $interface{$_} = 1 for @group;
+            }
             push @options, @group;
             @group = ();
         }
@@ -52,7 +56,8 @@ my %seen;
 die "$0: no options found in the output of '@command'\n" unless @options;
 
 (my $function = "_sctp_perf_$name") =~ s/\W/_/g;
-my @with_values = grep { $takes_value{$_} && !$choices{$_} } @options;
+my @with_values = grep { $takes_value{$_} && !$choices{$_} && !$interface{$_} } @options;
+my @interfaces = grep { $interface{$_} } @options;
 my %by_choices;
 push @{ $by_choices{ join ' ', @{ $choices{$_} } } }, $_ for grep { $choices{$_} } @options;
 
@@ -75,6 +80,11 @@ END
 for my $values (sort keys %by_choices) {
     printf $out "        %s)\n            mapfile -t COMPREPLY < <(compgen -W '%s' -- \"\$cur\")\n            return\n            ;;\n",
         join('|', @{ $by_choices{$values} }), $values;
+}
+if (@interfaces) {
+    # An interface name (value name IFACE): the host's interfaces.
+    printf $out "        %s)\n            mapfile -t COMPREPLY < <(compgen -W \"\$(ls /sys/class/net 2>/dev/null)\" -- \"\$cur\")\n            return\n            ;;\n",
+        join('|', @interfaces);
 }
 if (@with_values) {
     # A value of its own: numbers, hosts, paths; bash's default completion.

@@ -37,7 +37,9 @@
 #include "runtime/cpu_affinity.hpp"
 #include "runtime/host_environment.hpp"
 #include "runtime/interrupt.hpp"
+#include "transport/network_interface.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 #include "transport/stream_connector.hpp"
 #include "transport/transport_counters.hpp"
@@ -93,6 +95,18 @@ void describe_connection(run_report& report, const client_options& options,
     }
     if (options.common.buffers.send_bytes || options.common.buffers.receive_bytes) {
         report.client_buffers = read_socket_buffers(fd);
+    }
+    if (!options.common.bind_device.empty()) {
+        report.client_bind_device = bound_device_of(fd);
+    }
+    if (options.common.max_seg_bytes) {
+        report.client_max_seg_bytes = read_max_segment(fd, options.common.transport);
+    }
+    report.client_interfaces.clear();
+    for (const auto& entry : options.client_addresses) {
+        if (auto device = find_interface(entry, 0)) {
+            report.client_interfaces.push_back(std::move(*device));
+        }
     }
 }
 

@@ -18,6 +18,8 @@ seqpacket_connect_request seqpack_connect_request(const client_options& options)
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
     request.nagle = options.common.nagle;
+    request.bind_device = options.common.bind_device;
+    request.max_seg_bytes = options.common.max_seg_bytes;
     return request;
 }
 

@@ -24,6 +24,8 @@ connect_request stream_connect_request(const client_options& options, unsigned f
     request.timeout = options.common.io_timeout;
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
+    request.bind_device = options.common.bind_device;
+    request.max_seg_bytes = options.common.max_seg_bytes;
     return request;
 }
 

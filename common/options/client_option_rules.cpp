@@ -502,6 +502,7 @@ void validate_endpoints(const raw_client_options& raw, const program_info& progr
             "-i/--client-connect-addr takes a list here only with --flows above 1, to deal the "
             "flows over the addresses; SOCK_SEQPACK_clt takes a list for one association");
     }
+    check_interface_entries(result.client_addresses, "-i/--client-connect-addr", errors);
 }
 
 // --format, --json-file and --all-bins: the report.

@@ -137,8 +137,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("client-connect-addr,i",
          po::value(&raw.client_addresses)->default_value("", "any interface")
              ->value_name(multi ? "ADDRS" : "ADDR"),
-         multi ? "local addresses to bind, comma-separated (sctp_bindx)"
-               : "local address to bind the client to; with --flows, a comma-separated list "
+         multi ? "local addresses to bind, comma-separated (sctp_bindx); an interface name "
+                 "(lo, eth0) stands for every address it has of the association's family"
+               : "local address to bind the client to, or an interface name (lo, eth0): its "
+                 "first address of the server's family; with --flows, a comma-separated list "
                  "deals the flows over them (flow k binds address k modulo their number), "
                  "each address giving the flows its own ephemeral ports")
         ("client-port,C",

@@ -8,6 +8,8 @@
 #include <optional>
 
 #include "runtime/cpu_affinity.hpp"
+#include "transport/network_interface.hpp"
+#include "transport/socket_device.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -46,6 +48,17 @@ void add_common_options(option_groups& groups, raw_common_options& raw,
          count_value(raw.rcvbuf_bytes, unreadable, "--rcvbuf", count_kind::bytes)
              ->value_name("BYTES"),
          "socket receive buffer (SO_RCVBUF; read back and reported the same way)")
+        ("max-seg",
+         count_value(raw.max_seg_bytes, unreadable, "--max-seg", count_kind::bytes)
+             ->value_name("BYTES"),
+         fmt::format("largest payload of one segment, set before connecting or listening: "
+                     "TCP_MAXSEG over TCP ({}..{}), SCTP_MAXSEG over SCTP, where messages are "
+                     "fragmented ({}..{}); the report gives it and the value read back from "
+                     "the connection, which the kernel may lower (default: the path's MTU)",
+                     min_tcp_max_seg, max_tcp_max_seg, min_sctp_max_seg, max_sctp_max_seg).c_str())
+        ("bind-device", po::value(&raw.bind_device)->value_name("IFACE"),
+         "tie every socket to this network interface (SO_BINDTODEVICE): traffic goes "
+         "through it whatever the routes say; read back and reported")
         ("cpu", po::value(&raw.cpu)->value_name("LIST"),
          "run only on these CPUs, e.g. 0, 1-3 or 0,2-3 (sched_setaffinity, set before the "
          "program connects or listens; a server's sessions inherit it; default: any CPU)")
@@ -150,6 +163,47 @@ void validate_rto(const raw_common_options& raw, const po::variables_map& given,
     }
 }
 
+// --max-seg: the range the transport's kernel option takes. After
+// validate_transport, whose transport it reads.
+void validate_max_seg(const raw_common_options& raw, const po::variables_map& given,
+                      common_options& result, std::vector<std::string>& errors) {
+    if (!given.count("max-seg")) {
+        return;
+    }
+    const bool tcp = result.transport == transport_protocol::tcp;
+    const auto low = tcp ? min_tcp_max_seg : min_sctp_max_seg;
+    const auto high = tcp ? max_tcp_max_seg : max_sctp_max_seg;
+    if (raw.max_seg_bytes < low || raw.max_seg_bytes > high) {
+        errors.push_back(
+            fmt::format("--max-seg must be {}..{} bytes over {} (the range {})", low, high,
+                        tcp ? "TCP" : "SCTP",
+                        tcp ? "TCP_MAXSEG takes" : "SCTP_MAXSEG takes for every association"));
+        return;
+    }
+    result.max_seg_bytes = static_cast<std::uint32_t>(raw.max_seg_bytes);
+}
+
+// --bind-device: an interface of this host, checked now so that a typo is
+// the command line's mistake and not a failure at the first socket.
+void validate_bind_device(const raw_common_options& raw, const po::variables_map& given,
+                          common_options& result, std::vector<std::string>& errors) {
+    if (!given.count("bind-device")) {
+        return;
+    }
+    if (raw.bind_device.empty() || raw.bind_device.size() > max_interface_name) {
+        errors.push_back(
+            fmt::format("--bind-device takes an interface name of 1..{} characters, not '{}'",
+                        max_interface_name, raw.bind_device));
+    } else if (!is_interface_name(raw.bind_device)) {
+        errors.push_back(fmt::format(
+            "--bind-device {}: this host has no such network interface ('ip -brief link' "
+            "lists those it has)",
+            raw.bind_device));
+    } else {
+        result.bind_device = raw.bind_device;
+    }
+}
+
 void validate_cpus(const raw_common_options& raw, const po::variables_map& given,
                    common_options& result, std::vector<std::string>& errors) {
     if (!given.count("cpu")) {
@@ -167,6 +221,19 @@ void validate_cpus(const raw_common_options& raw, const po::variables_map& given
 
 }  // namespace
 
+void check_interface_entries(const std::vector<std::string>& entries, const char* option,
+                             std::vector<std::string>& errors) {
+    for (const auto& entry : entries) {
+        const auto found = find_interface(entry, 0);
+        if (found && found->addresses.empty()) {
+            errors.push_back(fmt::format(
+                "{} {}: interface {} has no IP address; give it one (ip address add ADDRESS "
+                "dev {}) or name an address instead",
+                option, entry, entry, entry));
+        }
+    }
+}
+
 common_options validate_common_options(const raw_common_options& raw,
                                        const po::variables_map& given, const program_info& program,
                                        std::vector<std::string>& errors) {
@@ -177,6 +244,8 @@ common_options validate_common_options(const raw_common_options& raw,
     validate_io_timeout(raw, result, errors);
     validate_buffers(raw, given, result, errors);
     validate_rto(raw, given, result, errors);
+    validate_max_seg(raw, given, result, errors);
+    validate_bind_device(raw, given, result, errors);
     validate_cpus(raw, given, result, errors);
     result.spin = raw.spin;
     result.sctp = validate_sctp_feature_options(raw.sctp, given, result.transport, errors);

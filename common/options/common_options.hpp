@@ -11,6 +11,8 @@
 
 #include <boost/program_options/variables_map.hpp>
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,8 +39,10 @@ struct common_options {
     sctp_rto_request sctp_rto;
     sctp_feature_request sctp;      // streams, unordered, PR-SCTP, SACK, scheduler, interleave
     socket_buffer_request buffers;  // --sndbuf / --rcvbuf
-    std::vector<unsigned> cpus;     // --cpu, sorted; empty: wherever the system puts the process
-    bool spin = false;              // --spin: receives poll the socket instead of sleeping
+    std::optional<std::uint32_t> max_seg_bytes;  // --max-seg (transport/socket_device.hpp)
+    std::string bind_device;                     // --bind-device; empty: no device
+    std::vector<unsigned> cpus;  // --cpu, sorted; empty: wherever the system puts the process
+    bool spin = false;           // --spin: receives poll the socket instead of sleeping
 };
 
 // The raw command-line values of the common layer, before validation.
@@ -51,6 +55,8 @@ struct raw_common_options {
     long long sctp_rto_max_ms = -1;
     long long sndbuf_bytes = -1;  // -1: not given
     long long rcvbuf_bytes = -1;
+    long long max_seg_bytes = -1;  // -1: not given
+    std::string bind_device;
     std::string cpu;  // --cpu LIST; empty: not given
     bool spin = false;
     raw_sctp_feature_options sctp;
@@ -69,5 +75,12 @@ common_options validate_common_options(const raw_common_options& raw,
                                        const boost::program_options::variables_map& given,
                                        const program_info& program,
                                        std::vector<std::string>& errors);
+
+// The entries of an address list (-i, -a) that name a network interface
+// must give it an address: one sentence in `errors` for each that has none.
+// Other entries are host names or literals, resolved when the program
+// connects or listens. `option` names the list in the sentence.
+void check_interface_entries(const std::vector<std::string>& entries, const char* option,
+                             std::vector<std::string>& errors);
 
 }  // namespace sctp_perf

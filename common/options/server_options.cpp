@@ -38,8 +38,10 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
         ("server-accept-addr,a",
          po::value(&raw.bind_addresses)->default_value("", "any interface")
              ->value_name(multi ? "ADDRS" : "ADDR"),
-         multi ? "addresses to bind, comma-separated, all on one port (sctp_bindx)"
-               : "address to bind")
+         multi ? "addresses to bind, comma-separated, all on one port (sctp_bindx); an "
+                 "interface name (lo, eth0) stands for every address it has"
+               : "address to bind, or an interface name (lo, eth0): its first IPv4 address, "
+                 "else its first IPv6 one")
         ("max-clients", count_value(raw.max_clients, unreadable, "--max-clients")
              ->default_value(default_text(default_max_clients),
                             default_text(default_max_clients) + ", or fewer as ulimit -n allows")->value_name("N"),
@@ -123,6 +125,7 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         errors.push_back(
             "-a/--server-accept-addr takes one address here; SOCK_SEQPACK_srv takes a list");
     }
+    check_interface_entries(result.bind_addresses, "-a/--server-accept-addr", errors);
     if (given.count("max-clients") && !given["max-clients"].defaulted()) {
         if (raw.max_clients < 1 || raw.max_clients > max_server_clients) {
             errors.push_back(fmt::format("--max-clients must be 1..{} (and within ulimit -n)",

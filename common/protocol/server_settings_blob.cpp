@@ -66,6 +66,9 @@ std::string encode_server_settings(const server_settings_blob& s) {
     put(doc, "io_timeout_ms", s.io_timeout_ms);
     put(doc, "sndbuf_bytes", s.sndbuf_bytes);
     put(doc, "rcvbuf_bytes", s.rcvbuf_bytes);
+    put(doc, "bind_device", s.bind_device);
+    put(doc, "max_seg_requested_bytes", s.max_seg_requested_bytes);
+    put(doc, "max_seg_bytes", s.max_seg_bytes);
     doc["sctp_rto"] = nullptr;
     if (s.sctp_rto) {
         doc["sctp_rto"] = {{"initial_ms", s.sctp_rto->initial_ms},
@@ -93,6 +96,9 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
     s.io_timeout_ms = blob_member<std::uint64_t>(doc, "io_timeout_ms");
     s.sndbuf_bytes = blob_member<std::uint64_t>(doc, "sndbuf_bytes");
     s.rcvbuf_bytes = blob_member<std::uint64_t>(doc, "rcvbuf_bytes");
+    s.bind_device = blob_member<std::string>(doc, "bind_device");
+    s.max_seg_requested_bytes = blob_member<std::uint64_t>(doc, "max_seg_requested_bytes");
+    s.max_seg_bytes = blob_member<std::uint64_t>(doc, "max_seg_bytes");
     if (doc.is_object()) {
         if (const auto rto = doc.find("sctp_rto"); rto != doc.end() && rto->is_object()) {
             s.sctp_rto = sctp_rto_blob{blob_member<std::uint64_t>(*rto, "initial_ms").value_or(0),

@@ -7,6 +7,8 @@
 //   "protocol_version", "version" (sctp-perf's), "program", "host", "kernel",
 //   "cpu_count", "cpu_affinity", "spin", "threads", "data_path",
 //   "transport", "nagle", "io_timeout_ms", "sndbuf_bytes", "rcvbuf_bytes",
+//   "bind_device" ("" when none), "max_seg_requested_bytes" (only when
+//   --max-seg was given), "max_seg_bytes" (TCP_MAXSEG or SCTP_MAXSEG read back),
 //   "sctp_rto" ({"initial_ms", "min_ms", "max_ms"}, null over TCP) and
 //   "sctp" (the object below, null over TCP).
 //
@@ -69,6 +71,9 @@ struct server_settings_blob {
     std::optional<std::uint64_t> io_timeout_ms;
     std::optional<std::uint64_t> sndbuf_bytes;  // read back from the session's socket
     std::optional<std::uint64_t> rcvbuf_bytes;
+    std::optional<std::string> bind_device;  // SO_BINDTODEVICE read back; "" when none
+    std::optional<std::uint64_t> max_seg_requested_bytes;  // --max-seg
+    std::optional<std::uint64_t> max_seg_bytes;            // read back from the session's socket
     std::optional<sctp_rto_blob> sctp_rto;
     std::optional<sctp_features_blob> sctp;
     friend bool operator==(const server_settings_blob&, const server_settings_blob&) = default;

@@ -160,8 +160,44 @@ void write_clock_line(std::ostream& out, const run_report& r) {
     fmt::print(out, "\n");
 }
 
+// "1000 bytes asked, 988 in use (TCP_MAXSEG read back: ...)": a segment
+// size the kernel lowered is said to be lower, never rounded to the ask.
+std::string describe_segment(std::optional<std::uint64_t> asked, std::uint64_t in_use,
+                             transport_protocol transport) {
+    const bool tcp = transport == transport_protocol::tcp;
+    std::string text = asked ? fmt::format("{} bytes asked, {} in use", *asked, in_use)
+                             : fmt::format("not asked, {} bytes in use", in_use);
+    text += tcp ? " (TCP_MAXSEG read back" : " (SCTP_MAXSEG read back";
+    if (asked && in_use < *asked) {
+        text += tcp ? ": the kernel lowered it; TCP options such as timestamps take their "
+                      "bytes, and the peer's MSS or the path's MTU may allow less)"
+                    : ": the kernel lowered it; the fragmentation point is a multiple of 4 "
+                      "and the path's MTU may allow less)";
+    } else if (asked && in_use > *asked) {
+        text += ": more than asked)";
+    } else {
+        text += ")";
+    }
+    return text;
+}
+
+// --bind-device and --max-seg at the server's end, as it read them back; the
+// segment line also when only the client asked, since the server's end of
+// the connection takes the client's MSS too.
+void write_server_device_lines(std::ostream& out, const run_report& r,
+                               const protocol::server_settings_blob& s) {
+    if (s.bind_device && !s.bind_device->empty()) {
+        fmt::print(out, "\tdevice: {} (SO_BINDTODEVICE, read back)\n", *s.bind_device);
+    }
+    if (s.max_seg_bytes && (s.max_seg_requested_bytes || r.options.common.max_seg_bytes)) {
+        fmt::print(out, "\tsegment size: {}\n",
+                   describe_segment(s.max_seg_requested_bytes, *s.max_seg_bytes,
+                                    r.options.common.transport));
+    }
+}
+
 // What a server said of itself, under its heading.
-void write_server_lines(std::ostream& out, const nlohmann::json& settings) {
+void write_server_lines(std::ostream& out, const run_report& r, const nlohmann::json& settings) {
     if (!settings.is_object()) {
         fmt::print(out, "\tsent no description of itself\n");
         return;
@@ -181,6 +217,7 @@ void write_server_lines(std::ostream& out, const nlohmann::json& settings) {
                placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);
     fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
                s.sndbuf_bytes.value_or(0), s.rcvbuf_bytes.value_or(0));
+    write_server_device_lines(out, r, s);
     if (s.sctp_rto) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
                    s.sctp_rto->initial_ms, s.sctp_rto->min_ms, s.sctp_rto->max_ms);
@@ -192,18 +229,18 @@ void write_server_lines(std::ostream& out, const nlohmann::json& settings) {
 void write_server_block(std::ostream& out, const run_report& r) {
     if (r.servers.size() <= 1) {
         fmt::print(out, "server:\n");
-        write_server_lines(out, r.server_settings);
+        write_server_lines(out, r, r.server_settings);
         return;
     }
     if (!server_settings_differ(r)) {
         fmt::print(out, "servers: the {} state the same\n", r.servers.size());
-        write_server_lines(out, r.servers.front().settings);
+        write_server_lines(out, r, r.servers.front().settings);
         return;
     }
     for (std::size_t s = 0; s < r.servers.size(); ++s) {
         fmt::print(out, "server {} of {}, {} (the servers differ):\n", s + 1, r.servers.size(),
                    r.servers[s].address);
-        write_server_lines(out, r.servers[s].settings);
+        write_server_lines(out, r, r.servers[s].settings);
     }
 }
 
@@ -310,6 +347,19 @@ void write_client_block(std::ostream& out, const run_report& r) {
     if (r.client_buffers) {
         fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
                    r.client_buffers->send_bytes, r.client_buffers->receive_bytes);
+    }
+    if (r.client_bind_device) {
+        fmt::print(out, "\tdevice: {} (SO_BINDTODEVICE, read back)\n",
+                   r.client_bind_device->empty() ? "none" : *r.client_bind_device);
+    }
+    if (r.client_max_seg_bytes) {
+        fmt::print(
+            out, "\tsegment size: {}\n",
+            describe_segment(o.common.max_seg_bytes, *r.client_max_seg_bytes, o.common.transport));
+    }
+    for (const auto& device : r.client_interfaces) {
+        fmt::print(out, "\tinterface {} (-i): {}\n", device.name,
+                   device.addresses.empty() ? "no address" : device.hosts());
     }
     fmt::print(out, "\taddresses: {}\n", join(r.local_addresses));
     if (r.sctp_rto_socket) {

@@ -103,6 +103,10 @@ json config_json(const run_report& r) {
     config["all_bins"] = o.all_bins;
     config["sndbuf_requested_bytes"] = buffer(o.common.buffers.send_bytes);
     config["rcvbuf_requested_bytes"] = buffer(o.common.buffers.receive_bytes);
+    config["bind_device"] =
+        o.common.bind_device.empty() ? json(nullptr) : json(o.common.bind_device);
+    config["max_seg_requested_bytes"] =
+        o.common.max_seg_bytes ? json(*o.common.max_seg_bytes) : json(nullptr);
     if (o.common.transport == transport_protocol::sctp) {
         const auto& rto = o.common.sctp_rto;
         const auto optional_ms = [](const std::optional<std::uint32_t>& v) {
@@ -132,6 +136,19 @@ json environment_json(const run_report& r) {
     if (r.client_buffers) {
         environment["client_sndbuf_bytes"] = r.client_buffers->send_bytes;
         environment["client_rcvbuf_bytes"] = r.client_buffers->receive_bytes;
+    }
+    if (r.client_bind_device) {
+        environment["client_bind_device"] = *r.client_bind_device;
+    }
+    if (r.client_max_seg_bytes) {
+        environment["client_max_seg_bytes"] = *r.client_max_seg_bytes;
+    }
+    if (!r.client_interfaces.empty()) {
+        json interfaces = json::array();
+        for (const auto& device : r.client_interfaces) {
+            interfaces.push_back({{"name", device.name}, {"addresses", device.host_list()}});
+        }
+        environment["client_interfaces"] = interfaces;
     }
     if (r.sctp_rto_socket) {
         environment["sctp_rto_socket"] = rto_json(*r.sctp_rto_socket);

@@ -17,6 +17,7 @@
 #include "runtime/clock_probe.hpp"
 #include "runtime/host_environment.hpp"
 #include "stats/latency_recorder.hpp"
+#include "transport/network_interface.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/transport_counters.hpp"
@@ -60,6 +61,14 @@ struct run_report {
     const latency_recorder* recorder = nullptr;
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
+    // Read back from the (first flow's) socket, when --bind-device or
+    // --max-seg was given: the device it is tied to, and the segment size
+    // the kernel uses on the connection (TCP_MAXSEG, SCTP_MAXSEG).
+    std::optional<std::string> client_bind_device;
+    std::optional<std::uint32_t> client_max_seg_bytes;
+    // The -i entries that name a network interface, with every address
+    // each has; the addresses bound are local_addresses.
+    std::vector<interface_addresses> client_interfaces;
     // What the server said of itself, as it said it: the JSON report echoes
     // it whole; the rest reads it through protocol::decode_server_settings.
     nlohmann::json server_settings;

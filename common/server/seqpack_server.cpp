@@ -62,7 +62,9 @@ listen_plan plan_listener(const server_options& options) {
     try {
         hosts = resolve_hosts(options.bind_addresses, options.port, true);
     } catch (const resolve_error& e) {
-        throw usage_error(std::string("-a/--server-accept-addr: ") + e.what());
+        throw usage_error(std::string("-a/--server-accept-addr: ") + e.what() +
+                          ", and no network interface has that name ('ip -brief address' lists "
+                          "them)");
     }
     // Every address of every name, on one socket: an IPv6 one when any of
     // them is IPv6, since it takes the IPv4 ones too.
@@ -85,6 +87,15 @@ listen_plan plan_listener(const server_options& options) {
         }
     }
     plan.description = plan.addresses.hosts();
+    for (const auto& host : hosts) {  // which addresses each interface gave
+        if (host.interface) {
+            packed_addresses given;
+            for (const auto& address : host.addresses) {
+                given.add(address);
+            }
+            plan.description += fmt::format("; interface {} gave {}", host.name, given.hosts());
+        }
+    }
     return plan;
 }
 
@@ -179,6 +190,7 @@ class seqpack_server {
                  plan.description);
         log_info("SCTP retransmission timeout: initial {} ms, min {} ms, max {} ms", rto.initial_ms,
                  rto.min_ms, rto.max_ms);
+        log_device_and_segment(fd.get(), options_.common);
         // Even with --quiet: callers of -p 0 learn the port from this line.
         log_line(log_level::always, fmt::format("starting server at port {}", port));
         return fd;

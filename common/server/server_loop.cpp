@@ -10,6 +10,7 @@
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
+#include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -122,6 +123,13 @@ unique_fd open_listening_socket(int family, int type, bool dual_stack,
                                 const common_options& options) {
     unique_fd fd = open_socket(family, type, options.transport);
     set_int_option(fd.get(), SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR");
+    // Both inherited by every connection accepted or association peeled off.
+    if (!options.bind_device.empty()) {
+        bind_to_device(fd.get(), options.bind_device);
+    }
+    if (options.max_seg_bytes) {  // before listening: the SYN-ACK or INIT-ACK carries it
+        apply_max_segment(fd.get(), options.transport, *options.max_seg_bytes);
+    }
     if (family == AF_INET6 && dual_stack) {
         set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
@@ -133,6 +141,18 @@ unique_fd open_listening_socket(int family, int type, bool dual_stack,
     // TCP also chooses its window scale to fit the receive buffer here.
     apply_socket_buffers(fd.get(), options.buffers);
     return fd;
+}
+
+void log_device_and_segment(int fd, const common_options& options) {
+    if (!options.bind_device.empty()) {
+        log_info("bound to device {} (SO_BINDTODEVICE, read back)", bound_device_of(fd));
+    }
+    if (options.max_seg_bytes) {
+        log_info(
+            "segment size: {} bytes asked, {} read back from the listening socket; each "
+            "client's report gives its connection's",
+            *options.max_seg_bytes, read_max_segment(fd, options.transport));
+    }
 }
 
 void prepare_session_socket(int fd, const common_options& options) {

@@ -84,10 +84,15 @@ class server_loop {
 // one-to-one, SOCK_SEQPACKET for SCTP one-to-many): SO_REUSEADDR, one socket
 // for both families where `dual_stack` (IPV6_V6ONLY off), and, before it
 // listens so that every connection or association starts with them, Nagle,
-// the socket buffers and for SCTP the retransmission timers and features.
+// the socket buffers, the device (--bind-device), the segment size
+// (--max-seg) and for SCTP the retransmission timers and features.
 // Throws std::system_error.
 unique_fd open_listening_socket(int family, int type, bool dual_stack,
                                 const common_options& options);
+
+// Logs --bind-device and --max-seg as the listening socket `fd` reads them
+// back, when they were given: what every session starts from.
+void log_device_and_segment(int fd, const common_options& options);
 
 // Makes an accepted or peeled-off socket ready for a session: blocking, with
 // the I/O timeout, Nagle as asked, and for SCTP the requested retransmission

@@ -7,6 +7,7 @@
 #include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
+#include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 #include "version.hpp"
 
@@ -23,6 +24,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.spin = options.common.spin;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
+    identity.max_seg_bytes = options.common.max_seg_bytes;
     identity.sctp = options.common.sctp;
     identity.header_timeout = options.header_timeout;
     identity.io_timeout = options.common.io_timeout;
@@ -52,6 +54,9 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
     settings.io_timeout_ms = static_cast<std::uint64_t>(identity.io_timeout.count());
     settings.sndbuf_bytes = static_cast<std::uint64_t>(buffers.send_bytes);
     settings.rcvbuf_bytes = static_cast<std::uint64_t>(buffers.receive_bytes);
+    settings.bind_device = bound_device_of(fd);
+    settings.max_seg_requested_bytes = identity.max_seg_bytes;
+    settings.max_seg_bytes = read_max_segment(fd, identity.transport, assoc_id);
     if (identity.transport == transport_protocol::sctp) {
         const auto rto = read_sctp_rto(fd, assoc_id);
         settings.sctp_rto = protocol::sctp_rto_blob{rto.initial_ms, rto.min_ms, rto.max_ms};

@@ -26,6 +26,7 @@ struct server_identity {
     std::string data_path;
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
+    std::optional<std::uint32_t> max_seg_bytes;      // --max-seg, as asked
     sctp_feature_request sctp;                       // also how its replies travel (PR-SCTP)
     std::chrono::milliseconds header_timeout{2000};  // for the whole test header
     std::chrono::milliseconds io_timeout{10'000};    // for every later message
@@ -40,8 +41,8 @@ server_identity read_server_identity(const server_options& options, const progra
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
 // "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
 // "nagle", "sndbuf_bytes",
-// "rcvbuf_bytes", and "sctp_rto" and "sctp" (null over TCP).
-// `assoc_id` names the test's association on a shared one-to-many socket.
+// "rcvbuf_bytes", "bind_device", "max_seg_requested_bytes", "max_seg_bytes", and "sctp_rto" and
+// "sctp" (null over TCP). `assoc_id` names the test's association on a shared one-to-many socket.
 std::string server_settings_json(const server_identity& identity, int fd,
                                  std::int32_t assoc_id = 0);
 

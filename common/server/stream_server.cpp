@@ -7,11 +7,13 @@
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <cstring>
 #include <system_error>
 
 #include "errors.hpp"
 #include "server/server_log.hpp"
 #include "server/server_loop.hpp"
+#include "transport/network_interface.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -25,6 +27,12 @@ struct listen_address {
     std::string description;  // for the log: "INADDR_ANY", "IN6ADDR_ANY (IPv4 and IPv6)", ...
 };
 
+asio::ip::tcp::endpoint endpoint_of(const socket_address& address) {
+    asio::ip::tcp::endpoint endpoint;
+    std::memcpy(endpoint.data(), &address.storage, address.length);
+    return endpoint;
+}
+
 listen_address resolve_listen_address(const server_options& options, bool ipv6_usable) {
     if (options.bind_addresses.empty()) {
         if (ipv6_usable) {
@@ -32,16 +40,24 @@ listen_address resolve_listen_address(const server_options& options, bool ipv6_u
         }
         return {{asio::ip::address_v4::any(), options.port}, "INADDR_ANY (IPv4 only: no IPv6)"};
     }
+    const auto& host = options.bind_addresses.front();
+    if (const auto device = find_interface(host, options.port)) {
+        // One socket, one address: IPv4 first, as a client's -i does.
+        const auto& chosen = device->addresses.front();  // validation saw one at least
+        return {endpoint_of(chosen),
+                fmt::format("{} ({})", host, endpoint_of(chosen).address().to_string())};
+    }
     asio::io_context io;
     asio::ip::tcp::resolver resolver(io);
     boost::system::error_code ec;
-    const auto& host = options.bind_addresses.front();
     auto results = resolver.resolve(
         unbracketed_host(host), std::to_string(options.port),
         asio::ip::resolver_base::passive | asio::ip::resolver_base::numeric_service, ec);
     if (ec || results.empty()) {
         throw usage_error("-a/--server-accept-addr: cannot resolve '" + host +
-                          "': " + ec.message());
+                          "': " + ec.message() +
+                          ", and no network interface has that name ('ip -brief address' lists "
+                          "them)");
     }
     return {results.begin()->endpoint(), unbracketed_host(host)};
 }
@@ -90,6 +106,7 @@ class stream_server {
         const auto port = local_port_of(acceptor_.native_handle());
         log_info("Accepting connections on port {} on interface {} using {}", port,
                  where.description, ipproto_name_of(transport));
+        log_device_and_segment(acceptor_.native_handle(), options_.common);
         // Even with --quiet: callers of -p 0 learn the port from this line.
         log_line(log_level::always, fmt::format("starting server at port {}", port));
     }

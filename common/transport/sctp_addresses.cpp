@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "transport/network_interface.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -110,6 +111,12 @@ std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, 
     std::vector<resolved_host> result;
     const std::string service = std::to_string(port);
     for (const auto& name : names) {
+        if (passive) {
+            if (auto device = find_interface(name, port)) {
+                result.push_back({name, std::move(device->addresses), true});
+                continue;
+            }
+        }
         addrinfo hints{};
         hints.ai_family = AF_UNSPEC;
         // One entry per address: any stream type will do, the protocol is

@@ -47,6 +47,7 @@ class packed_addresses {
 struct resolved_host {
     std::string name;
     std::vector<socket_address> addresses;
+    bool interface = false;  // `name` is a network interface: these are its addresses
 
     bool has_family(int family) const noexcept;
 };
@@ -56,7 +57,9 @@ socket_address any_address(int family, std::uint16_t port);
 
 // Resolves every name (a host name, an IPv4 literal or an IPv6 literal with or
 // without brackets: "::1", "[::1]") with `port` set
-// in each address. `passive` asks for addresses to bind rather than to reach.
+// in each address. `passive` asks for addresses to bind rather than to reach,
+// and then a name may also be a network interface, which stands for every
+// address it has (network_interface.hpp; none when it has none).
 // Throws resolve_error for the first name that does not resolve.
 std::vector<resolved_host> resolve_hosts(const std::vector<std::string>& names, std::uint16_t port,
                                          bool passive);

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_notification.hpp"
 #include "transport/seqpacket_channel.hpp"
+#include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -84,6 +86,12 @@ unique_fd open_seqpacket_socket(const seqpacket_route& route,
         set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
     subscribe_association_events(fd.get());
+    if (!request.bind_device.empty()) {
+        bind_to_device(fd.get(), request.bind_device);
+    }
+    if (request.max_seg_bytes) {  // before connecting: each association takes it at its start
+        apply_max_segment(fd.get(), transport_protocol::sctp, *request.max_seg_bytes);
+    }
     apply_sctp_rto(fd.get(), request.sctp_rto);
     apply_sctp_features(fd.get(), request.sctp_features);
     set_nagle(fd.get(), transport_protocol::sctp, request.nagle);
@@ -135,6 +143,23 @@ attempt_outcome try_route(seqpacket_route route, const seqpacket_connect_request
     return outcome;
 }
 
+// An interface among the local addresses with no address in any family
+// the server has is the command line's mistake, not the network's.
+void check_interfaces_reach(const std::vector<seqpacket_route>& routes,
+                            const std::vector<resolved_host>& clients) {
+    const bool none_usable = std::all_of(
+        routes.begin(), routes.end(), [](const seqpacket_route& r) { return !r.unusable.empty(); });
+    const bool interface = std::any_of(clients.begin(), clients.end(),
+                                       [](const resolved_host& h) { return h.interface; });
+    if (none_usable && interface && !routes.empty()) {
+        throw usage_error(fmt::format(
+            "-i/--client-connect-addr: {}; give the interface an address of the server's "
+            "family (ip address add ADDRESS dev IFACE) or reach the server by an address of "
+            "the interface's family",
+            routes.front().unusable));
+    }
+}
+
 }  // namespace
 
 std::vector<seqpacket_route> resolve_seqpacket_routes(const seqpacket_connect_request& request) {
@@ -142,9 +167,16 @@ std::vector<seqpacket_route> resolve_seqpacket_routes(const seqpacket_connect_re
     std::vector<resolved_host> clients;
     try {
         servers = resolve_hosts(request.server_hosts, request.server_port, false);
-        clients = resolve_hosts(request.client_addresses, request.client_port, true);
     } catch (const resolve_error& e) {
         throw connect_error(e.what(), false);
+    }
+    try {
+        clients = resolve_hosts(request.client_addresses, request.client_port, true);
+    } catch (const resolve_error& e) {
+        throw usage_error(fmt::format(
+            "-i/--client-connect-addr: {}, and no network interface has that name ('ip -brief "
+            "address' lists them)",
+            e.what()));
     }
     if (servers.empty()) {
         throw connect_error("no server address given", false);
@@ -171,6 +203,7 @@ std::vector<seqpacket_route> resolve_seqpacket_routes(const seqpacket_connect_re
         }
         routes.push_back(route_for(family, servers, clients, request.client_port));
     }
+    check_interfaces_reach(routes, clients);
     return routes;
 }
 

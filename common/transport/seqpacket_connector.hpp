@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct seqpacket_connect_request {
     sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
     sctp_feature_request sctp_features;  // before connecting: the INIT carries them
     bool nagle = false;
+    std::string bind_device;                     // SO_BINDTODEVICE; empty: none
+    std::optional<std::uint32_t> max_seg_bytes;  // SCTP_MAXSEG, before connecting
 };
 
 struct seqpacket_association {

@@ -6,12 +6,15 @@
 #include <netinet/in.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
 
+#include "transport/network_interface.hpp"
+#include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -54,7 +57,20 @@ std::optional<socket_address> local_endpoint_for(asio::io_context& io,
         return address_of(asio::ip::tcp::endpoint(v6 ? asio::ip::tcp::v6() : asio::ip::tcp::v4(),
                                                   request.client_port));
     }
-    for (const auto& entry : resolve(io, request.client_address, request.client_port, true)) {
+    if (const auto device = find_interface(request.client_address, request.client_port)) {
+        const auto addresses = device->of_family(v6 ? AF_INET6 : AF_INET);
+        return addresses.empty() ? std::nullopt : std::optional(addresses.front());
+    }
+    asio::ip::tcp::resolver::results_type results;
+    try {
+        results = resolve(io, request.client_address, request.client_port, true);
+    } catch (const connect_error& e) {
+        throw usage_error(fmt::format(
+            "-i/--client-connect-addr {}: neither a network interface of this host ('ip -brief "
+            "address' lists them) nor an address ({})",
+            request.client_address, e.what()));
+    }
+    for (const auto& entry : results) {
         if (entry.endpoint().address().is_v6() == v6) {
             return address_of(entry.endpoint());
         }
@@ -117,12 +133,30 @@ std::vector<connect_route> resolve_routes(const connect_request& request) {
         }
         routes.push_back(std::move(route));
     }
+    // An interface with no address in any of the server's families is the
+    // command line's mistake, not the network's.
+    const bool none_usable = std::all_of(
+        routes.begin(), routes.end(), [](const connect_route& r) { return !r.unusable.empty(); });
+    if (none_usable && !routes.empty() && is_interface_name(request.client_address)) {
+        throw usage_error(fmt::format(
+            "-i/--client-connect-addr {}: the interface has no address of the family of {} "
+            "({}); give it one (ip address add ADDRESS dev {}) or reach the server by an "
+            "address of the interface's family",
+            request.client_address, request.server_host, routes.front().unusable,
+            request.client_address));
+    }
     return routes;
 }
 
 unique_fd start_connect(const connect_request& request, const connect_route& route, int& failure) {
     const int family = route.target.family();
     unique_fd fd = open_socket(family, SOCK_STREAM, request.transport);
+    if (!request.bind_device.empty()) {
+        bind_to_device(fd.get(), request.bind_device);
+    }
+    if (request.max_seg_bytes) {  // before connecting: the SYN or INIT carries it
+        apply_max_segment(fd.get(), request.transport, *request.max_seg_bytes);
+    }
     if (request.transport == transport_protocol::sctp) {
         apply_sctp_rto(fd.get(), request.sctp_rto);
         apply_sctp_features(fd.get(), request.sctp_features);

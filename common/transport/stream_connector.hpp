@@ -36,6 +36,8 @@ struct connect_request {
     std::chrono::milliseconds timeout{10'000};
     sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
     sctp_feature_request sctp_features;  // before connecting: the INIT carries them
+    std::string bind_device;             // SO_BINDTODEVICE; empty: none
+    std::optional<std::uint32_t> max_seg_bytes;  // TCP_MAXSEG / SCTP_MAXSEG, before connecting
 };
 
 // One way to reach the server: one of its addresses and, where the request
@@ -48,8 +50,13 @@ struct connect_route {
     std::string unusable;
 };
 
-// Every address the server's name resolves to, in the resolver's order.
-// Throws connect_error when a name does not resolve.
+// Every address the server's name resolves to, in the resolver's order,
+// each with the local address in its family when one is asked for: an
+// interface name gives the interface's first address of that family
+// (network_interface.hpp). Throws connect_error when the server's name does
+// not resolve, usage_error when the local address is neither an interface
+// nor a name that resolves, or an interface with no address to reach any
+// of the server's.
 std::vector<connect_route> resolve_routes(const connect_request& request);
 
 // Opens a socket for `route`, sets the request's SCTP options, binds the

@@ -4,6 +4,8 @@
 
 #include "server/server_settings.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 
 #include <catch2/catch.hpp>
@@ -84,7 +86,9 @@ TEST_CASE("server settings: a peer's settings of the wrong shape describe nothin
 // The exact bytes a server sends over TCP, captured from the encoder before
 // the blob had its own definition in protocol/, so that a change of key,
 // order or spelling shows here. The buffers are set, and Linux reads back
-// twice what was set (socket(7)): 8192 -> 16384, 65536 -> 131072.
+// twice what was set (socket(7)): 8192 -> 16384, 65536 -> 131072. An
+// unconnected socket reads back the TCP_MAXSEG set on it (tcp(7)), and no
+// device: "".
 TEST_CASE("server settings: the blob's exact bytes over TCP") {
     const sctp_perf::unique_fd socket(::socket(AF_INET, SOCK_STREAM, 0));
     REQUIRE(socket.get() >= 0);
@@ -93,7 +97,11 @@ TEST_CASE("server settings: the blob's exact bytes over TCP") {
     REQUIRE(::setsockopt(socket.get(), SOL_SOCKET, SO_SNDBUF, &send_bytes, sizeof send_bytes) == 0);
     REQUIRE(::setsockopt(socket.get(), SOL_SOCKET, SO_RCVBUF, &receive_bytes,
                          sizeof receive_bytes) == 0);
+    const int max_seg_bytes = 1000;
+    REQUIRE(::setsockopt(socket.get(), IPPROTO_TCP, TCP_MAXSEG, &max_seg_bytes,
+                         sizeof max_seg_bytes) == 0);
     auto identity = tcp_identity();
+    identity.max_seg_bytes = 1000;
     identity.threads = 2;
     identity.data_path = "one-to-one";
     identity.io_timeout = std::chrono::milliseconds(1500);
@@ -102,6 +110,7 @@ TEST_CASE("server settings: the blob's exact bytes over TCP") {
         R"(","program":"SOCK_STREAM_srv","host":"serverhost","kernel":"Linux 6.1.0 x86_64",)"
         R"("cpu_count":2,"cpu_affinity":"1","spin":true,"threads":2,"data_path":"one-to-one",)"
         R"("transport":"tcp","nagle":true,"io_timeout_ms":1500,"sndbuf_bytes":16384,)"
-        R"("rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null})";
+        R"("rcvbuf_bytes":131072,"bind_device":"","max_seg_requested_bytes":1000,)"
+        R"("max_seg_bytes":1000,"sctp_rto":null,"sctp":null})";
     CHECK(sctp_perf::server_settings_json(identity, socket.get()) == expected);
 }
