@@ -48,8 +48,10 @@ void one_way_timing::take(clock::time_point sent, clock::time_point received,
         // Each end's monotonic time on its realtime clock, less the
         // client's own realtime-minus-monotonic on both: the offset of the
         // realtime clocks is unchanged by that common shift.
-        offsets_.add({ns_of(sent), t2 + clocks.realtime_gap_ns, t3 + clocks.realtime_gap_ns,
-                      ns_of(received)});
+        if (!measured || !offsets_.best()) {
+            offsets_.add({ns_of(sent), t2 + clocks.realtime_gap_ns, t3 + clocks.realtime_gap_ns,
+                          ns_of(received)});
+        }
         if (measured) {
             clocks.offset = offsets_.best();  // fixed from now on
         }

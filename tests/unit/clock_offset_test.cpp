@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The clock-offset estimate (NTP's) and the one-way split, on hand-made
-// timestamps whose arithmetic is in the comments.
+// The clock-offset estimate (NTP's), the one-way split and the client's
+// taking of the server's stamps, on hand-made timestamps whose arithmetic is in the comments.
 
 #include "stats/clock_offset.hpp"
 
 #include <catch2/catch.hpp>
+#include <vector>
 
+#include "client/one_way_timing.hpp"
+#include "errors.hpp"
 #include "stats/one_way_split.hpp"
 
 using namespace sctp_perf;
@@ -98,4 +101,44 @@ TEST_CASE("one-way split: the parts add up to the round trip") {
         CHECK(first.clocks.offset->delay_ns == 40);
         CHECK(first.clocks.offset->offset_ns == 120);
     }
+}
+
+TEST_CASE("one-way timing: two hosts, the offset fixed from the round trips before measuring") {
+    using clock = one_way_timing::clock;
+    using std::chrono::nanoseconds;
+    // The server's realtime-minus-monotonic exceeds the client's by 5000 ns,
+    // and its realtime clock is 1000 ns ahead of the client's: a server
+    // monotonic stamp s is at s + 5000 - 1000 = s + 4000 on the client's
+    // monotonic clock, so an event at client time c is stamped c - 4000.
+    const one_way_clocks two_hosts{false, 5000};
+    one_way_timing timing(protocol::test_mode::ping_pong, two_hosts);
+    const auto reply_at = [](std::int64_t arrival_client_ns, std::int64_t departure_client_ns) {
+        std::vector<std::byte> reply(
+            protocol::min_reply_bytes(protocol::test_mode::ping_pong, true));
+        protocol::encode_server_stamp(static_cast<std::uint64_t>(arrival_client_ns - 4000),
+                                      std::span(reply).subspan(1, 8));
+        protocol::encode_server_stamp(static_cast<std::uint64_t>(departure_client_ns - 4000),
+                                      std::span(reply).subspan(9, 8));
+        return reply;
+    };
+    const auto at = [](std::int64_t ns) { return clock::time_point(nanoseconds(ns)); };
+    one_way_split split;
+    // Primer: 50 up, 10 in the server, 50 down (symmetric: theta exact, 1000;
+    // delta 100). Then a slower one, 300 up, 10, 100 down: delta 400, not kept.
+    timing.take(at(10'000), at(10'110), reply_at(10'050, 10'060), false, &split);
+    timing.take(at(20'000), at(20'410), reply_at(20'300, 20'310), false, &split);
+    CHECK(split.turnaround().count() == 0);  // nothing recorded before measuring
+    // Measured: 70 up, 20 in the server, 30 down. Split with theta 1000:
+    // client->server 70, turnaround 20, server->client 30 (sum 120 = t4 - t1).
+    timing.take(at(30'000), at(30'120), reply_at(30'070, 30'090), true, &split);
+    CHECK(split.client_to_server().max_ns() == 70);
+    CHECK(split.turnaround().max_ns() == 20);
+    CHECK(split.server_to_client().max_ns() == 30);
+    REQUIRE(split.clocks.offset.has_value());
+    CHECK(split.clocks.offset->offset_ns == 1000);
+    CHECK(split.clocks.offset->delay_ns == 100);
+    CHECK_FALSE(split.clocks.same_host);
+    // A reply stamped as leaving before its request arrived is the server's error.
+    CHECK_THROWS_AS(timing.take(at(40'000), at(40'100), reply_at(40'050, 40'040), true, &split),
+                    peer_error);
 }

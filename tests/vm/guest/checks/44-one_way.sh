@@ -74,10 +74,16 @@ one_way_on() {
     _client="$3"
     shift 3
     _server_args=""
-    [ "${_style}" = "peel-off" ] && _server_args="--peel-off"
+    _data_path="one-to-one"
+    [ "${_style}" = "one-to-many" ] && _data_path="one-to-many, one socket"
+    [ "${_style}" = "peel-off" ] && _server_args="--peel-off" &&
+        _data_path="one-to-many, each association peeled off"
     # shellcheck disable=SC2086
     start_server "${CHECK_WORK}/${_style}-srv.log" - "${_server}" "$@" ${_server_args} -p 0
     split_run "${_style} ping-pong" "${_client}" summary.mean_us 200 -s 7 -c 200 "$@"
+    # The path the server says it took, so that each path is the one meant.
+    _path="$(report_field server.data_path)"
+    [ "${_path}" = "${_data_path}" ] || fail "${_style}: the server's data path is '${_path}', not '${_data_path}'"
     split_run "${_style} rate" "${_client}" load.latency_uncorrected.mean_us 400 -s 7 \
         --rate 500 -c 200 --flows 2 --interval 0 "$@"
     server_alive "${SERVER_PID}" "${CHECK_WORK}/${_style}-srv.log"
