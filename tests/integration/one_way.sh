@@ -6,7 +6,8 @@
 # is each round trip, to the nanosecond, and the means of the three parts add
 # up to the mean round trip within the clock's resolution and the report's
 # rounding. Every part must be positive: a server that stamps wrongly (or not
-# at all) makes parts below 0, which the report counts.
+# at all) makes parts below 0, which the report counts. Then the refusals:
+# replies too small for the stamps, and a server of the previous release.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -131,3 +132,30 @@ run_capture 2 "$clt" -t tcp -p "$SERVER_PORT" --payload-bytes 17 --one-way --ech
 grep -q -- '--echo with --one-way needs a payload of 18 bytes or more' <<<"$ERR" ||
     fail "no reason: $ERR"
 pass "replies too small for the stamps: usage errors saying why"
+
+# A version 3 server of the previous release refuses the flag with status 9:
+# played here by a listener that reads the 24-byte header and answers so, if
+# and only if the header's flag bit 2 (server timestamps) is set.
+: >"$WORK_DIR/old.port"
+perl -MIO::Socket::INET -e '
+    my $l = IO::Socket::INET->new(LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 5,
+                                  ReuseAddr => 1) or die $!;
+    $| = 1; print $l->sockport, "\n";
+    alarm 30;
+    while (my $c = $l->accept) {
+        sysread $c, my $header, 24;
+        my $flags = unpack("n", substr($header, 6, 2));
+        syswrite $c, "SPRF" . pack("nn", ($flags & 4) ? 9 : 6, 3);
+        close $c;
+    }' >"$WORK_DIR/old.port" &
+STARTED_PIDS+=("$!")
+for _ in $(seq 100); do
+    OLD_PORT=$(cat "$WORK_DIR/old.port")
+    [ -n "$OLD_PORT" ] && break
+    sleep 0.05
+done
+[ -n "$OLD_PORT" ] || fail "the stand-in for an older server did not start"
+run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$OLD_PORT" -s 7 -c 10 --one-way
+grep -q "the server refused the test: the test asks for a feature this server does not offer (server timestamps); upgrade the server to the client's release" \
+    <<<"$ERR" || fail "an older server's refusal of --one-way: $ERR"
+pass "a server of the previous release refuses --one-way: exit 1, saying why"
