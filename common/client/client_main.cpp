@@ -264,10 +264,17 @@ std::optional<start_instant> with_server_timeout(std::optional<start_instant> st
 
 // One ping-pong run: connects, agrees on the test with the server and
 // measures into `recorder`; `transport` gets the connection's counters.
+// --one-way: both ends' clocks, the client's read now and the server's as
+// its settings state them.
+one_way_clocks one_way_clocks_of(const nlohmann::json& settings) {
+    const auto s = protocol::decode_server_settings(settings);
+    return clocks_of(s.boot_id, s.realtime_minus_monotonic_ns);
+}
+
 ping_pong_result measure_ping_pong(const client_options& options, run_report& report, bool first,
                                    const client_connector& connect,
                                    const std::optional<start_instant>& start,
-                                   latency_recorder& recorder,
+                                   latency_recorder& recorder, one_way_split* split,
                                    std::optional<transport_counters>& transport) {
     client_connection connection = connect(options, 0);
     run_report later;
@@ -279,9 +286,14 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
         options.duration ? 0 : options.iterations + options.primer_iterations;
     protocol::test_header header{options.payload_bytes(), total, options.mode};
     header.reply_bytes = options.reply_bytes;
+    header.server_timestamps = options.one_way;
     described.server_settings = negotiate_test(channel, header);
     check_stream_counts(options, described);
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
+    if (split != nullptr) {
+        plan.one_way = one_way_clocks_of(described.server_settings);
+        plan.split = split;
+    }
     plan.primer_iterations = options.primer_iterations;
     plan.warmup = options.warmup;
     plan.reply_bytes = options.reply_size();
@@ -315,15 +327,20 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     // The first run's recorder becomes the pool; later runs merge into it,
     // their iteration numbers following on (repeat_report.hpp).
     std::optional<latency_recorder> pooled;
+    std::optional<one_way_split> pooled_split;
     repeat_account account;
     account.asked = options.repeat;
     bool stopped = false;
     report.duration_s = 0.0;
     const auto failure = repeat_runs(options, report.program, [&](unsigned run) {
         latency_recorder recorder(options.histogram);
+        std::optional<one_way_split> split;
+        if (options.one_way) {
+            split.emplace();
+        }
         std::optional<transport_counters> transport;
-        const auto result =
-            measure_ping_pong(options, report, run == 0, connect, start, recorder, transport);
+        const auto result = measure_ping_pong(options, report, run == 0, connect, start, recorder,
+                                              split ? &*split : nullptr, transport);
         if (run == 0) {
             report.measurement_began = result.began;
         }
@@ -335,6 +352,11 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         report.duration_s += duration_s;
         report.warmup_round_trips += result.warmup_iterations;
         add_transport(report.transport, transport);
+        if (split && !pooled_split) {
+            pooled_split.emplace(std::move(*split));
+        } else if (split) {
+            pooled_split->merge(*split);
+        }
         if (!pooled) {
             pooled.emplace(std::move(recorder));
         } else {
@@ -344,6 +366,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     account.failure = failure;
     report.interrupted_by = stopped || options.repeat > 1 ? interrupt_flag().load() : 0;
     report.recorder = &*pooled;
+    report.one_way = pooled_split ? &*pooled_split : nullptr;
     report.repeats = options.repeat > 1 ? &account : nullptr;
     const interrupt_scope while_writing;  // a signal now is noted, and the report finished
     write_reports(options, report, json_file);
@@ -441,6 +464,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     // A load test ends with its end-of-test message, whatever the count.
     protocol::test_header header{options.payload_bytes(), 0, options.mode};
     header.reply_bytes = options.reply_bytes;
+    header.server_timestamps = options.one_way;
     // The server waits this much longer for a flow's next request than its
     // --io-timeout, so that a slow schedule is not cut off between two
     // messages; the closed loops have no schedule.
@@ -479,6 +503,9 @@ load_result measure_load(const client_options& options, run_report& report, bool
     for (unsigned s = 0; options.fan_out() && s < options.servers.size(); ++s) {
         plan.servers.push_back(endpoint_text(options.servers[s]));
     }
+    if (options.one_way) {
+        plan.one_way = one_way_clocks_of(described.server_settings);
+    }
     load_outputs outputs;
     outputs.progress = &std::cerr;
     outputs.interval_csv = options.interval_csv;
@@ -510,6 +537,7 @@ int run_load(const client_options& options, run_report& report, const client_con
     account.failure = failure;
     report.interrupted_by = interrupt_flag().load();
     report.load = &*pooled;
+    report.one_way = pooled->one_way.get();
     report.measurement_began = pooled->began;
     report.duration_s = pooled->duration_s;
     report.repeats = options.repeat > 1 ? &account : nullptr;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "client/random_tokens.hpp"
@@ -92,6 +93,26 @@ peer_error in_iteration(const peer_error& e, std::uint64_t iteration, std::uint6
                               : fmt::format("iteration {} of {}: {}", iteration, of, e.what()));
 }
 
+// --one-way: the server's stamps in every reply, taken into plan.split.
+std::optional<one_way_timing> one_way_of(const ping_pong_plan& plan) {
+    std::optional<one_way_timing> one_way;
+    if (plan.one_way) {
+        one_way.emplace(protocol::test_mode::ping_pong, *plan.one_way);
+    }
+    return one_way;
+}
+
+// With --one-way the stamps are the server's to write: the expected reply
+// takes them, so that every other byte of the reply is checked.
+void expect_stamps(const std::optional<one_way_timing>& one_way, std::span<const std::byte> reply,
+                   std::span<std::byte> expected) {
+    if (one_way) {
+        const auto at = protocol::server_stamps_offset(protocol::test_mode::ping_pong);
+        std::copy_n(reply.begin() + static_cast<std::ptrdiff_t>(at), protocol::server_stamps_size,
+                    expected.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+}
+
 }  // namespace
 
 // The loop is the timed path: whatever it needs is made before it and
@@ -104,6 +125,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     const std::uint64_t total = round_trips_planned(plan);
     clock::time_point last_stop{};
     const auto deadline = plan.duration.value_or(clock::duration::max());
+    auto one_way = one_way_of(plan);
 
     std::uint64_t i = 0;
     bool stopped = false;
@@ -128,8 +150,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         const sctp_delivery delivery{
             static_cast<std::uint16_t>(i % plan.streams), plan.unordered, {}};
         sctp_delivery travelled;
+        clock::time_point start;
         try {
-            const auto start = clock::now();
+            start = clock::now();
             channel.send_message(payload, delivery);
             channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
@@ -142,11 +165,19 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         } catch (const peer_error& e) {
             throw in_iteration(e, i + 1, plan.duration ? 0 : total);
         }
+        expect_stamps(one_way, reply, expected);
         if (reply != expected) {
             throw peer_error(fmt::format(
                 "iteration {}: the reply does not carry the request's check bytes and filler "
                 "(the peer answered without reading the request, or the stream is out of step)",
                 i + 1));
+        }
+        if (one_way) {
+            try {
+                one_way->take(start, last_stop, reply, window.measuring, plan.split);
+            } catch (const peer_error& e) {
+                throw in_iteration(e, i + 1, plan.duration ? 0 : total);
+            }
         }
         if (window.measuring && last_stop - window.since >= deadline) {
             ++i;

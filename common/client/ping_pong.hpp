@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "client/one_way_timing.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
 #include "stats/latency_recorder.hpp"
@@ -38,6 +39,10 @@ struct ping_pong_plan {
     const std::atomic<int>* stop = nullptr;
     // --start-at: after the primer, wait for this instant, then measure.
     std::optional<start_instant> start{};
+    // --one-way: the replies carry the server's stamps (the test asked for
+    // them, and reply_bytes has room), split into `split`.
+    std::optional<one_way_clocks> one_way{};
+    one_way_split* split = nullptr;
 };
 
 struct ping_pong_result {

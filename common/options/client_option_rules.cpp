@@ -276,6 +276,23 @@ void validate_payload(const raw_client_options& raw, const po::variables_map& gi
     }
 }
 
+// Why a reply size (--reply-bytes, or --echo's payload) is too small or too large.
+std::string reply_size_rule(bool framed, bool one_way) {
+    if (one_way) {
+        return framed ? "--reply-bytes must be 32..65536 with --one-way: a framed reply carries "
+                        "its request's 16-byte message header, then the server's 16 bytes of "
+                        "timestamps"
+                      : "--reply-bytes must be 18..65536 with --one-way: a ping-pong reply "
+                        "carries the request's two check bytes around the server's 16 bytes "
+                        "of timestamps";
+    }
+    return framed ? "--reply-bytes must be 16..65536 here: a framed reply carries its "
+                    "request's 16-byte message header (sequence and token), which the "
+                    "client matches"
+                  : "--reply-bytes must be 2..65536: a ping-pong reply carries the "
+                    "request's first and last check bytes";
+}
+
 // --reply-bytes or --echo: the size of every reply. After validate_workload
 // and validate_payload, whose mode and payload it reads.
 void validate_reply(const raw_client_options& raw, const po::variables_map& given,
@@ -288,15 +305,12 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
         return;
     }
     const bool framed = result.mode != protocol::test_mode::ping_pong;
-    const auto smallest = protocol::min_reply_bytes(result.mode);
+    result.one_way = raw.one_way;
+    result.half_rtt = raw.half_rtt;
+    const auto smallest = protocol::min_reply_bytes(result.mode, raw.one_way);
     if (sized) {
         if (raw.reply_bytes < smallest || raw.reply_bytes > protocol::max_reply_bytes) {
-            errors.push_back(
-                framed ? "--reply-bytes must be 16..65536 here: a framed reply carries its "
-                         "request's 16-byte message header (sequence and token), which the "
-                         "client matches"
-                       : "--reply-bytes must be 2..65536: a ping-pong reply carries the "
-                         "request's first and last check bytes");
+            errors.push_back(reply_size_rule(framed, raw.one_way));
         } else {
             result.reply_bytes = static_cast<std::uint32_t>(raw.reply_bytes);
         }
@@ -309,9 +323,17 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
             return;  // said by validate_payload
         }
         if (payload < smallest) {
-            errors.push_back(
-                "--echo needs a payload of 2 bytes or more: a ping-pong reply carries the "
-                "request's first and last check bytes (2 bytes)");
+            errors.push_back(raw.one_way
+                                 ? fmt::format("--echo with --one-way needs a payload of {} "
+                                               "bytes or more: the echo carries the server's "
+                                               "16 bytes of timestamps after {}",
+                                               smallest,
+                                               framed ? "the 16-byte message header"
+                                                      : "the first check byte, and the last "
+                                                        "check byte after them")
+                                 : "--echo needs a payload of 2 bytes or more: a "
+                                   "ping-pong reply carries the request's first and "
+                                   "last check bytes (2 bytes)");
         } else {
             result.reply_bytes = payload;
             result.echo = true;
@@ -470,6 +492,14 @@ void validate_fan_out(const client_options& result, std::vector<std::string>& er
             "-H/--server-host lists {} servers, but --flows {} leaves {} of them without a flow: "
             "give --flows {} or more, or name fewer servers",
             servers, result.flows, servers - result.flows, servers));
+    }
+    if (result.one_way) {
+        // The split needs the server's clock: one offset, one boot id. Several
+        // servers may be several hosts, each with its own clock.
+        errors.push_back(fmt::format(
+            "--one-way splits each round trip against one server's clock, and -H/--server-host "
+            "lists {} servers: run --one-way against one server at a time",
+            servers));
     }
 }
 

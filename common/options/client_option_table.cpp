@@ -33,6 +33,14 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("echo", po::bool_switch(&raw.echo),
          "each reply is the request sent back, of the payload's size (a full echo; with "
          "--throughput, of the messages --echo-every times); excludes --reply-bytes")
+        ("one-way", po::bool_switch(&raw.one_way),
+         "one-way latency: the server stamps each request's arrival and its reply's departure "
+         "(16 more bytes in each reply), and the report splits each round trip into "
+         "client->server, the server's turnaround and server->client (exact on one host; "
+         "across hosts only as good as the clocks' synchronization)")
+        ("half-rtt", po::bool_switch(&raw.half_rtt),
+         "also report half of each round trip (RTT/2), labelled \"half of the round trip, as "
+         "RTI Perftest reports\"; the round trip figures stay")
         ("test-iterations,c",
          count_value(raw.iterations, unreadable, "-c/--test-iterations")
              ->default_value(default_text(default_iterations))->value_name("N"),

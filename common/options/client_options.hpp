@@ -50,6 +50,14 @@ struct client_options {
     // payload's size). The wire's reply_bytes.
     std::uint32_t reply_bytes = 0;
     bool echo = false;  // --echo: every reply is the request sent back
+    // --one-way: the server stamps each request's arrival and its reply's
+    // departure (the wire's server timestamps), and the reports split each
+    // round trip into client->server, the server's turnaround and
+    // server->client.
+    bool one_way = false;
+    // --half-rtt: the reports add RTT/2 ("half of the round trip, as RTI
+    // Perftest reports") beside the round trip, never instead of it.
+    bool half_rtt = false;
     bin_layout histogram = default_histogram;
     // Server addresses: SOCK_SEQPACK may list several (comma-separated) for
     // one multi-homed association; SOCK_STREAM's are its servers' hosts,
@@ -121,7 +129,7 @@ struct client_options {
     }
     // The size of every reply of the run.
     std::uint32_t reply_size() const noexcept {
-        return reply_bytes != 0 ? reply_bytes : protocol::min_reply_bytes(mode);
+        return reply_bytes != 0 ? reply_bytes : protocol::min_reply_bytes(mode, one_way);
     }
 };
 

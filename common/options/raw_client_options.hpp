@@ -20,6 +20,8 @@ struct raw_client_options {
     long long payload_bytes = -1;
     long long reply_bytes = -1;  // -1: the mode's own
     bool echo = false;
+    bool one_way = false;
+    bool half_rtt = false;
     double histogram_min_us = default_histogram.min_us;
     double histogram_max_us = default_histogram.max_us;
     long long max_outliers = static_cast<long long>(default_histogram.max_outliers);

@@ -76,6 +76,8 @@ std::string encode_server_settings(const server_settings_blob& s) {
                            {"max_ms", s.sctp_rto->max_ms}};
     }
     doc["sctp"] = s.sctp ? encode_sctp_features(*s.sctp) : ordered_json(nullptr);
+    put(doc, "boot_id", s.boot_id);
+    put(doc, "realtime_minus_monotonic_ns", s.realtime_minus_monotonic_ns);
     return doc.dump();
 }
 
@@ -99,6 +101,8 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
     s.bind_device = blob_member<std::string>(doc, "bind_device");
     s.max_seg_requested_bytes = blob_member<std::uint64_t>(doc, "max_seg_requested_bytes");
     s.max_seg_bytes = blob_member<std::uint64_t>(doc, "max_seg_bytes");
+    s.boot_id = blob_member<std::string>(doc, "boot_id");
+    s.realtime_minus_monotonic_ns = blob_member<std::int64_t>(doc, "realtime_minus_monotonic_ns");
     if (doc.is_object()) {
         if (const auto rto = doc.find("sctp_rto"); rto != doc.end() && rto->is_object()) {
             s.sctp_rto = sctp_rto_blob{blob_member<std::uint64_t>(*rto, "initial_ms").value_or(0),

@@ -58,7 +58,7 @@ std::string_view describe(status s) noexcept {
             return "payload below 16 bytes in a framed mode (its message header needs 16)";
         case status::bad_reply_size:
             return "reply size outside the mode's minimum (2 bytes in ping-pong, 16 in a framed "
-                   "mode) to 65536 bytes";
+                   "mode, each 16 more with server timestamps) to 65536 bytes";
         case status::unsupported_feature:
             return "the test asks for a feature this server does not offer (server timestamps); "
                    "upgrade the server to the client's release";
@@ -66,12 +66,28 @@ std::string_view describe(status s) noexcept {
     return "unknown refusal reason";
 }
 
-std::uint32_t min_reply_bytes(test_mode mode) noexcept {
-    return static_cast<std::uint32_t>(mode == test_mode::ping_pong ? reply_size : load_reply_size);
+std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps) noexcept {
+    const auto own = mode == test_mode::ping_pong ? reply_size : load_reply_size;
+    return static_cast<std::uint32_t>(own + (server_timestamps ? server_stamps_size : 0));
 }
 
 std::uint32_t reply_size_of(const test_header& header) noexcept {
-    return header.reply_bytes != 0 ? header.reply_bytes : min_reply_bytes(header.mode);
+    return header.reply_bytes != 0 ? header.reply_bytes
+                                   : min_reply_bytes(header.mode, header.server_timestamps);
+}
+
+std::size_t server_stamps_offset(test_mode mode) noexcept {
+    // Ping-pong: after the first check byte; framed: after the message header.
+    return mode == test_mode::ping_pong ? 1 : message_header_size;
+}
+
+void encode_server_stamp(std::uint64_t ns, std::span<std::byte> out) noexcept {
+    put_be(out, 0, ns, 8);
+}
+
+server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply) noexcept {
+    const auto at = server_stamps_offset(mode);
+    return {get_be(reply, at, 8), get_be(reply, at + 8, 8)};
 }
 
 header_bytes encode_header(const test_header& header) noexcept {
@@ -124,12 +140,10 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
         result.verdict = status::payload_too_small_for_mode;
     } else if (header.iterations > max_iterations) {
         result.verdict = status::bad_iteration_count;
-    } else if (header.reply_bytes != 0 && (header.reply_bytes < min_reply_bytes(header.mode) ||
-                                           header.reply_bytes > max_reply_bytes)) {
+    } else if (header.reply_bytes != 0 &&
+               (header.reply_bytes < min_reply_bytes(header.mode, header.server_timestamps) ||
+                header.reply_bytes > max_reply_bytes)) {
         result.verdict = status::bad_reply_size;
-    } else if (header.server_timestamps) {
-        // A valid request that this server does not serve yet.
-        result.verdict = status::unsupported_feature;
     }
     return result;
 }

@@ -9,12 +9,13 @@
 //       magic u32 = 0x53505246 ("SPRF")   version u16 = 3
 //       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput,
 //                  3 framed ping-pong); bit 2 server timestamps (see
-//                  flag_server_timestamps); others 0
+//                  flag_server_timestamps and below); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
-//       reply_bytes u32: 0, each reply of the mode's own size; else the size
-//                        asked for each reply (see min_reply_bytes)
+//       reply_bytes u32: 0, each reply of the mode's own size (16 bytes more
+//                        with server timestamps); else the size asked for
+//                        each reply (see min_reply_bytes)
 //       max_gap_ms u32: the longest gap, in milliseconds rounded up, that the
 //                       client's schedule leaves between two requests of
 //                       this connection; 0 without a schedule (a closed loop)
@@ -46,6 +47,13 @@
 //   and the last request carries the end flag: the server replies to it, then
 //   sends its own account of the test as a blob.
 //
+//   server stamps, with flag_server_timestamps only: 16 bytes in every reply,
+//   right after the mode's own part (bytes 1..16 of a ping-pong reply, whose
+//   last byte stays the request's last check byte; bytes 16..31 of a framed
+//   reply): arrival u64, then departure u64, nanoseconds of the server's
+//   CLOCK_MONOTONIC. Arrival is when the server's read of the request
+//   completed, departure is read just before the reply is handed to send().
+//   Without the flag no reply carries them, and every byte is as before.//
 //   message header, 16 bytes: sequence u64 (per connection, from 0, primer
 //   included), token u32 (drawn at random per message; the reply must carry
 //   it back), flags u16 (bit 0 reply wanted, bit 1 end of test, bit 2 primer:
@@ -60,9 +68,10 @@
 // them. The verdict arrives before any timing starts, so a refused client can
 // say why.
 //
-// Version 3 carries a field that this release's server checks but does not
-// serve yet (server timestamps): it refuses it with unsupported_feature, so
-// that a later server can serve it with no change to the bytes on the wire.
+// Version 3 reserved the server timestamps flag from its start, and its
+// first servers refused it with unsupported_feature: a client that asks for
+// them from such a server hears why, and this server serves them with no
+// change to the version or to the bytes of a test that does not ask.
 // Replies of another size (reply_bytes) are served.
 
 #include <array>
@@ -85,6 +94,8 @@ inline constexpr std::size_t verdict_size = 8;
 inline constexpr std::size_t reply_size = 2;  // ping-pong
 inline constexpr std::size_t message_header_size = 16;
 inline constexpr std::size_t load_reply_size = message_header_size;
+// Server timestamps: arrival u64, departure u64 (see the top of this file).
+inline constexpr std::size_t server_stamps_size = 16;
 inline constexpr std::uint32_t max_payload_bytes = 65536;                     // 2^16
 inline constexpr std::uint32_t min_load_payload_bytes = message_header_size;  // 2^4
 inline constexpr std::uint32_t max_measured_iterations = 1'000'000'000;
@@ -95,7 +106,8 @@ inline constexpr std::uint32_t max_iterations = max_measured_iterations + 100;
 inline constexpr std::uint32_t blob_length_size = 4;
 inline constexpr std::uint32_t max_blob_bytes = 65536;
 // reply_bytes, when not 0: at least the mode's own reply (reply_size in
-// ping-pong, load_reply_size in the framed modes), at most this.
+// ping-pong, load_reply_size in the framed modes, each server_stamps_size
+// more with server timestamps), at most this.
 inline constexpr std::uint32_t max_reply_bytes = 65536;  // 2^16
 
 // Framed ping-pong is a closed loop (one request in flight) carried in the
@@ -126,9 +138,9 @@ enum class status : std::uint16_t {
 // A human sentence for a status, for logs and the client's error message.
 std::string_view describe(status s) noexcept;
 
-// Flag bit 2: the server is to stamp each timed request's arrival and its
-// reply's departure, for one-way latency. Reserved: this release's server
-// refuses it (unsupported_feature).
+// Flag bit 2: the server is to stamp each request's arrival and its reply's
+// departure into the reply, for one-way latency (see the top of this file).
+// A server of version 3 that predates them refuses it (unsupported_feature).
 inline constexpr std::uint16_t flag_server_timestamps = 1U << 2;
 
 struct test_header {
@@ -140,8 +152,9 @@ struct test_header {
     std::uint32_t max_gap_ms = 0;    // 0: no schedule
 };
 
-// The smallest reply a mode can carry: what its replies must return.
-std::uint32_t min_reply_bytes(test_mode mode) noexcept;
+// The smallest reply a mode can carry: what its replies must return, and
+// the server's stamps when asked for.
+std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps = false) noexcept;
 // The size of every reply of a test: reply_bytes, or the mode's own when 0.
 std::uint32_t reply_size_of(const test_header& header) noexcept;
 
@@ -165,9 +178,10 @@ struct decoded_header {
 // of this version, whose whole header_size bytes decode_header() then judges.
 decoded_header decode_header_start(const header_start_bytes& bytes) noexcept;
 // The whole header: the verdict names the first broken rule, in the order
-// magic, version, flags, payload size, iteration count, reply size, and
-// then unsupported_feature for what the header validly asks and this
-// server does not serve.
+// magic, version, flags, payload size, iteration count, reply size (with
+// server timestamps, at least the mode's own reply and the stamps).
+// unsupported_feature is never given by this server, which serves every
+// flag it knows; a client still reads it from a server that predates one.
 decoded_header decode_header(const header_bytes& bytes) noexcept;
 
 verdict_bytes encode_verdict(status s) noexcept;
@@ -190,6 +204,22 @@ reply_bytes pingpong_reply(std::span<const std::byte> request) noexcept;
 // request's check bytes into its first and last bytes. The bytes between
 // are the filler that fill_payload() wrote once into `reply`.
 void fill_pingpong_reply(std::span<const std::byte> request, std::span<std::byte> reply) noexcept;
+
+// Server timestamps: where they sit in a reply of `mode` (the departure
+// stamp 8 bytes further on).
+std::size_t server_stamps_offset(test_mode mode) noexcept;
+
+// The server's two stamps of one request, in nanoseconds of its
+// CLOCK_MONOTONIC.
+struct server_stamps {
+    std::uint64_t arrival_ns = 0;
+    std::uint64_t departure_ns = 0;
+    friend bool operator==(const server_stamps&, const server_stamps&) = default;
+};
+// Writes one 8-byte stamp at out[0..8).
+void encode_server_stamp(std::uint64_t ns, std::span<std::byte> out) noexcept;
+// Both stamps, from a reply of `mode` that has room for them.
+server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply) noexcept;
 
 // Load modes: the message header that opens every request and makes up every reply.
 inline constexpr std::uint16_t flag_reply_wanted = 1;

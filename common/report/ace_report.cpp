@@ -22,6 +22,7 @@
 
 #include "protocol/server_settings_blob.hpp"
 #include "report/load_report.hpp"
+#include "report/one_way_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
@@ -394,9 +395,10 @@ void write_run_description(std::ostream& out, const run_report& r) {
     fmt::print(out, "\ttransport: {} over SOCK_{}, Nagle {}\n", name_of(o.common.transport),
                r.program.service == socket_service::seqpack ? "SEQPACKET" : "STREAM",
                o.common.nagle ? "on" : "off");
-    fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}\n", o.payload_bytes(),
+    fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}{}\n", o.payload_bytes(),
                o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
-               reply_bytes_of(o), o.echo ? " (an echo of the request)" : "");
+               reply_bytes_of(o), o.echo ? " (an echo of the request)" : "",
+               o.one_way ? ", the server's 16 bytes of timestamps in it (--one-way)" : "");
     write_server_address_line(out, r);
     write_started_line(out, r);
     write_start_at_line(out, r);
@@ -410,6 +412,18 @@ void write_run_description(std::ostream& out, const run_report& r) {
     write_warnings(out, r);
 }
 
+// --one-way and --half-rtt: after the round trip's own figures.
+void write_split_blocks(std::ostream& out, const run_report& r, const log_linear_histogram& rtt) {
+    if (r.one_way != nullptr) {
+        write_one_way_block(out, *r.one_way, r.load != nullptr);
+        fmt::print(out, "\n");
+    }
+    if (r.options.half_rtt) {
+        write_half_rtt_block(out, rtt);
+        fmt::print(out, "\n");
+    }
+}
+
 }  // namespace
 
 void write_ace_report(std::ostream& out, const run_report& r) {
@@ -421,6 +435,7 @@ void write_ace_report(std::ostream& out, const run_report& r) {
     }
     if (r.load != nullptr) {
         write_load_summary(out, *r.load);
+        write_split_blocks(out, r, r.load->headline());
         if (r.repeats != nullptr) {
             write_runs_section(out, *r.repeats, measured_latency_name(r));
             fmt::print(out, "\n");
@@ -433,6 +448,7 @@ void write_ace_report(std::ostream& out, const run_report& r) {
         write_percentiles(out, rec);
         fmt::print(out, "\n");
     }
+    write_split_blocks(out, r, rec.percentiles());
     if (r.repeats != nullptr) {
         write_runs_section(out, *r.repeats, measured_latency_name(r));
         fmt::print(out, "\n");

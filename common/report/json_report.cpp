@@ -22,6 +22,7 @@
 #include "report/histogram_log.hpp"
 #include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
+#include "report/one_way_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
@@ -64,6 +65,8 @@ json config_json(const run_report& r) {
         {"payload_bytes", o.payload_bytes()},
         {"reply_bytes", reply_bytes_of(o)},
         {"echo", o.echo},
+        {"one_way", o.one_way},
+        {"half_rtt", o.half_rtt},
         {"mode", std::string(protocol::name_of(o.mode))},
         {"iterations", o.iterations},
         {"duration_s",
@@ -239,6 +242,16 @@ void add_fan_out_servers(json& doc, const run_report& r) {
     doc["server_settings_differ"] = server_settings_differ(r);
 }
 
+// --one-way and --half-rtt: keys a run without them does not have.
+void add_split(json& doc, const run_report& r, const log_linear_histogram& rtt) {
+    if (r.one_way != nullptr) {
+        doc["one_way"] = one_way_json(*r.one_way);
+    }
+    if (r.options.half_rtt) {
+        doc[half_rtt_json_key] = half_rtt_json(rtt);
+    }
+}
+
 void write_document(std::ostream& out, json& doc) {
     round_json_floats(doc);
     out << doc.dump(2) << '\n';
@@ -253,6 +266,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["summary"]["duration_s"] = r.duration_s;
     doc["percentiles"] = latency_percentiles_json(headline);
     doc["hdr_histogram"] = encode_compressed_histogram(headline);
+    add_split(doc, r, headline);
     doc["load"] = load_json(*r.load);
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
@@ -334,6 +348,7 @@ void write_json_report(std::ostream& out, const run_report& r) {
     doc["summary"] = ping_pong_summary_json(rec, r.duration_s);
     doc["percentiles"] = ping_pong_percentiles_json(rec);
     doc["hdr_histogram"] = encode_compressed_histogram(rec.percentiles());
+    add_split(doc, r, rec.percentiles());
     doc["histogram"] = bins_json(rec.bins(), r.options.all_bins);
     doc["outliers"] = outliers_json(rec.bins(), r.repeats);
     doc["sctp"] = client_sctp_json(r);

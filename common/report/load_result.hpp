@@ -22,6 +22,7 @@
 #include "runtime/process_usage.hpp"
 #include "stats/compact_histogram.hpp"
 #include "stats/log_linear_histogram.hpp"
+#include "stats/one_way_split.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/transport_counters.hpp"
 
@@ -122,6 +123,9 @@ struct load_result {
     compact_histogram schedule_slip;
     std::unique_ptr<log_linear_histogram> corrected;    // from the due time
     std::unique_ptr<log_linear_histogram> uncorrected;  // from the send
+    // --one-way: the round trip from the send (uncorrected) split by the
+    // server's stamps; null without.
+    std::unique_ptr<one_way_split> one_way;
     double client_cpu_percent = 0.0;
     // Per worker thread, the share of its time from t0 to its last flow's end
     // spent sending and reading rather than waiting for a due time or a reply

@@ -17,6 +17,7 @@
 #include "runtime/clock_probe.hpp"
 #include "runtime/host_environment.hpp"
 #include "stats/latency_recorder.hpp"
+#include "stats/one_way_split.hpp"
 #include "transport/network_interface.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -59,6 +60,8 @@ struct run_report {
     // (summed over the runs of --repeat).
     std::uint64_t warmup_round_trips = 0;
     const latency_recorder* recorder = nullptr;
+    // --one-way: each measured round trip split by the server's stamps.
+    const one_way_split* one_way = nullptr;
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
     // Read back from the (first flow's) socket, when --bind-device or

@@ -4,6 +4,7 @@
 #include "protocol/server_settings_blob.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "report/transport_json.hpp"
+#include "runtime/clock_relation.hpp"
 #include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -29,6 +30,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.header_timeout = options.header_timeout;
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
+    identity.boot_id = read_boot_id();
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
                          : program.service == socket_service::seqpack
                              ? "one-to-many, each association peeled off"
@@ -62,6 +64,9 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
         settings.sctp_rto = protocol::sctp_rto_blob{rto.initial_ms, rto.min_ms, rto.max_ms};
         settings.sctp = sctp_features_of(identity.sctp, read_sctp_features(fd, assoc_id));
     }
+    settings.boot_id = identity.boot_id;
+    // Sampled now: NTP may have moved the realtime clock since the start.
+    settings.realtime_minus_monotonic_ns = realtime_minus_monotonic_ns();
     return protocol::encode_server_settings(settings);
 }
 

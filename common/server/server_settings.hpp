@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "options/server_options.hpp"
@@ -24,6 +25,7 @@ struct server_identity {
     // How requests reach the sessions: "one-to-one" sockets, or associations
     // peeled off a one-to-many socket.
     std::string data_path;
+    std::optional<std::string> boot_id;  // this boot's id, for one-way latency
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
     std::optional<std::uint32_t> max_seg_bytes;      // --max-seg, as asked
@@ -41,8 +43,9 @@ server_identity read_server_identity(const server_options& options, const progra
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
 // "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
 // "nagle", "sndbuf_bytes",
-// "rcvbuf_bytes", "bind_device", "max_seg_requested_bytes", "max_seg_bytes", and "sctp_rto" and
-// "sctp" (null over TCP). `assoc_id` names the test's association on a shared one-to-many socket.
+// "rcvbuf_bytes", "bind_device", "max_seg_requested_bytes", "max_seg_bytes", "sctp_rto" and
+// "sctp" (null over TCP), "boot_id" and "realtime_minus_monotonic_ns" (sampled as the settings
+// are made). `assoc_id` names the test's association on a shared one-to-many socket.
 std::string server_settings_json(const server_identity& identity, int fd,
                                  std::int32_t assoc_id = 0);
 

@@ -183,6 +183,7 @@ void session::step(clock::time_point& now, std::span<std::byte> scratch) {
                 if (!after_read(read_message())) {
                     return;
                 }
+                note_arrival();
                 take_ping_pong_request(now);
                 flush(now);
                 // One request at a time is all a ping-pong client sends: back
@@ -444,6 +445,10 @@ void session::begin_test(clock::time_point now) {
     reply_.resize(reply_size_);
     protocol::fill_payload(reply_);
     const auto mode = header_.mode;
+    stamps_at_ = protocol::server_stamps_offset(mode);
+    if (header_.server_timestamps) {
+        log_info("The client asks for server timestamps (one-way latency) in every reply");
+    }
     if (mode == protocol::test_mode::ping_pong) {
         if (header_.iterations == 0) {
             log_info(
@@ -478,7 +483,13 @@ void session::take_ping_pong_request(clock::time_point now) {
     // Ping-pong replies stay fully reliable: one given up would stop the
     // client's loop.
     protocol::fill_pingpong_reply(message_, reply_);
-    out_.push(reply_, {route_.stream, route_.unordered, {}});
+    const sctp_delivery delivery{route_.stream, route_.unordered, {}};
+    if (header_.server_timestamps) {
+        protocol::encode_server_stamp(arrival_ns_, std::span(reply_).subspan(stamps_at_, 8));
+        out_.push(reply_, delivery, {stamps_at_ + 8, 0});
+    } else {
+        out_.push(reply_, delivery);
+    }
     output_since_ = now;
     ++outcome_.messages_done;
     if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
@@ -492,6 +503,7 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
             return false;
         }
         message_filled_ = 0;
+        note_arrival();
         take_requests(message_, now);
         return true;
     }
@@ -510,6 +522,7 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
     if (sctp_) {
         route_ = part.delivery;  // over SCTP a read never spans two messages
     }
+    note_arrival();
     const auto filled = partial_.size() + part.bytes;
     const auto taken = take_requests(scratch.first(filled), now);
     if (phase_ == phase::load || phase_ == phase::overtaken) {
@@ -549,6 +562,10 @@ bool session::take_request(std::span<const std::byte> request, bool& reliable) {
         replies_.insert(replies_.end(), request.begin(),
                         request.begin() + protocol::load_reply_size);
         replies_.insert(replies_.end(), reply_.begin() + protocol::load_reply_size, reply_.end());
+        if (header_.server_timestamps) {
+            const auto at = replies_.size() - reply_size_ + stamps_at_;
+            protocol::encode_server_stamp(arrival_ns_, std::span(replies_).subspan(at, 8));
+        }
         if (!ended) {
             ++replies_sent_;
             bytes_sent_ += reply_size_;
@@ -563,14 +580,29 @@ void session::push_replies(bool reliable, clock::time_point now) {
     }
     const sctp_delivery delivery{route_.stream, route_.unordered,
                                  reliable ? pr_sctp{} : identity_.sctp.pr};
+    const auto push = [&](std::span<const std::byte> replies) {
+        if (header_.server_timestamps) {
+            out_.push(replies, delivery, {stamps_at_ + 8, reply_size_});
+        } else {
+            out_.push(replies, delivery);
+        }
+    };
     if (seqpacket_) {
         for (std::size_t r = 0; r < replies_.size(); r += reply_size_) {
-            out_.push(std::span(replies_).subspan(r, reply_size_), delivery);
+            push(std::span(replies_).subspan(r, reply_size_));
         }
     } else {
-        out_.push(replies_, delivery);
+        push(replies_);
     }
     output_since_ = now;
+}
+
+void session::note_arrival() noexcept {
+    if (header_.server_timestamps) {
+        arrival_ns_ = static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch())
+                .count());
+    }
 }
 
 void session::settle_end(bool ended, clock::time_point now) {

@@ -11,6 +11,10 @@
 //    reply to those that ask for it, and after the one marked end-of-test
 //    send the server's own account of the test (counts, CPU, RSS) as a blob.
 //
+// With server timestamps (the header's flag), every reply carries when the
+// read that completed its request returned and when the reply was handed
+// to send() (protocol/wire_protocol.hpp): the server's turnaround.
+//
 // The server is a mirror: the client decides the rate and which requests
 // get replies, so one server serves every mode.
 //
@@ -149,6 +153,9 @@ class session {
     // must not be given up under PR-SCTP.
     bool take_request(std::span<const std::byte> request, bool& reliable);
     void push_replies(bool reliable, clock::time_point now);
+    // With server timestamps: the clock, read once a read has completed a
+    // request, as the arrival of the requests it completed.
+    void note_arrival() noexcept;
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);
@@ -190,6 +197,8 @@ class session {
     // reply writes only its check bytes or message header over a copy.
     std::uint32_t reply_size_ = protocol::reply_size;
     std::vector<std::byte> reply_;
+    std::size_t stamps_at_ = 0;     // server timestamps: their offset in a reply
+    std::uint64_t arrival_ns_ = 0;  // the last read's arrival stamp (note_arrival)
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted

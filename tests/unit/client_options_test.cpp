@@ -542,3 +542,40 @@ TEST_CASE("client options: --reply-bytes and --echo size the replies") {
               std::string::npos);
     }
 }
+
+TEST_CASE("client options: --one-way makes room for the server's stamps; --half-rtt") {
+    SECTION("neither is the default") {
+        const auto o = parse({"-s", "7"});
+        CHECK_FALSE(o.one_way);
+        CHECK_FALSE(o.half_rtt);
+        CHECK(o.reply_size() == 2);
+    }
+    SECTION("--one-way: each reply 16 bytes more, in every mode") {
+        // Ping-pong: check byte + 16 + check byte = 18; framed: 16 + 16 = 32.
+        const auto pp = parse({"-s", "7", "--one-way"});
+        CHECK(pp.one_way);
+        CHECK(pp.reply_bytes == 0);  // the wire's "the mode's own", which then has the stamps
+        CHECK(pp.reply_size() == 18);
+        CHECK(parse({"-s", "7", "--one-way", "--rate", "10"}).reply_size() == 32);
+        CHECK(parse({"-s", "7", "--one-way", "--throughput"}).reply_size() == 32);
+        CHECK(parse({"-s", "7", "--one-way", "--flows", "2"}).reply_size() == 32);
+        CHECK(parse({"-s", "7", "--one-way", "--reply-bytes", "18"}).reply_size() == 18);
+        CHECK(parse({"-s", "7", "--one-way", "--echo"}).reply_size() == 128);
+    }
+    SECTION("--one-way: a reply too small for the stamps is a usage error saying why") {
+        CHECK(usage_message({"-s", "7", "--one-way", "--reply-bytes", "17"})
+                  .find("--reply-bytes must be 18..65536 with --one-way") != std::string::npos);
+        CHECK(usage_message({"-s", "7", "--one-way", "--rate", "10", "--reply-bytes", "31"})
+                  .find("--reply-bytes must be 32..65536 with --one-way") != std::string::npos);
+        CHECK(usage_message({"--payload-bytes", "17", "--one-way", "--echo"})
+                  .find("--echo with --one-way needs a payload of 18 bytes or more") !=
+              std::string::npos);
+        CHECK(usage_message({"--payload-bytes", "31", "--one-way", "--echo", "--rate", "10"})
+                  .find("--echo with --one-way needs a payload of 32 bytes or more") !=
+              std::string::npos);
+    }
+    SECTION("--half-rtt in every mode") {
+        CHECK(parse({"-s", "7", "--half-rtt"}).half_rtt);
+        CHECK(parse({"-s", "7", "--half-rtt", "--rate", "10"}).half_rtt);
+    }
+}

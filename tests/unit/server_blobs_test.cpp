@@ -121,6 +121,22 @@ TEST_CASE("settings blob: an SCTP server's exact bytes, and back") {
               nlohmann::json::parse(protocol::encode_server_settings(s))) == s);
 }
 
+TEST_CASE("settings blob: the boot id and the clocks' gap, last, and back") {
+    auto s = tcp_settings();
+    s.boot_id = "6a1f0e2d-1111-4222-8333-444455556666";
+    s.realtime_minus_monotonic_ns = 1'764'000'000'123'456'789;
+    const auto text = protocol::encode_server_settings(s);
+    const std::string tail = R"("sctp":null,"boot_id":"6a1f0e2d-1111-4222-8333-444455556666",)"
+                             R"("realtime_minus_monotonic_ns":1764000000123456789})";
+    CHECK(text.ends_with(tail));
+    CHECK(protocol::decode_server_settings(nlohmann::json::parse(text)) == s);
+    // An older server's settings have neither: the client then takes the
+    // hosts as two.
+    const auto old = protocol::decode_server_settings(nlohmann::json::parse(tcp_settings_text));
+    CHECK_FALSE(old.boot_id.has_value());
+    CHECK_FALSE(old.realtime_minus_monotonic_ns.has_value());
+}
+
 TEST_CASE("settings blob: an older server's missing members read as missing") {
     const auto s = protocol::decode_server_settings(
         nlohmann::json::parse(R"({"program":"SOCK_STREAM_srv","nagle":false})"));

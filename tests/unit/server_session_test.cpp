@@ -85,8 +85,9 @@ struct session_on_pair {
 
 void send_header(const session_on_pair& p, protocol::test_mode mode, std::uint32_t payload,
                  std::uint32_t iterations, std::uint32_t max_gap_ms = 0,
-                 std::uint32_t reply_bytes = 0) {
+                 std::uint32_t reply_bytes = 0, bool server_timestamps = false) {
     protocol::test_header header;
+    header.server_timestamps = server_timestamps;
     header.mode = mode;
     header.payload_bytes = payload;
     header.iterations = iterations;
@@ -211,6 +212,64 @@ TEST_CASE("session: ping-pong replies of the size the header asks for", "[server
     echo.send(request);
     echo.advance(2ms);
     CHECK(echo.received() == std::vector(request.begin(), request.end()));
+}
+
+std::uint64_t monotonic_ns() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+}
+
+TEST_CASE("session: with server timestamps each ping-pong reply carries arrival and departure",
+          "[server]") {
+    session_on_pair p;
+    // 4-byte requests; reply_bytes 0 is then 1 + 16 + 1 = 18 bytes.
+    send_header(p, protocol::test_mode::ping_pong, 4, 2, 0, 0, true);
+    p.advance(1ms);
+    expect_accepted(p);
+    const std::array<std::byte, 4> request{std::byte{0x10}, std::byte{1}, std::byte{2},
+                                           std::byte{0x20}};
+    const auto before = monotonic_ns();
+    p.send(request);
+    p.advance(2ms);
+    const auto after = monotonic_ns();
+    const auto reply = p.received();
+    REQUIRE(reply.size() == 18);
+    CHECK(reply[0] == std::byte{0x10});
+    CHECK(reply[17] == std::byte{0x20});
+    // Both stamps are this host's CLOCK_MONOTONIC, read while the session
+    // ran: between the two reads around it, arrival first.
+    const auto stamps = protocol::decode_server_stamps(protocol::test_mode::ping_pong, reply);
+    CHECK(before <= stamps.arrival_ns);
+    CHECK(stamps.arrival_ns <= stamps.departure_ns);
+    CHECK(stamps.departure_ns <= after);
+}
+
+TEST_CASE("session: with server timestamps each load reply carries them after its header",
+          "[server]") {
+    session_on_pair p;
+    // 16-byte requests, reply_bytes 0: 16 + 16 = 32-byte replies.
+    send_header(p, protocol::test_mode::rate, 16, 0, 0, 0, true);
+    p.advance(1ms);
+    expect_accepted(p);
+    const protocol::message_header first{0, 7, protocol::flag_reply_wanted};
+    const protocol::message_header end{1, 9,
+                                       protocol::flag_end_of_test | protocol::flag_reply_wanted};
+    const auto before = monotonic_ns();
+    p.send(requests_of({first, end}));
+    p.advance(2ms);
+    const auto after = monotonic_ns();
+    const auto bytes = p.received();
+    REQUIRE(bytes.size() > 2 * 32 + protocol::blob_length_size);
+    CHECK(protocol::decode_message_header(std::span(bytes).first(16)) == first);
+    CHECK(protocol::decode_message_header(std::span(bytes).subspan(32, 16)) == end);
+    for (const std::size_t at : {std::size_t{0}, std::size_t{32}}) {
+        const auto stamps =
+            protocol::decode_server_stamps(protocol::test_mode::rate, std::span(bytes).subspan(at));
+        CHECK(before <= stamps.arrival_ns);
+        CHECK(stamps.arrival_ns <= stamps.departure_ns);
+        CHECK(stamps.departure_ns <= after);
+    }
 }
 
 TEST_CASE("session: load replies carry the message header, then filler to the size asked",

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "protocol/server_settings_blob.hpp"
 #include "report/run_notes.hpp"
 #include "report_test_support.hpp"
 #include "transport/unique_fd.hpp"
@@ -111,6 +112,27 @@ TEST_CASE("server settings: the blob's exact bytes over TCP") {
         R"("cpu_count":2,"cpu_affinity":"1","spin":true,"threads":2,"data_path":"one-to-one",)"
         R"("transport":"tcp","nagle":true,"io_timeout_ms":1500,"sndbuf_bytes":16384,)"
         R"("rcvbuf_bytes":131072,"bind_device":"","max_seg_requested_bytes":1000,)"
-        R"("max_seg_bytes":1000,"sctp_rto":null,"sctp":null})";
-    CHECK(sctp_perf::server_settings_json(identity, socket.get()) == expected);
+        R"("max_seg_bytes":1000,"sctp_rto":null,"sctp":null,)"
+        R"("realtime_minus_monotonic_ns":)";
+    // The last member is sampled as the settings are made: its value is
+    // checked apart, the bytes before it exactly.
+    const auto text = sctp_perf::server_settings_json(identity, socket.get());
+    CHECK(text.substr(0, expected.size()) == expected);
+    const auto doc = nlohmann::json::parse(text);
+    const auto sampled = doc["realtime_minus_monotonic_ns"].get<std::int64_t>();
+    // CLOCK_REALTIME is after 2020 and CLOCK_MONOTONIC far smaller on any host.
+    CHECK(sampled > std::int64_t{1'577'836'800} * 1'000'000'000);
+}
+
+TEST_CASE("server settings: the boot id, for one-way latency on one host") {
+    const sctp_perf::unique_fd socket(::socket(AF_INET, SOCK_STREAM, 0));
+    REQUIRE(socket.get() >= 0);
+    auto identity = tcp_identity();
+    identity.boot_id = "0d3c7b1e-2f4a-4d5e-9c8b-7a6f5e4d3c2b";
+    const auto settings =
+        nlohmann::json::parse(sctp_perf::server_settings_json(identity, socket.get()));
+    CHECK(settings["boot_id"] == "0d3c7b1e-2f4a-4d5e-9c8b-7a6f5e4d3c2b");
+    const auto decoded = sctp_perf::protocol::decode_server_settings(settings);
+    CHECK(decoded.boot_id == identity.boot_id);
+    CHECK(decoded.realtime_minus_monotonic_ns.has_value());
 }

@@ -148,14 +148,44 @@ TEST_CASE("wire: bad magic, version, flags, size and count are refused") {
     }
 }
 
-TEST_CASE("wire: server timestamps are refused, other reply sizes checked and served") {
-    SECTION("server timestamps: a feature this server does not offer") {
-        auto header = header_of(128, 1100, test_mode::rate);
+TEST_CASE("wire: server timestamps are served, other reply sizes checked and served") {
+    SECTION("server timestamps: accepted in every mode, the flag on the wire as bit 2") {
+        for (const auto mode : {test_mode::ping_pong, test_mode::rate, test_mode::throughput,
+                                test_mode::framed_ping_pong}) {
+            auto header = header_of(128, 1100, mode);
+            header.server_timestamps = true;
+            CHECK(verdict_of(header) == status::accepted);
+            const auto bytes = protocol::encode_header(header);
+            CHECK(std::to_integer<unsigned>(bytes[7]) == (static_cast<unsigned>(mode) | 4U));
+            CHECK(protocol::decode_header(bytes).header.server_timestamps);
+        }
+        // A broken rule is still named.
+        auto header = header_of(0, 1100, test_mode::rate);
         header.server_timestamps = true;
-        CHECK(verdict_of(header) == status::unsupported_feature);
-        // A broken rule is named before the feature.
-        header.payload_bytes = 0;
         CHECK(verdict_of(header) == status::bad_payload_size);
+    }
+    SECTION("without the flag a header's bytes are those of the previous release") {
+        // flags = mode only: 0x0001 for rate.
+        const auto bytes = protocol::encode_header(header_of(128, 1100, test_mode::rate));
+        CHECK(std::to_integer<unsigned>(bytes[6]) == 0);
+        CHECK(std::to_integer<unsigned>(bytes[7]) == 1);
+    }
+    SECTION("with server timestamps, each reply is 16 bytes larger, and smaller is refused") {
+        // Ping-pong: check byte, 16 bytes of stamps, check byte = 18.
+        // A framed mode: 16-byte message header + 16 bytes of stamps = 32.
+        for (const auto& [mode, smallest] :
+             {std::pair{test_mode::ping_pong, 18U}, std::pair{test_mode::rate, 32U},
+              std::pair{test_mode::throughput, 32U}, std::pair{test_mode::framed_ping_pong, 32U}}) {
+            auto header = header_of(128, 0, mode);
+            header.server_timestamps = true;
+            CHECK(protocol::min_reply_bytes(mode, true) == smallest);
+            CHECK(protocol::reply_size_of(header) == smallest);  // reply_bytes 0
+            header.reply_bytes = smallest - 1;
+            CHECK(verdict_of(header) == status::bad_reply_size);
+            header.reply_bytes = smallest;
+            CHECK(verdict_of(header) == status::accepted);
+            CHECK(protocol::reply_size_of(header) == smallest);
+        }
     }
     SECTION("a reply size below the mode's own reply or above 64 KiB") {
         // Ping-pong's reply is 2 bytes, a framed mode's the 16-byte message header.
@@ -288,5 +318,42 @@ TEST_CASE("wire: a blob is read whole whatever part of it was read before") {
             reader.receive_message(in_hand);
         }
         CHECK(sctp_perf::receive_blob(reader, in_hand) == "{}");
+    }
+}
+
+TEST_CASE("wire: server stamps sit after the mode's own part, big-endian") {
+    // arrival 0x0102030405060708 ns, departure 0x1112131415161718 ns.
+    const protocol::server_stamps stamps{0x0102030405060708ULL, 0x1112131415161718ULL};
+    SECTION("ping-pong: bytes 1..8 arrival, 9..16 departure, check bytes around them") {
+        std::vector<std::byte> request(64);
+        protocol::fill_payload(request);
+        request.front() = std::byte{0xaa};
+        request.back() = std::byte{0xbb};
+        std::vector<std::byte> reply(protocol::min_reply_bytes(test_mode::ping_pong, true));
+        protocol::fill_payload(reply);
+        protocol::fill_pingpong_reply(request, reply);
+        const auto at = protocol::server_stamps_offset(test_mode::ping_pong);
+        CHECK(at == 1);
+        protocol::encode_server_stamp(stamps.arrival_ns, std::span(reply).subspan(at, 8));
+        protocol::encode_server_stamp(stamps.departure_ns, std::span(reply).subspan(at + 8, 8));
+        CHECK(reply.size() == 18);
+        CHECK(reply[0] == std::byte{0xaa});
+        CHECK(reply[1] == std::byte{0x01});
+        CHECK(reply[8] == std::byte{0x08});
+        CHECK(reply[9] == std::byte{0x11});
+        CHECK(reply[16] == std::byte{0x18});
+        CHECK(reply[17] == std::byte{0xbb});
+        CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply) == stamps);
+    }
+    SECTION("a framed mode: bytes 16..23 arrival, 24..31 departure") {
+        std::vector<std::byte> reply(protocol::min_reply_bytes(test_mode::rate, true));
+        CHECK(reply.size() == 32);
+        const auto at = protocol::server_stamps_offset(test_mode::rate);
+        CHECK(at == 16);
+        protocol::encode_server_stamp(stamps.arrival_ns, std::span(reply).subspan(at, 8));
+        protocol::encode_server_stamp(stamps.departure_ns, std::span(reply).subspan(at + 8, 8));
+        CHECK(reply[16] == std::byte{0x01});
+        CHECK(reply[31] == std::byte{0x18});
+        CHECK(protocol::decode_server_stamps(test_mode::framed_ping_pong, reply) == stamps);
     }
 }

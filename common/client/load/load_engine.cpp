@@ -304,6 +304,9 @@ class load_run {
         groups_.resize(thread_count_);
         for (unsigned t = 0; t < thread_count_; ++t) {
             sinks_.push_back(std::make_unique<sample_sink>());
+            if (plan_.one_way) {
+                sinks_[t]->one_way = std::make_unique<one_way_split>();
+            }
             if (plan_.streams > 1) {
                 sinks_[t]->per_stream.replies.resize(plan_.streams);
                 sinks_[t]->per_stream.latency.resize(
@@ -405,7 +408,13 @@ class load_run {
         result_.client_rss.add(usage_end_.rss_kib);
         result_.corrected = std::make_unique<log_linear_histogram>();
         result_.uncorrected = std::make_unique<log_linear_histogram>();
+        if (plan_.one_way) {
+            result_.one_way = std::make_unique<one_way_split>();
+        }
         for (const auto& sink : sinks_) {
+            if (result_.one_way) {
+                result_.one_way->merge(*sink->one_way);
+            }
             result_.corrected->merge(sink->corrected_run);
             result_.uncorrected->merge(sink->uncorrected_run);
             result_.schedule_slip.merge(sink->slip);

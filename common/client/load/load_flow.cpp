@@ -56,6 +56,9 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
     protocol::fill_payload(out_);
     protocol::fill_payload(filler_);
     result_.flow = index;
+    if (plan.one_way) {
+        one_way_.emplace(plan.mode, *plan.one_way);
+    }
 }
 
 std::string load_flow::name() const {
@@ -74,6 +77,7 @@ void load_flow::send_primer(std::uint32_t round) {
     primer_sent_.token = static_cast<std::uint32_t>(tokens_.next());
     protocol::encode_message_header(primer_sent_, out_);
     try {
+        primer_sent_at_ = clock::now();
         channel_->send_message(out_);
     } catch (const peer_error& e) {
         throw peer_error(fmt::format("{}, primer round trip {}: {}", name(), round + 1, e.what()));
@@ -85,17 +89,21 @@ void load_flow::check_primer(std::uint32_t round) {
     sctp_delivery travelled;
     try {
         channel_->receive_message(reply, checks_streams() ? &travelled : nullptr);
+        const auto received = clock::now();
         if (checks_streams()) {
             check_reply_stream(travelled.stream, primer_sent_.sequence);
         }
+        if (protocol::decode_message_header(reply) != primer_sent_ || !padding_ok(reply)) {
+            throw peer_error(
+                "the reply does not carry its request's sequence and token (the peer answered "
+                "without reading the request)");
+        }
+        if (one_way_) {
+            // Not recorded: a sample of the clocks' offset.
+            one_way_->take(primer_sent_at_, received, reply, false, nullptr);
+        }
     } catch (const peer_error& e) {
         throw peer_error(fmt::format("{}, primer round trip {}: {}", name(), round + 1, e.what()));
-    }
-    if (protocol::decode_message_header(reply) != primer_sent_ || !padding_ok(reply)) {
-        throw peer_error(
-            fmt::format("{}, primer round trip {}: the reply does not carry its request's sequence "
-                        "and token (the peer answered without reading the request)",
-                        name(), round + 1));
     }
 }
 
@@ -267,9 +275,11 @@ bool load_flow::drained(clock::time_point now) {
 }
 
 bool load_flow::padding_ok(std::span<const std::byte> reply) const noexcept {
-    const auto after_header = reply.subspan(protocol::load_reply_size);
+    // The server's stamps, with --one-way, are its own to write.
+    const auto after_header =
+        reply.subspan(protocol::load_reply_size + (one_way_ ? protocol::server_stamps_size : 0));
     return std::equal(after_header.begin(), after_header.end(),
-                      filler_.begin() + protocol::load_reply_size);
+                      filler_.end() - static_cast<std::ptrdiff_t>(after_header.size()));
 }
 
 void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
@@ -328,11 +338,17 @@ void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence
                                   sent_on);
 }
 
-void load_flow::record_reply(const timed_request& request, std::size_t reply_bytes,
+void load_flow::record_reply(const timed_request& request, std::span<const std::byte> reply,
                              clock::time_point arrived, sample_sink& sink) {
-    if (request.due < measure_from_) {
+    const bool measured = request.due >= measure_from_;
+    if (one_way_) {
+        // The split is of the round trip from the send (uncorrected).
+        one_way_->take(request.sent, arrived, reply, measured, sink.one_way.get());
+    }
+    if (!measured) {
         return;  // the warm-up's: matched and checked, not recorded
     }
+    const std::size_t reply_bytes = reply.size();
     const auto corrected = arrived - request.due;
     const auto uncorrected = arrived - request.sent;
     const auto corrected_ns =
@@ -391,7 +407,7 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
     }
     switch (match.what) {
         case reply_matcher::verdict::matched:
-            record_reply(match.request, reply.size(), arrived, sink);
+            record_reply(match.request, reply, arrived, sink);
             return;
         case reply_matcher::verdict::duplicate:
             ++result_.messages_duplicated;

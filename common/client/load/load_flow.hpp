@@ -21,6 +21,7 @@
 
 #include "client/load/reply_matcher.hpp"
 #include "client/load/send_schedule.hpp"
+#include "client/one_way_timing.hpp"
 #include "client/random_tokens.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
@@ -57,6 +58,9 @@ struct load_plan {
     // When the first flow began to connect, to say how long the flows have
     // waited when the server ends one during the primer; unset: not said.
     std::optional<std::chrono::steady_clock::time_point> setup_began;
+    // --one-way: every reply carries the server's stamps after its message
+    // header (reply_bytes has room), split into the sinks' one_way.
+    std::optional<one_way_clocks> one_way;
     // Read by the workers as they run; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends every flow early and cleanly: no more
     // measured messages, then the end of test and the server's account.
@@ -134,6 +138,7 @@ struct sample_sink {
     stream_samples per_stream;                            // empty with one stream
     // Fan-out: the headline latency of each server's flows (load_plan::servers).
     std::vector<std::unique_ptr<log_linear_histogram>> per_server;
+    std::unique_ptr<one_way_split> one_way;               // with --one-way
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,
@@ -213,7 +218,7 @@ class load_flow {
     // stream it came on: a reply elsewhere is the server's error.
     bool checks_streams() const noexcept { return plan_.streams > 1; }
     // The round trip of a reply that matched `request`, into every sample it belongs to.
-    void record_reply(const timed_request& request, std::size_t reply_bytes,
+    void record_reply(const timed_request& request, std::span<const std::byte> reply,
                       clock::time_point arrived, sample_sink& sink);
     // Throws reply_on_wrong_stream naming both streams unless `came_on` is the stream
     // request `sequence` went on.
@@ -232,9 +237,11 @@ class load_flow {
     clock::time_point stop_at_ = clock::time_point::max();
 
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
-    std::vector<std::byte> out_;            // the message being sent
-    std::vector<std::byte> filler_;         // a reply's expected bytes (after its header)
-    std::size_t out_sent_ = 0;              // bytes of out_ the kernel has taken
+    clock::time_point primer_sent_at_{};
+    std::optional<one_way_timing> one_way_;  // --one-way
+    std::vector<std::byte> out_;             // the message being sent
+    std::vector<std::byte> filler_;          // a reply's expected bytes (after its header)
+    std::size_t out_sent_ = 0;               // bytes of out_ the kernel has taken
     bool out_pending_ = false;
     clock::time_point out_due_{};
     std::optional<timed_request> out_timed_;  // set when out_ asks for a reply

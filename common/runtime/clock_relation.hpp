@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What one-way latency needs to know of a host's clocks: which boot of which
+// machine it is (two ends with the same boot id read one CLOCK_MONOTONIC),
+// and how far its CLOCK_REALTIME is from its CLOCK_MONOTONIC, so that
+// monotonic stamps of two hosts can be put on their wall clocks and compared.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace sctp_perf {
+
+// The kernel's random id of this boot, nullopt when it cannot be read. The
+// path is a parameter for tests.
+std::optional<std::string> read_boot_id(
+    const char* boot_id_path = "/proc/sys/kernel/random/boot_id");
+
+// CLOCK_REALTIME minus CLOCK_MONOTONIC now, in nanoseconds: the realtime
+// read between the two monotonic reads that bracket it most closely of a
+// few tries, against their midpoint.
+std::int64_t realtime_minus_monotonic_ns() noexcept;
+
+// CLOCK_MONOTONIC now, in nanoseconds (steady_clock on Linux).
+std::int64_t monotonic_now_ns() noexcept;
+
+}  // namespace sctp_perf
