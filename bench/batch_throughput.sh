@@ -63,19 +63,21 @@ printf '%-5s | %12s %9s | %12s %9s | %7s | %s\n' round "batch 1" "msg/call" "bat
 ratios=()
 rates_1=()
 rates_16=()
+declare -A rate_of per_call_of count_of  # this round's, by --batch
 for round in $(seq "$rounds"); do
     if ((round % 2)); then order=(1 16); else order=(16 1); fi
     for batch in "${order[@]}"; do
         run_batch "$batch"
-        printf -v "rate_$batch" '%s' "$rate"
-        printf -v "per_call_$batch" '%s' "$per_call"
-        printf -v "count_$batch" '%s' "$received/$sent"
+        rate_of[$batch]=$rate
+        per_call_of[$batch]=$per_call
+        count_of[$batch]=$received/$sent
     done
-    rates_1+=("$rate_1")
-    rates_16+=("$rate_16")
-    ratios+=("$(ratio "$rate_16" "$rate_1")")
-    printf '%-5s | %12.0f %9.3f | %12.0f %9.3f | %7s | %s; %s\n' "$round" "$rate_1" "$per_call_1" \
-        "$rate_16" "$per_call_16" "${ratios[-1]}" "$count_1" "$count_16"
+    rates_1+=("${rate_of[1]}")
+    rates_16+=("${rate_of[16]}")
+    ratios+=("$(ratio "${rate_of[16]}" "${rate_of[1]}")")
+    printf '%-5s | %12.0f %9.3f | %12.0f %9.3f | %7s | %s; %s\n' "$round" "${rate_of[1]}" \
+        "${per_call_of[1]}" "${rate_of[16]}" "${per_call_of[16]}" "${ratios[-1]}" "${count_of[1]}" \
+        "${count_of[16]}"
 done
 echo
 printf 'median msg/s, --batch 1:   %.0f\n' "$(printf '%s\n' "${rates_1[@]}" | median)"

@@ -27,7 +27,9 @@ check_json() {
 }
 
 # Every message the client sent, the server counted (primers apart), none
-# lost; and the calls make up the messages per call reported.
+# lost; and the calls make up the messages per call reported. Perl, in
+# single quotes: check_json runs it.
+# shellcheck disable=SC2016
 exact_accounting='
     same "messages_received_by_server", $l->{messages_received_by_server}, $l->{messages_sent};
     same "server messages_received", $l->{server}{messages_received},
