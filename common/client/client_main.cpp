@@ -469,7 +469,8 @@ load_result measure_load(const client_options& options, run_report& report, bool
     // --io-timeout, so that a slow schedule is not cut off between two
     // messages; the closed loops have no schedule.
     if (options.mode == protocol::test_mode::rate) {
-        header.max_gap_ms = longest_gap_ms(options.rate_per_s, options.arrivals);
+        header.max_gap_ms =
+            longest_gap_ms(options.rate_per_s, options.arrivals, options.tick_rate_per_s);
     }
     run_report later;
     run_report& described = described_run(report, first, later);
@@ -483,6 +484,8 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.seed = options.seed.value_or(random_seed());
     plan.flow_count = options.flows;
     plan.echo_every = options.echo_every;
+    plan.batch = options.batch;
+    plan.tick_rate_per_s = options.tick_rate_per_s;
     plan.messages = options.iterations;
     plan.primer_iterations = options.primer_iterations;
     plan.duration = options.duration;

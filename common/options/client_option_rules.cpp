@@ -120,6 +120,42 @@ void validate_echo_every(const raw_client_options& raw, const po::variables_map&
     }
 }
 
+// --batch and --tick-rate: how the load modes group their sends. After the
+// mode.
+void validate_batch_ticks(const raw_client_options& raw, const po::variables_map& given,
+                          client_options& result, std::vector<std::string>& errors) {
+    const bool rate = result.mode == protocol::test_mode::rate;
+    const bool load = rate || result.mode == protocol::test_mode::throughput;
+    if (!given["batch"].defaulted()) {
+        if (!load) {
+            errors.push_back(
+                "--batch needs --rate or --throughput: ping-pong has one request in flight, so "
+                "there is never more than one to send");
+        } else if (raw.batch < 1 || raw.batch > max_batch) {
+            errors.push_back(fmt::format("--batch must be 1..{}", max_batch));
+        } else {
+            result.batch = static_cast<unsigned>(raw.batch);
+        }
+    }
+    if (!given.count("tick-rate")) {
+        return;
+    }
+    if (result.mode == protocol::test_mode::throughput) {
+        errors.push_back(
+            "--tick-rate needs --rate, not --throughput: throughput mode sends every message "
+            "at once, on no schedule to cut into ticks");
+    } else if (!rate) {
+        errors.push_back(
+            "--tick-rate needs --rate or --total-rate: ping-pong sends each request when the "
+            "last reply is in, on no schedule to cut into ticks");
+    } else if (!(raw.tick_rate_per_s >= 1.0 && raw.tick_rate_per_s <= max_tick_rate_per_s)) {
+        errors.push_back(
+            fmt::format("--tick-rate must be 1..{:.0f} ticks per second", max_tick_rate_per_s));
+    } else {
+        result.tick_rate_per_s = raw.tick_rate_per_s;
+    }
+}
+
 // --duration: a time instead of -c.
 void validate_duration(const raw_client_options& raw, const po::variables_map& given,
                        client_options& result, std::vector<std::string>& errors) {
@@ -240,6 +276,7 @@ void validate_workload(const raw_client_options& raw, const po::variables_map& g
     validate_rate(raw, given, result, errors);
     validate_arrivals(raw, given, result.mode == protocol::test_mode::rate, result, errors);
     validate_echo_every(raw, given, result, errors);
+    validate_batch_ticks(raw, given, result, errors);
     validate_duration(raw, given, result, errors);
     validate_warmup(raw, given, result, errors);
     validate_flows(raw, given, result, errors);

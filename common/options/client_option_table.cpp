@@ -93,6 +93,17 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("echo-every", count_value(raw.echo_every, unreadable, "--echo-every")->value_name("N"),
          fmt::format("load modes: every Nth message asks for a reply and is timed (default: 1 "
                      "with --rate, {} with --throughput)", default_throughput_echo_every).c_str())
+        ("batch", count_value(raw.batch, unreadable, "--batch")
+             ->default_value(default_text(default_batch))->value_name("N"),
+         fmt::format("load modes: send up to N due messages per system call, "
+                     "1..{} (TCP: one gathering write; SCTP: one sendmmsg, each request still "
+                     "one SCTP message); each message is timed from its own due time",
+                     max_batch).c_str())
+        ("tick-rate", real_value(raw.tick_rate_per_s, unreadable, "--tick-rate",
+                                 real_kind::rate)->value_name("T"),
+         "with --rate: cut time into T ticks per second; the messages due within a tick go "
+         "together at its start (in calls of up to --batch) and are timed from it, as "
+         "TransportPerf's -tickRate")
         ("flows", count_value(raw.flows, unreadable, "--flows")
              ->default_value(default_text(default_flows))->value_name("N"),
          multi ? "associations at once, 1..100000 (each needs a descriptor: see ulimit -n); "

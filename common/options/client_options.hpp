@@ -88,6 +88,11 @@ struct client_options {
     arrival_process arrivals = default_arrivals;  // rate mode's schedule
     std::optional<std::uint64_t> seed;  // --arrivals poisson; unset: drawn when the run starts
     std::uint32_t echo_every = 1;       // load modes: every Nth message asks for a reply
+    // --batch, the load modes: due messages sent per system call, at most.
+    unsigned batch = default_batch;
+    // --tick-rate, rate mode: the messages due within each tick of 1/T
+    // seconds go together at its start, timed from it; unset: no ticks.
+    std::optional<double> tick_rate_per_s;
     std::optional<std::chrono::nanoseconds> duration;  // run for a time instead of -c
     // --warmup, with a duration: the run first goes on for this long, after
     // the primer, and records nothing of it; then `duration` is measured.

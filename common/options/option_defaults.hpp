@@ -40,6 +40,13 @@ inline constexpr arrival_process default_arrivals = arrival_process::uniform;  /
 inline constexpr bin_layout default_histogram{};
 // --echo-every with --throughput (with --rate every message is timed).
 inline constexpr std::uint32_t default_throughput_echo_every = 1000;
+// --batch: one message per system call, as without it.
+inline constexpr unsigned default_batch = 1;
+// The most --batch takes: what one gathering write (IOV_MAX) or one
+// sendmmsg() (UIO_MAXIOV) takes on Linux, transport's max_batch_messages.
+inline constexpr unsigned max_batch = 1024;
+// The most --tick-rate takes, ticks per second: a tick of 1 us.
+inline constexpr double max_tick_rate_per_s = 1'000'000.0;
 // --interval in the load modes (ping-pong prints no progress lines unless asked).
 inline constexpr std::chrono::seconds default_load_interval{1};
 

@@ -39,6 +39,8 @@ struct raw_client_options {
     long long seed = 0;
     bool throughput = false;
     long long echo_every = 0;  // 0: the mode's default
+    long long batch = default_batch;
+    double tick_rate_per_s = 0.0;
     double duration_s = 0.0;
     double warmup_s = std::chrono::duration<double>(default_warmup).count();
     long long flows = default_flows;

@@ -95,6 +95,8 @@ json config_json(const run_report& r) {
         config["rate_per_s"] =
             o.mode == protocol::test_mode::rate ? json(o.rate_per_s) : json(nullptr);
         config["echo_every"] = o.echo_every;
+        config["batch"] = o.batch;
+        config["tick_rate_per_s"] = o.tick_rate_per_s ? json(*o.tick_rate_per_s) : json(nullptr);
         config["flows"] = o.flows;
         config["threads"] = o.threads;
     }

@@ -276,6 +276,12 @@ void write_rate_lines(std::ostream& out, const load_result& l) {
                                : "",
                    l.rate_achieved_per_s);
         fmt::print(out, "\tarrivals: {}\n", describe_arrivals(l));
+        if (l.tick_rate_per_s) {
+            fmt::print(out,
+                       "\tticks: {:g} per second: the messages due within each tick of {:.3f} us "
+                       "go together at its start, and are timed from it\n",
+                       *l.tick_rate_per_s, 1e6 / *l.tick_rate_per_s);
+        }
     } else if (l.mode == protocol::test_mode::framed_ping_pong) {
         fmt::print(out,
                    "\trate: each flow waits for each reply (a stall counts once; --rate shows "
@@ -285,6 +291,19 @@ void write_rate_lines(std::ostream& out, const load_result& l) {
         fmt::print(out, "\trate: as fast as the transport takes, achieved {:.1f} msg/s per flow\n",
                    l.rate_achieved_per_s);
     }
+}
+
+// The load modes' system calls per message (--batch): how many messages
+// each send call carried, the warm-up's included.
+void write_send_calls_line(std::ostream& out, const load_result& l) {
+    if (l.mode != protocol::test_mode::rate && l.mode != protocol::test_mode::throughput) {
+        return;
+    }
+    fmt::print(out,
+               "\tsend calls: {:.3f} messages per system call, up to {} (--batch): {} messages "
+               "in {} calls\n",
+               l.messages_per_send_call(), l.batch, l.messages_sent + l.warmup_messages,
+               l.send_calls);
 }
 
 // The client's and the server's CPU and memory; the server's line closes
@@ -435,6 +454,7 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                l.threads == 1 ? "" : "s",
                l.echo_every == 1 ? std::string("every message")
                                  : fmt::format("one message in {}", l.echo_every));
+    write_send_calls_line(out, l);
     fmt::print(out, "\tduration: {:.3f} s (sending {:.3f} s)\n", l.duration_s, l.sending_s);
     if (l.setup_s) {
         fmt::print(out, "\tset-up: {:.3f} s to connect, negotiate and prime {} flow{}\n",
@@ -471,6 +491,10 @@ json load_json(const load_result& l) {
         {"rate_asked_per_s", rate ? json(l.rate_asked_per_s) : json(nullptr)},
         {"arrivals", l.arrivals ? json(std::string(name_of(*l.arrivals))) : json(nullptr)},
         {"seed", l.seed ? json(*l.seed) : json(nullptr)},
+        {"tick_rate_per_s", l.tick_rate_per_s ? json(*l.tick_rate_per_s) : json(nullptr)},
+        {"batch", l.batch},
+        {"send_calls", l.send_calls},
+        {"messages_per_send_call", l.messages_per_send_call()},
         {"rate_achieved_per_s", l.rate_achieved_per_s},
         {"messages_sent", l.messages_sent},
         {"messages_received_by_server", l.messages_received_by_server},

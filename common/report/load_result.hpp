@@ -74,6 +74,9 @@ struct flow_result {
     // --warmup: messages sent in the warm-up, in no other count; the server
     // counts them (and the primer) in its own.
     std::uint64_t warmup_messages = 0;
+    // System calls that sent the measured and warm-up messages (--batch),
+    // each one that took bytes; one refused for want of room is not counted.
+    std::uint64_t send_calls = 0;
     pr_sctp_abandoned kernel_abandoned;  // requests this end's kernel gave up
     std::optional<transport_counters> transport;
     double rate_per_s = 0.0;  // between its first and last send
@@ -103,6 +106,12 @@ struct load_result {
     std::optional<double> setup_s;
     std::uint64_t messages_sent = 0;
     std::uint64_t warmup_messages = 0;  // --warmup: sent in it, unrecorded, all flows
+    // --batch: the most messages per system call, and the calls that sent
+    // the measured and warm-up messages, all flows (see flow_result).
+    std::size_t batch = 1;
+    std::uint64_t send_calls = 0;
+    // --tick-rate: ticks per second (rate mode); unset: none.
+    std::optional<double> tick_rate_per_s;
     std::uint64_t messages_received_by_server = 0;
     std::uint64_t messages_echo_requested = 0;
     std::uint64_t messages_replied = 0;
@@ -136,6 +145,13 @@ struct load_result {
     std::vector<flow_result> per_flow;
     std::vector<server_result> per_server;  // fan-out only: empty with one server
 
+    // Messages per send call achieved: the measured and warm-up messages
+    // over the calls that sent them; 0 when none was sent.
+    double messages_per_send_call() const noexcept {
+        return send_calls > 0 ? static_cast<double>(messages_sent + warmup_messages) /
+                                    static_cast<double>(send_calls)
+                              : 0.0;
+    }
     double payload_mb_per_s_sent() const noexcept {
         return sending_s > 0.0
                    ? static_cast<double>(messages_sent) * payload_bytes / sending_s / 1e6

@@ -65,6 +65,18 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
 
 }  // namespace
 
+std::size_t message_channel::send_batch_ready(std::span<const outgoing_message> messages) {
+    std::size_t taken = 0;
+    for (const auto& message : messages) {
+        const auto n = send_ready(message.bytes, message.delivery);
+        taken += n;
+        if (n < message.bytes.size()) {
+            break;
+        }
+    }
+    return taken;
+}
+
 void stream_channel::send_message(std::span<const std::byte> message,
                                   const sctp_delivery& delivery) {
     std::size_t sent = 0;
@@ -78,6 +90,12 @@ void stream_channel::send_message(std::span<const std::byte> message,
 std::size_t stream_channel::send_ready(std::span<const std::byte> bytes,
                                        const sctp_delivery& delivery) {
     return send_once(socket_.get(), bytes, MSG_DONTWAIT, delivery, "connection").value_or(0);
+}
+
+std::size_t stream_channel::send_batch_ready(std::span<const outgoing_message> messages) {
+    const auto n = sctp_ ? batch_.each(socket_.get(), messages, MSG_DONTWAIT, 0, "connection")
+                         : batch_.gather(socket_.get(), messages, MSG_DONTWAIT, "connection");
+    return n.value_or(0);
 }
 
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
@@ -212,8 +230,10 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
 stream_channel::stream_channel(unique_fd socket) noexcept : socket_(std::move(socket)) {
     int protocol = 0;
     socklen_t length = sizeof protocol;
-    tcp_ = ::getsockopt(socket_.get(), SOL_SOCKET, SO_PROTOCOL, &protocol, &length) == 0 &&
-           protocol == IPPROTO_TCP;
+    const bool known =
+        ::getsockopt(socket_.get(), SOL_SOCKET, SO_PROTOCOL, &protocol, &length) == 0;
+    tcp_ = known && protocol == IPPROTO_TCP;
+    sctp_ = known && protocol == IPPROTO_SCTP;
 }
 
 void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery* delivery) {

@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 
+#include "transport/batch_send.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/unique_fd.hpp"
 
@@ -73,6 +74,14 @@ class message_channel {
     virtual std::size_t send_ready(std::span<const std::byte> bytes,
                                    const sctp_delivery& delivery) = 0;
     std::size_t send_ready(std::span<const std::byte> bytes) { return send_ready(bytes, {}); }
+    // - send_batch_ready sends up to max_batch_messages `messages` in one
+    //   system call where the channel has a batched send (batch_send.hpp),
+    //   and returns the bytes the kernel took from them, in order, 0 when
+    //   its buffer is full. A byte stream may take part of a message; a
+    //   channel that keeps message boundaries, or any SCTP socket, takes a
+    //   leading run of whole messages. A channel without a batched send
+    //   sends them one send_ready at a time, until one finds no room.
+    virtual std::size_t send_batch_ready(std::span<const outgoing_message> messages);
     virtual std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                                       sctp_delivery* delivery) = 0;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size) {
@@ -259,6 +268,9 @@ class stream_channel final : public message_channel {
     int native_handle() const noexcept override { return socket_.get(); }
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
+    // SCTP: one sendmmsg(), each message one SCTP message (batch_send.hpp
+    // says why); any other byte stream (TCP): one gathering sendmsg().
+    std::size_t send_batch_ready(std::span<const outgoing_message> messages) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                               sctp_delivery* delivery) override;
     received_part receive_part(std::span<std::byte> buffer, bool with_delivery, bool wait) override;
@@ -271,7 +283,9 @@ class stream_channel final : public message_channel {
 
   private:
     unique_fd socket_;
-    bool tcp_ = false;  // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
+    bool tcp_ = false;   // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
+    bool sctp_ = false;  // SCTP: a batch is one SCTP message per request
+    batch_sender batch_;
 };
 
 // A blob (see protocol/wire_protocol.hpp): its length, then its text, each one

@@ -23,11 +23,6 @@ std::string message_too_long(std::size_t expected) {
     return fmt::format("a message longer than the {} bytes expected", expected);
 }
 
-namespace {
-
-// What a failed send's errno means. Returns true to send again (a signal
-// came first), false when a MSG_DONTWAIT send found no room; throws for the
-// rest.
 bool send_again(int error, int flags, std::string_view peer_link) {
     switch (error) {
         case EINTR:
@@ -50,8 +45,6 @@ bool send_again(int error, int flags, std::string_view peer_link) {
             throw std::system_error(error, std::generic_category(), "send failed");
     }
 }
-
-}  // namespace
 
 std::optional<std::size_t> send_once(int fd, std::span<const std::byte> bytes, int flags,
                                      const sctp_delivery& delivery, std::string_view peer_link) {

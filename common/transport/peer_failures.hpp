@@ -29,6 +29,13 @@ std::string message_of_wrong_size(std::size_t received, std::size_t expected);
 // A message that went on past the `expected` bytes agreed.
 std::string message_too_long(std::size_t expected);
 
+// What a failed send's errno `error` means, for a send with `flags`.
+// Returns true to send again (a signal came first), false when a
+// MSG_DONTWAIT send found no room; throws peer_error when the send timed out
+// or the peer is gone ("the peer closed the <peer_link>"),
+// std::system_error for the rest.
+bool send_again(int error, int flags, std::string_view peer_link);
+
 // One send() of `bytes` (sendmsg() with `delivery` when it is not the
 // default) with `flags` and MSG_NOSIGNAL, retried when a signal interrupts
 // it. Returns the bytes the kernel took, nullopt when a MSG_DONTWAIT send

@@ -11,22 +11,12 @@
 
 namespace sctp_perf {
 
-ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
-                           const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id) {
-    // The SCTP_SNDINFO and SCTP_PRINFO that sctp_sendv() would build, built
-    // here: lksctp-tools' sctp_sendv() (1.0.19) passes 0 to sendmsg() and
-    // keeps `flags` only in msg_flags, which sendmsg() ignores. MSG_DONTWAIT
-    // was lost with it, so a full send buffer made a "non-blocking" send
-    // wait out SO_SNDTIMEO, and MSG_NOSIGNAL too, so a send to an
-    // association that had just gone would raise SIGPIPE.
-    alignas(cmsghdr)
-        std::byte control[CMSG_SPACE(sizeof(sctp_sndinfo)) + CMSG_SPACE(sizeof(sctp_prinfo))]{};
-    iovec part{const_cast<std::byte*>(message.data()), message.size()};
-    msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = delivery.pr.any() ? sizeof control : CMSG_SPACE(sizeof(sctp_sndinfo));
+void attach_delivery(msghdr& header, delivery_control& control, const sctp_delivery& delivery,
+                     sctp_assoc_t assoc_id) {
+    std::memset(control.bytes, 0, sizeof control.bytes);
+    header.msg_control = control.bytes;
+    header.msg_controllen =
+        delivery.pr.any() ? sizeof control.bytes : CMSG_SPACE(sizeof(sctp_sndinfo));
 
     sctp_sndinfo info{};
     info.snd_sid = delivery.stream;
@@ -48,6 +38,22 @@ ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
         c->cmsg_len = CMSG_LEN(sizeof policy);
         std::memcpy(CMSG_DATA(c), &policy, sizeof policy);
     }
+}
+
+ssize_t send_with_delivery(int fd, std::span<const std::byte> message,
+                           const sctp_delivery& delivery, int flags, sctp_assoc_t assoc_id) {
+    // The SCTP_SNDINFO and SCTP_PRINFO that sctp_sendv() would build, built
+    // here: lksctp-tools' sctp_sendv() (1.0.19) passes 0 to sendmsg() and
+    // keeps `flags` only in msg_flags, which sendmsg() ignores. MSG_DONTWAIT
+    // was lost with it, so a full send buffer made a "non-blocking" send
+    // wait out SO_SNDTIMEO, and MSG_NOSIGNAL too, so a send to an
+    // association that had just gone would raise SIGPIPE.
+    delivery_control control;
+    iovec part{const_cast<std::byte*>(message.data()), message.size()};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    attach_delivery(header, control, delivery, assoc_id);
     return ::sendmsg(fd, &header, flags | MSG_NOSIGNAL);
 }
 

@@ -6,6 +6,7 @@
 
 #include <netinet/in.h>
 #include <netinet/sctp.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <cstddef>
@@ -23,6 +24,18 @@ struct sctp_delivery {
     bool is_default() const noexcept { return stream == 0 && !unordered && !pr.any(); }
     friend bool operator==(const sctp_delivery&, const sctp_delivery&) = default;
 };
+
+// The ancillary data that says how one message travels: SCTP_SNDINFO and,
+// with a PR-SCTP policy, SCTP_PRINFO, as sctp_sendv() would build them.
+struct delivery_control {
+    alignas(cmsghdr)
+        std::byte bytes[CMSG_SPACE(sizeof(sctp_sndinfo)) + CMSG_SPACE(sizeof(sctp_prinfo))];
+};
+
+// Fills `control` for `delivery` on association `assoc_id` (0 on a socket
+// that holds one association) and points `header`'s control at it.
+void attach_delivery(msghdr& header, delivery_control& control, const sctp_delivery& delivery,
+                     sctp_assoc_t assoc_id);
 
 // One sendmsg() of `message` as one SCTP message carrying `delivery`
 // (SCTP_SNDINFO and, with a policy, SCTP_PRINFO), on association

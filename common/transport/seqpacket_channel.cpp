@@ -88,6 +88,10 @@ std::size_t seqpacket_channel::send_ready(std::span<const std::byte> bytes,
     return send_whole(socket_.get(), bytes, MSG_DONTWAIT, delivery) ? bytes.size() : 0;
 }
 
+std::size_t seqpacket_channel::send_batch_ready(std::span<const outgoing_message> messages) {
+    return batch_.each(socket_.get(), messages, MSG_DONTWAIT, 0, "association").value_or(0);
+}
+
 std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                                              sctp_delivery* delivery) {
     std::size_t filled = 0;

@@ -55,6 +55,8 @@ class seqpacket_channel final : public message_channel {
     bool keeps_message_boundaries() const noexcept override { return true; }
     std::size_t send_ready(std::span<const std::byte> bytes,
                            const sctp_delivery& delivery) override;
+    // One sendmmsg(), each message one SCTP message.
+    std::size_t send_batch_ready(std::span<const outgoing_message> messages) override;
     std::size_t receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                               sctp_delivery* delivery) override;
     // Notifications are taken here and never returned: one saying the
@@ -82,6 +84,7 @@ class seqpacket_channel final : public message_channel {
 
     unique_fd socket_;
     std::optional<pending_message> pending_;
+    batch_sender batch_;
 };
 
 // Subscribes `fd` to the notifications a server needs to learn of new

@@ -464,6 +464,33 @@ TEST_CASE("client options: --warmup runs seconds unrecorded before a --duration"
     }
 }
 
+TEST_CASE("client options: --batch in the load modes, --tick-rate in rate mode") {
+    CHECK(parse({"-s", "7", "--throughput"}).batch == 1);
+    CHECK(parse({"-s", "7", "--throughput", "--batch", "16"}).batch == 16);
+    CHECK(parse({"-s", "7", "--rate", "1000", "--batch", "1024"}).batch == 1024);
+    for (const char* bad : {"0", "1025"}) {
+        CHECK(usage_message({"-s", "7", "--throughput", "--batch", bad})
+                  .find("--batch must be 1..1024") != std::string::npos);
+    }
+    // Ping-pong, plain or framed (several flows), has one request in flight.
+    for (const auto& args : {std::vector<std::string>{"-s", "7", "--batch", "4"},
+                             std::vector<std::string>{"-s", "7", "--flows", "2", "--batch", "4"}}) {
+        CHECK(usage_message(args).find("--batch needs --rate or --throughput: ping-pong has one "
+                                       "request in flight") != std::string::npos);
+    }
+
+    CHECK_FALSE(parse({"-s", "7", "--rate", "1000"}).tick_rate_per_s);
+    CHECK(parse({"-s", "7", "--rate", "10k", "--tick-rate", "1000"}).tick_rate_per_s == 1000.0);
+    CHECK(usage_message({"-s", "7", "--throughput", "--tick-rate", "1000"})
+              .find("--tick-rate needs --rate, not --throughput") != std::string::npos);
+    CHECK(usage_message({"-s", "7", "--tick-rate", "1000"})
+              .find("--tick-rate needs --rate or --total-rate: ping-pong") != std::string::npos);
+    for (const char* bad : {"0", "0.5", "2000000"}) {
+        CHECK(usage_message({"-s", "7", "--rate", "1000", "--tick-rate", bad})
+                  .find("--tick-rate must be 1..1000000 ticks per second") != std::string::npos);
+    }
+}
+
 TEST_CASE("client options: --payload-bytes takes any size from 1 to 65536") {
     const auto hundred = parse({"--payload-bytes", "100"});
     CHECK(hundred.payload_bytes() == 100);

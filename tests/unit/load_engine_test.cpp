@@ -148,6 +148,10 @@ TEST_CASE("schedule: the longest gap each schedule leaves, as the server is told
     // Slower than one message in 49.7 days: the field's most, 2^32 - 1 ms.
     CHECK(longest_gap_ms(1e-9, arrival_process::uniform) == 0xffffffffU);
     CHECK(longest_gap_ms(1e-9, arrival_process::poisson) == 0xffffffffU);
+    // With ticks a message may go up to a tick early: one tick more.
+    // 100 msg/s (10 ms) in ticks of 1/3 s (333.3 ms): 343.3 ms, 344.
+    CHECK(longest_gap_ms(100.0, arrival_process::uniform, 3.0) == 344);
+    CHECK(longest_gap_ms(100.0, arrival_process::poisson, 1000.0) == 201);  // 200 + 1 ms
     // No schedule: throughput (rate 0).
     CHECK(longest_gap_ms(0.0, arrival_process::poisson) == 0);
     CHECK(longest_gap_ms(0.0, arrival_process::uniform) == 0);

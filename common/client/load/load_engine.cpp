@@ -227,6 +227,7 @@ std::uint64_t measured_received_by_server(const flow_result& flow, std::uint32_t
 void add_flow_counts(load_result& result, const flow_result& flow, std::uint32_t primer) {
     result.messages_sent += flow.messages_sent;
     result.warmup_messages += flow.warmup_messages;
+    result.send_calls += flow.send_calls;
     result.messages_echo_requested += flow.messages_echo_requested;
     result.messages_replied += flow.messages_replied;
     result.bytes_sent += flow.bytes_sent;
@@ -388,7 +389,9 @@ class load_run {
         result_.payload_bytes = plan_.payload_bytes;
         result_.reply_bytes = plan_.reply_bytes;
         result_.rate_asked_per_s = plan_.rate_per_s;
+        result_.batch = plan_.batch;
         if (plan_.mode == protocol::test_mode::rate) {
+            result_.tick_rate_per_s = plan_.tick_rate_per_s;
             result_.arrivals = plan_.arrivals;
             if (plan_.arrivals == arrival_process::poisson) {
                 result_.seed = plan_.seed;

@@ -14,9 +14,12 @@
 namespace sctp_perf {
 namespace {
 
-// Messages a throughput flow sends before the worker looks at its other
-// flows and at the replies, so that echoed replies are timed promptly.
-constexpr int throughput_batch = 64;
+// Messages a throughput flow sends (in calls of up to --batch, and at
+// least one call) before the worker looks at its other flows and at the
+// replies, so that echoed replies are timed promptly.
+constexpr std::size_t throughput_pass = 64;
+
+static_assert(max_batch <= max_batch_messages, "--batch takes more than one call sends");
 
 }  // namespace
 
@@ -47,14 +50,21 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
       channel_(std::move(channel)),
       plan_(plan),
       closed_loop_(plan.mode == protocol::test_mode::framed_ping_pong),
-      out_(plan.payload_bytes),
+      // Framed ping-pong has one request in flight: never more than one to send.
+      batch_limit_(closed_loop_ ? 1 : std::max<std::size_t>(1, plan.batch)),
+      out_(plan.payload_bytes * batch_limit_),
       filler_(plan.reply_bytes),
       // A byte stream is read in bulk; SOCK_SEQPACKET one message per read,
       // so that the blob after the end-of-test reply is never read as a reply.
       bulk_(dynamic_cast<stream_channel*>(channel_.get()) != nullptr),
       partial_(plan.reply_bytes) {
-    protocol::fill_payload(out_);
+    for (std::size_t slot = 0; slot < batch_limit_; ++slot) {
+        protocol::fill_payload(message_bytes(slot));
+    }
     protocol::fill_payload(filler_);
+    batch_.reserve(batch_limit_);
+    dues_.reserve(batch_limit_);
+    outgoing_.reserve(batch_limit_);
     result_.flow = index;
     if (plan.one_way) {
         one_way_.emplace(plan.mode, *plan.one_way);
@@ -75,10 +85,10 @@ void load_flow::send_primer(std::uint32_t round) {
     primer_sent_.flags = protocol::flag_reply_wanted | protocol::flag_primer;
     primer_sent_.sequence = next_sequence_++;
     primer_sent_.token = static_cast<std::uint32_t>(tokens_.next());
-    protocol::encode_message_header(primer_sent_, out_);
+    protocol::encode_message_header(primer_sent_, message_bytes(0));
     try {
         primer_sent_at_ = clock::now();
-        channel_->send_message(out_);
+        channel_->send_message(message_bytes(0));
     } catch (const peer_error& e) {
         throw peer_error(fmt::format("{}, primer round trip {}: {}", name(), round + 1, e.what()));
     }
@@ -113,17 +123,20 @@ void load_flow::begin(const send_schedule& schedule, clock::time_point measure_f
     measure_from_ = measure_from;
     stop_at_ = stop_at;
     owed_since_ = schedule.start();
+    if (plan_.tick_rate_per_s && schedule.paced()) {
+        ticks_.emplace(schedule.start(), *plan_.tick_rate_per_s);
+    }
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
-    if (end_started_ && !out_pending_) {
+    if (end_started_ && !out_pending()) {
         return clock::time_point::max();
     }
-    if (draining_ && !out_pending_) {
+    if (draining_ && !out_pending()) {
         // The replies wake it; with PR-SCTP so does the end of its patience.
         return plan_.partially_reliable() ? drain_until_ : clock::time_point::max();
     }
-    if (out_pending_) {
+    if (out_pending()) {
         return schedule_->start();  // due already: send as soon as there is room
     }
     if (closed_loop_ && matcher_.outstanding() > 0) {
@@ -132,10 +145,14 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (!schedule_->paced() || stopping_) {
         return schedule_->start();  // now: the next message, or the end of test
     }
-    return std::min(schedule_->next_due(), stop_at_);
+    return std::min(next_send_due(*schedule_, ticks_ ? &*ticks_ : nullptr), stop_at_);
 }
 
-void load_flow::start_message(clock::time_point due, bool end_of_test) {
+std::span<std::byte> load_flow::message_bytes(std::size_t slot) noexcept {
+    return std::span(out_).subspan(slot * plan_.payload_bytes, plan_.payload_bytes);
+}
+
+void load_flow::add_message(clock::time_point due, bool end_of_test) {
     protocol::message_header header;
     header.sequence = next_sequence_++;
     header.token = static_cast<std::uint32_t>(tokens_.next());
@@ -143,19 +160,16 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
     header.flags =
         static_cast<std::uint16_t>((timed || end_of_test ? protocol::flag_reply_wanted : 0) |
                                    (end_of_test ? protocol::flag_end_of_test : 0));
-    protocol::encode_message_header(header, out_);
-    out_sent_ = 0;
-    out_pending_ = true;
-    out_due_ = due;
-    out_timed_.reset();
-    out_delivery_ = {};
+    protocol::encode_message_header(header, message_bytes(batch_.size()));
+    batched_message message;
+    message.due = due;
     if (!end_of_test) {
-        out_delivery_.stream = static_cast<std::uint16_t>(measured_sent_ % plan_.streams);
-        out_delivery_.unordered = plan_.unordered;
-        out_delivery_.pr = plan_.pr;
+        message.delivery.stream = static_cast<std::uint16_t>(measured_sent_ % plan_.streams);
+        message.delivery.unordered = plan_.unordered;
+        message.delivery.pr = plan_.pr;
     }
     if (timed) {
-        out_timed_ = timed_request{header.sequence, header.token, due, {}};
+        message.timed = timed_request{header.sequence, header.token, due, {}};
     }
     if (end_of_test) {
         end_sequence_ = header.sequence;
@@ -163,19 +177,68 @@ void load_flow::start_message(clock::time_point due, bool end_of_test) {
         end_started_ = true;
     } else {
         ++measured_sent_;
-        schedule_->advance();
     }
+    batch_.push_back(message);
 }
 
-bool load_flow::flush_pending(clock::time_point now) {
-    // The clock is read where the exact moment counts: a timed message, every
-    // message of a paced flow (its slip), and a flow's first message. An
-    // untimed throughput message takes the loop's time, saving a clock read
-    // on 999 of 1000 messages.
-    const bool exact =
-        out_sent_ == 0 && (out_timed_ || schedule_->paced() || result_.messages_sent == 0);
+bool load_flow::start_batch(clock::time_point now) {
+    batch_.clear();
+    batch_done_ = 0;
+    out_sent_ = 0;
+    const bool count_done = !plan_.duration && measured_sent_ >= plan_.messages;
+    const bool time_done =
+        stopping_ || (plan_.duration &&
+                      (schedule_->paced() ? schedule_->next_due() >= stop_at_ : now >= stop_at_));
+    if (count_done || time_done) {
+        if (!drained(now)) {
+            return false;
+        }
+        if (!schedule_->paced() && result_.messages_sent > 0) {
+            last_send_ = clock::now();  // the last send was stamped with the loop's time
+        }
+        add_message(now, /*end_of_test=*/true);  // alone: in no call's count
+        return true;
+    }
+    batch_bounds bounds;
+    bounds.most = batch_limit_;
+    if (!plan_.duration) {
+        bounds.left = plan_.messages - measured_sent_;
+    }
+    bounds.stop_at = stop_at_;
+    dues_.clear();
+    plan_batch(*schedule_, ticks_ ? &*ticks_ : nullptr, now, bounds, dues_);
+    for (const auto due : dues_) {
+        add_message(due, /*end_of_test=*/false);
+    }
+    return !batch_.empty();
+}
+
+bool load_flow::timed_pending() const noexcept {
+    return std::any_of(batch_.begin() + static_cast<std::ptrdiff_t>(batch_done_), batch_.end(),
+                       [](const batched_message& m) { return m.timed.has_value(); });
+}
+
+std::size_t load_flow::send_once_more() {
+    const auto first = message_bytes(batch_done_).subspan(out_sent_);
+    if (batch_.size() - batch_done_ == 1) {
+        return channel_->send_ready(first, batch_[batch_done_].delivery);
+    }
+    outgoing_.clear();
+    outgoing_.push_back({first, batch_[batch_done_].delivery});
+    for (auto i = batch_done_ + 1; i < batch_.size(); ++i) {
+        outgoing_.push_back({message_bytes(i), batch_[i].delivery});
+    }
+    return channel_->send_batch_ready(outgoing_);
+}
+
+bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::size_t& completed) {
+    // The clock is read where the exact moment counts: a call with a timed
+    // message, every call of a paced flow (its slip), and a flow's first
+    // message. A call of untimed throughput messages takes the loop's time,
+    // saving a clock read on 999 of 1000 messages.
+    const bool exact = schedule_->paced() || result_.messages_sent == 0 || timed_pending();
     const auto sent_at = exact ? clock::now() : now;
-    const auto n = channel_->send_ready(std::span(out_).subspan(out_sent_), out_delivery_);
+    auto n = send_once_more();
     if (n == 0) {
         out_blocked_ = true;
         return false;
@@ -184,77 +247,88 @@ bool load_flow::flush_pending(clock::time_point now) {
         owed_since_ = now;  // the peer made room: it is reading
         out_blocked_ = false;
     }
-    out_sent_ += n;
-    if (out_sent_ < out_.size()) {
+    if (!end_started_) {
+        ++result_.send_calls;
+    }
+    // The bytes taken complete messages in order; on a byte stream the last
+    // may be taken in part, and its rest goes first in the next call.
+    while (n > 0) {
+        const std::size_t rest = plan_.payload_bytes - out_sent_;
+        if (n < rest) {
+            out_sent_ += n;
+            break;
+        }
+        n -= rest;
+        out_sent_ = 0;
+        complete_message(batch_[batch_done_++], sent_at, sink);
+        ++completed;
+    }
+    if (out_pending()) {
         out_blocked_ = true;
         return false;  // the rest waits for room
-    }
-    out_pending_ = false;
-    last_sent_at_ = sent_at;
-    if (matcher_.outstanding() == 0 || end_started_) {
-        owed_since_ = sent_at;  // a new wait for the peer begins here
-    }
-    if (out_timed_) {
-        out_timed_->sent = sent_at;
-        if (!schedule_->paced()) {
-            out_timed_->due = sent_at;  // throughput: timed from the actual send
-        }
-        matcher_.expect(*out_timed_);
-        if (out_timed_->due >= measure_from_) {
-            ++result_.messages_echo_requested;
-        }
     }
     return true;
 }
 
+void load_flow::complete_message(const batched_message& message, clock::time_point sent_at,
+                                 sample_sink& sink) {
+    last_sent_at_ = sent_at;
+    if (matcher_.outstanding() == 0 || end_started_) {
+        owed_since_ = sent_at;  // a new wait for the peer begins here
+    }
+    if (message.timed) {
+        auto timed = *message.timed;
+        timed.sent = sent_at;
+        if (!schedule_->paced()) {
+            timed.due = sent_at;  // throughput: timed from the actual send
+        }
+        matcher_.expect(timed);
+        if (timed.due >= measure_from_) {
+            ++result_.messages_echo_requested;
+        }
+    }
+    // Nothing follows the end message, so with it started the one just sent
+    // was the end message, not a measured one. A message due (sent, unpaced)
+    // before measure_from is the warm-up's.
+    if (end_started_) {
+        return;
+    }
+    if ((schedule_->paced() ? message.due : sent_at) < measure_from_) {
+        ++result_.warmup_messages;
+        ++sink.warmup_sent;
+        return;
+    }
+    ++result_.messages_sent;
+    result_.bytes_sent += plan_.payload_bytes;
+    ++sink.interval_sent;
+    if (result_.messages_sent == 1) {
+        first_send_ = sent_at;
+    }
+    last_send_ = sent_at;
+    if (schedule_->paced()) {
+        // From its own due time (its tick's), however late in its batch it went.
+        const auto slip = std::max<std::int64_t>(0, (sent_at - message.due).count());
+        sink.slip.record(static_cast<std::uint64_t>(slip));
+    }
+}
+
 bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
-    for (int batch = 0; batch < throughput_batch; ++batch) {
-        if (!out_pending_) {
+    // Up to throughput_pass messages (at least one call) per pass.
+    std::size_t sent_in_pass = 0;
+    while (sent_in_pass < throughput_pass) {
+        if (!out_pending()) {
             if (end_started_ || (closed_loop_ && matcher_.outstanding() > 0)) {
                 return false;
             }
-            const std::uint64_t k = measured_sent_;
-            const auto due = schedule_->next_due();
-            const bool count_done = !plan_.duration && k >= plan_.messages;
-            const bool time_done =
-                stopping_ ||
-                (plan_.duration && (schedule_->paced() ? due >= stop_at_ : now >= stop_at_));
-            if (count_done || time_done) {
-                if (!drained(now)) {
-                    return false;
-                }
-                if (!schedule_->paced() && result_.messages_sent > 0) {
-                    last_send_ = clock::now();  // the last send was stamped with the loop's time
-                }
-                start_message(now, /*end_of_test=*/true);
-            } else if (schedule_->paced() && due > now) {
-                return false;
-            } else {
-                start_message(due, /*end_of_test=*/false);
+            if (!start_batch(now)) {
+                return false;  // nothing due yet, or waiting for replies to drain
             }
         }
-        if (!flush_pending(now)) {
+        if (!flush_pending(now, sink, sent_in_pass)) {
             return true;
         }
-        // Nothing follows the end message, so with it started the one just
-        // sent was the end message, not a measured one. A message due (sent,
-        // unpaced) before measure_from is the warm-up's.
-        const bool warm = (schedule_->paced() ? out_due_ : last_sent_at_) < measure_from_;
-        if (!end_started_ && warm) {
-            ++result_.warmup_messages;
-            ++sink.warmup_sent;
-        } else if (!end_started_) {
-            ++result_.messages_sent;
-            result_.bytes_sent += out_.size();
-            ++sink.interval_sent;
-            if (result_.messages_sent == 1) {
-                first_send_ = last_sent_at_;
-            }
-            last_send_ = last_sent_at_;
-            if (schedule_->paced()) {
-                const auto slip = std::max<std::int64_t>(0, (last_sent_at_ - out_due_).count());
-                sink.slip.record(static_cast<std::uint64_t>(slip));
-            }
+        if (end_started_) {
+            return false;  // the end of test is out: nothing follows it
         }
         if (schedule_->paced()) {
             now = clock::now();

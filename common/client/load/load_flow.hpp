@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "client/load/batch_planner.hpp"
 #include "client/load/reply_matcher.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/one_way_timing.hpp"
@@ -44,6 +45,12 @@ struct load_plan {
     // `seed` draws a poisson schedule's gaps, flow i of `flow_count` its own.
     arrival_process arrivals = arrival_process::uniform;
     std::uint64_t seed = 0;
+    // --batch: due messages sent per system call, at most (see
+    // batch_planner.hpp); 1..max_batch_messages.
+    std::size_t batch = 1;
+    // --tick-rate (rate mode): the messages due within each tick of 1/T s go
+    // together at its start, and are timed from it; unset: none.
+    std::optional<double> tick_rate_per_s;
     unsigned flow_count = 1;
     std::uint32_t echo_every = 1;  // every Nth measured message asks for a reply
     std::uint64_t messages = 0;    // measured messages per flow, when no duration is set
@@ -165,8 +172,9 @@ class load_flow {
     void begin(const send_schedule& schedule, clock::time_point measure_from,
                clock::time_point stop_at);
 
-    // Sends every message due by `now` (in throughput mode, up to a batch;
-    // in framed ping-pong, one once the previous reply is in).
+    // Sends every message due by `now`, up to plan.batch per system call
+    // (in throughput mode, a pass of calls; in framed ping-pong, one once
+    // the previous reply is in).
     // Returns true when the socket is full and messages are still due.
     bool send_due(clock::time_point now, sample_sink& sink);
     // Reads and matches every reply that has arrived, reading into
@@ -187,7 +195,8 @@ class load_flow {
         if (draining_ && plan_.partially_reliable() && !end_started_) {
             return false;
         }
-        return !end_reply_received_ && (matcher_.outstanding() > 0 || out_pending_ || end_started_);
+        return !end_reply_received_ &&
+               (matcher_.outstanding() > 0 || out_pending() || end_started_);
     }
     // Since when the flow has waited on the peer, for the I/O timeout: the
     // last whole reply, the send that began a wait, or the moment the peer
@@ -206,11 +215,37 @@ class load_flow {
     double sending_s() const noexcept { return sending_s_; }
 
   private:
-    void start_message(clock::time_point due, bool end_of_test);
+    // One message of the batch being sent (see batch_planner.hpp).
+    struct batched_message {
+        clock::time_point due;               // its own, however late in the batch it goes
+        std::optional<timed_request> timed;  // set when it asks for a reply
+        sctp_delivery delivery;              // how it travels
+    };
+
+    // Slot `slot` of out_: the bytes of the batch's message `slot`.
+    std::span<std::byte> message_bytes(std::size_t slot) noexcept;
+    // Starts the next batch: the measured messages due by `now` (see
+    // plan_batch), or, once every measured message is sent, the end of test
+    // alone. False when nothing may go yet.
+    bool start_batch(clock::time_point now);
+    // Appends a message due at `due` to the batch.
+    void add_message(clock::time_point due, bool end_of_test);
     // Whether the end-of-test message may go: no reply it could overtake is
     // still due (see load_plan::replies_may_reorder).
     bool drained(clock::time_point now);
-    bool flush_pending(clock::time_point now);
+    // One system call with what is left of the batch; adds to `completed`
+    // the messages it completed. False when the socket is full and some of
+    // the batch is left.
+    bool flush_pending(clock::time_point now, sample_sink& sink, std::size_t& completed);
+    // One send of what is left of the batch: send_ready for one message,
+    // send_batch_ready for more. Returns the bytes the kernel took.
+    std::size_t send_once_more();
+    // Whether a message of the batch still to go asks for a reply.
+    bool timed_pending() const noexcept;
+    // Counts and times a message the kernel has taken whole at `sent_at`.
+    void complete_message(const batched_message& message, clock::time_point sent_at,
+                          sample_sink& sink);
+    bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
     // `came_on`: the stream the reply came on, where the flow checks it.
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink,
                     std::optional<std::uint16_t> came_on);
@@ -239,13 +274,17 @@ class load_flow {
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
     clock::time_point primer_sent_at_{};
     std::optional<one_way_timing> one_way_;  // --one-way
-    std::vector<std::byte> out_;             // the message being sent
-    std::vector<std::byte> filler_;          // a reply's expected bytes (after its header)
-    std::size_t out_sent_ = 0;               // bytes of out_ the kernel has taken
-    bool out_pending_ = false;
-    clock::time_point out_due_{};
-    std::optional<timed_request> out_timed_;  // set when out_ asks for a reply
-    sctp_delivery out_delivery_;              // how out_ travels
+    std::size_t batch_limit_;               // plan.batch; 1 in framed ping-pong
+    // The batch's messages, payload_bytes each, one after another, each slot
+    // filled with the payload once and given its header when used.
+    std::vector<std::byte> out_;
+    std::vector<std::byte> filler_;        // a reply's expected bytes (after its header)
+    std::vector<batched_message> batch_;   // the messages of out_ being sent
+    std::size_t batch_done_ = 0;           // of batch_, those the kernel has taken whole
+    std::size_t out_sent_ = 0;             // bytes of message batch_done_ it has taken
+    std::vector<clock::time_point> dues_;  // plan_batch's, kept to reuse their memory
+    std::vector<outgoing_message> outgoing_;
+    std::optional<tick_grid> ticks_;  // --tick-rate, from begin()
 
     bool bulk_;  // a byte stream, read many replies at a time
     // A reply read in part, kept until its rest comes (a byte stream only);

@@ -51,6 +51,7 @@ void pool_flow(flow_result& pooled, const flow_result& run, std::size_t runs_bef
     pooled.messages_abandoned += run.messages_abandoned;
     pooled.messages_duplicated += run.messages_duplicated;
     pooled.warmup_messages += run.warmup_messages;
+    pooled.send_calls += run.send_calls;
     pooled.kernel_abandoned.unsent += run.kernel_abandoned.unsent;
     pooled.kernel_abandoned.sent += run.kernel_abandoned.sent;
     add_transport(pooled.transport, run.transport);
@@ -90,6 +91,7 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
     }
     pooled.messages_sent += run.messages_sent;
     pooled.warmup_messages += run.warmup_messages;
+    pooled.send_calls += run.send_calls;
     pooled.messages_received_by_server += run.messages_received_by_server;
     pooled.messages_echo_requested += run.messages_echo_requested;
     pooled.messages_replied += run.messages_replied;

@@ -60,13 +60,17 @@ long double send_schedule::exponential_gap_ns() noexcept {
     return std::min(-std::log1p(-u), poisson_gap_cap) * period_ns_;
 }
 
-std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process) noexcept {
+std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process,
+                             std::optional<double> tick_rate_per_s) noexcept {
     if (!(rate_per_s > 0.0)) {
         return 0;
     }
     const long double periods =
         process == arrival_process::poisson ? send_schedule::poisson_gap_cap : 1.0L;
-    const long double ms = std::ceil(periods * 1e3L / static_cast<long double>(rate_per_s));
+    const long double tick_ms =
+        tick_rate_per_s ? 1e3L / static_cast<long double>(*tick_rate_per_s) : 0.0L;
+    const long double ms =
+        std::ceil(periods * 1e3L / static_cast<long double>(rate_per_s) + tick_ms);
     constexpr auto most = std::numeric_limits<std::uint32_t>::max();
     return ms >= static_cast<long double>(most)
                ? most

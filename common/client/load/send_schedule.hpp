@@ -32,6 +32,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 #include "options/arrival_process.hpp"
@@ -98,8 +99,11 @@ class send_schedule {
 // The longest gap between two messages of a flow's schedule at
 // `rate_per_s` with `process`: 1/R for uniform and in-step,
 // poisson_gap_cap/R for poisson; none (0) for rate 0, throughput, which has
-// no schedule. In milliseconds rounded up, at least 1 for a schedule, and
-// at most UINT32_MAX: the test header's max_gap_ms.
-std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process) noexcept;
+// no schedule. With ticks of 1/T (`tick_rate_per_s`, batch_planner.hpp) a
+// message may go up to a tick early while the next goes on time, so a tick
+// more. In milliseconds rounded up, at least 1 for a schedule, and at most
+// UINT32_MAX: the test header's max_gap_ms.
+std::uint32_t longest_gap_ms(double rate_per_s, arrival_process process,
+                             std::optional<double> tick_rate_per_s = std::nullopt) noexcept;
 
 }  // namespace sctp_perf
