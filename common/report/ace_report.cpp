@@ -176,6 +176,10 @@ void write_server_block(std::ostream& out, const run_report& r) {
         sessions = fmt::format(", sessions on {} worker thread{} ({})", *s.threads,
                                *s.threads == 1 ? "" : "s", s.data_path.value_or("?"));
     }
+    if (s.worker_cpus) {
+        sessions +=
+            fmt::format(" pinned one each to CPUs {} (--cpu)", fmt::join(*s.worker_cpus, ", "));
+    }
     fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.nagle.value_or(false) ? "on" : "off",
                s.spin.value_or(false) ? "on" : "off",
                placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "options/server_options.hpp"
 
@@ -21,6 +22,9 @@ struct server_identity {
     unsigned cpu_count = 0;
     bool spin = false;     // sessions poll their sockets (--spin)
     unsigned threads = 1;  // worker threads, each an event loop over many sessions
+    // The CPU each worker is pinned to (--cpu with more than one worker),
+    // worker i's at i; empty when they run where the process may.
+    std::vector<unsigned> worker_cpus;
     // How requests reach the sessions: "one-to-one" sockets, or associations
     // peeled off a one-to-many socket.
     std::string data_path;
@@ -38,7 +42,7 @@ server_identity read_server_identity(const server_options& options, const progra
 // The settings blob for a session on `fd` (JSON text): the identity plus what
 // the session's socket really uses, read back from it. Its keys: "version"
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
-// "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
+// "cpu_count", "cpu_affinity", "spin", "threads", "worker_cpus", "data_path", "transport",
 // "nagle", "sndbuf_bytes",
 // "rcvbuf_bytes", and "sctp_rto" and "sctp" (null over TCP).
 // `assoc_id` names the test's association on a shared one-to-many socket.

@@ -156,3 +156,14 @@ TEST_CASE("ace report: a million points fit the Count column") {
                               "\t       0.000  -        10.000  :  1234567    1.000    1.000\n"));
     CHECK_THAT(out.str(), Catch::Matchers::Contains("num_points: 1234567\n"));
 }
+
+TEST_CASE("ace report: a server's workers pinned one each name their CPUs") {
+    sctp_perf::testing::small_run run;
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("pinned one each"));
+    run.report.server_settings["threads"] = 2;
+    run.report.server_settings["data_path"] = "one-to-one";
+    run.report.server_settings["worker_cpus"] = {0, 1};
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains(", sessions on 2 worker threads (one-to-one) pinned one "
+                                         "each to CPUs 0, 1 (--cpu)\n"));
+}
