@@ -311,6 +311,8 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         stopped = result.stopped;
         report.duration_s += duration_s;
         report.warmup_round_trips += result.warmup_iterations;
+        report.client_cpu_user_s += result.cpu_user_s;
+        report.client_cpu_system_s += result.cpu_system_s;
         add_transport(report.transport, transport);
         if (!pooled) {
             pooled.emplace(std::move(recorder));

@@ -189,6 +189,9 @@ void write_server_block(std::ostream& out, const run_report& r) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
                    s.sctp_rto->initial_ms, s.sctp_rto->min_ms, s.sctp_rto->max_ms);
     }
+    if (r.load == nullptr) {  // a load run's is in the load summary, from the server's account
+        fmt::print(out, "\tcpu: {}\n", plain_ping_pong_server_cpu);
+    }
 }
 
 // --start-at: the instant asked for, and when measuring began (section 9.5).
@@ -274,6 +277,13 @@ void write_client_block(std::ostream& out, const run_report& r) {
                    r.client_buffers->send_bytes, r.client_buffers->receive_bytes);
     }
     fmt::print(out, "\taddresses: {}\n", join(r.local_addresses));
+    if (r.load == nullptr) {  // the load summary gives a load run's
+        const double user = client_cpu_percent(r.client_cpu_user_s, r);
+        const double system = client_cpu_percent(r.client_cpu_system_s, r);
+        fmt::print(out,
+                   "\tcpu: {:.1f} % of one CPU while measuring (user {:.1f} %, system {:.1f} %)\n",
+                   user + system, user, system);
+    }
     if (r.sctp_rto_socket) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}",
                    r.sctp_rto_socket->initial_ms, r.sctp_rto_socket->min_ms,

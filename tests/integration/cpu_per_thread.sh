@@ -3,8 +3,10 @@
 # --cpu with several worker threads over TCP on loopback: the kernel's own
 # view of each thread (/proc/PID/task/TID/status, Cpus_allowed_list, and
 # field 39 of its stat, the CPU it last ran on) agrees with what the
-# client's report and the server's settings say of their workers; and the
-# warning for more workers than CPUs appears exactly when it should.
+# client's report and the server's settings say of their workers; the
+# warning for more workers than CPUs appears exactly when it should; and
+# ping-pong reports the client's CPU (and why not the server's), with sane
+# figures, as framed ping-pong reports both.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -71,6 +73,40 @@ grep -q "pinned one each" "$SERVER_LOG" && fail "a lone server worker was pinned
 kill -TERM "$SERVER_PID"
 timeout 5 tail --pid="$SERVER_PID" -f /dev/null || fail "server did not stop within 5 s"
 pass "the warning: exactly for --threads 2 on --cpu 0, client and server, never by default"
+
+# Ping-pong: the client's CPU over the measured part, user and system, and
+# a line saying why the server's is not there. getrusage counts in ticks
+# (at worst 10 ms): over 1 s that is 1 % either way, hence 101.
+start_server SOCK_STREAM_srv -t tcp
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --duration 1 --format json
+echo "$OUT" >"$WORK_DIR/pp.json"
+perl -MJSON::PP -e '
+    local $/; my $d = JSON::PP->new->decode(<STDIN>); my $c = $d->{cpu};
+    my ($t, $u, $s) = @$c{qw(client_percent client_user_percent client_system_percent)};
+    die "client cpu $t % (user $u, system $s) is not within 0..101 or not their sum\n"
+        unless $t > 0 && $t <= 101 && $u >= 0 && $s >= 0 && abs($u + $s - $t) < 0.01;
+    die "server cpu is not null\n" if defined $c->{server_percent};
+    die "no note on the server cpu\n" unless $c->{server_note} =~ /no end-of-test message/;
+    print "client cpu $t % (user $u %, system $s %)\n";
+' <"$WORK_DIR/pp.json" || fail "ping-pong cpu figures: $(grep -B1 -A5 '"client_percent"' "$WORK_DIR/pp.json")"
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 -c 2000
+grep -qE $'^\tcpu: [0-9.]+ % of one CPU while measuring \\(user [0-9.]+ %, system [0-9.]+ %\\)$' \
+    <<<"$OUT" || fail "no client cpu line in the ping-pong report: $OUT"
+grep -qF $'\tcpu: not reported in plain ping-pong, whose wire protocol has no end-of-test message' \
+    <<<"$OUT" || fail "no server cpu line in the ping-pong report: $OUT"
+# Framed (--threads 1): both ends' CPU, from the client and the server's account.
+run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --duration 1 --threads 1 \
+    --format json
+echo "$OUT" >"$WORK_DIR/framed.json"
+[ "$(json_field "$WORK_DIR/framed.json" load.mode)" = ping-pong ] ||
+    fail "--threads 1 did not run framed ping-pong"
+for field in load.client_cpu_percent load.server.cpu_percent; do
+    perl -e 'exit !($ARGV[0] > 0 && $ARGV[0] <= 101)' "$(json_field "$WORK_DIR/framed.json" $field)" ||
+        fail "framed ping-pong $field is $(json_field "$WORK_DIR/framed.json" $field), not within 0..101"
+done
+kill -TERM "$SERVER_PID"
+timeout 5 tail --pid="$SERVER_PID" -f /dev/null || fail "server did not stop within 5 s"
+pass "ping-pong: client cpu within 0..100 % and split; framed ping-pong: both ends' cpu"
 
 # Pinning needs two CPUs this test may use: the first two it is allowed.
 read -r a b < <(perl -e '

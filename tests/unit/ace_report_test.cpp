@@ -157,6 +157,21 @@ TEST_CASE("ace report: a million points fit the Count column") {
     CHECK_THAT(out.str(), Catch::Matchers::Contains("num_points: 1234567\n"));
 }
 
+TEST_CASE("ace report: ping-pong gives the client's CPU, and says why not the server's") {
+    sctp_perf::testing::small_run run;
+    const auto text = ace_report_of(run.report);
+    // 0.05 s user and 0.1 s system over the 0.25 s measured.
+    CHECK_THAT(text,
+               Catch::Matchers::Contains(
+                   "\taddresses: 127.0.0.1:40000\n"
+                   "\tcpu: 60.0 % of one CPU while measuring (user 20.0 %, system 40.0 %)\n"));
+    CHECK_THAT(text, Catch::Matchers::Contains(
+                         "\tcpu: not reported in plain ping-pong, whose wire protocol has no "
+                         "end-of-test message to carry it (--threads 1 runs ping-pong framed, "
+                         "whose end does)\n"
+                         "warnings:\n"));
+}
+
 TEST_CASE("ace report: a server's workers pinned one each name their CPUs") {
     sctp_perf::testing::small_run run;
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("pinned one each"));
