@@ -108,6 +108,10 @@ TEST_CASE("ace report: warns when neither end is pinned, and not when one is") {
     run.report.environment.client_cpu_affinity = "0-1";
     run.report.server_settings["cpu_affinity"] = "1";
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
+    // A server on every CPU whose workers are pinned one each is placed.
+    run.report.server_settings["cpu_affinity"] = "0-1";
+    run.report.server_settings["worker_cpus"] = {0, 1};
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
 }
 
 TEST_CASE("ace report: names the socket type of the program's service") {
