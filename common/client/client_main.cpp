@@ -351,6 +351,8 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         stopped = result.stopped;
         report.duration_s += duration_s;
         report.warmup_round_trips += result.warmup_iterations;
+        report.client_cpu_user_s += result.cpu_user_s;
+        report.client_cpu_system_s += result.cpu_system_s;
         add_transport(report.transport, transport);
         if (split && !pooled_split) {
             pooled_split.emplace(std::move(*split));
@@ -491,6 +493,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     plan.duration = options.duration;
     plan.warmup = options.warmup;
     plan.threads = options.threads;
+    plan.cpus = options.common.cpus;
     plan.interval = options.interval;
     plan.io_timeout = options.common.io_timeout;
     plan.setup_began = setup_began;
@@ -589,6 +592,23 @@ client_options with_machine_defaults(client_options options) {
     return options;
 }
 
+// In a load mode, a warning on stderr when more worker threads than CPUs
+// would take turns on one; the default thread count never asks for that
+// (with_machine_defaults), an explicit --threads may. Before pin_process:
+// without --cpu, the affinity read is the one the client was started with.
+void warn_of_shared_cpus(const client_options& options, const program_info& program) {
+    if (!options.load_mode()) {
+        return;
+    }
+    const unsigned workers = std::max(1u, std::min(options.threads, options.flows));
+    const bool listed = !options.common.cpus.empty();
+    const unsigned cpus =
+        listed ? static_cast<unsigned>(options.common.cpus.size()) : usable_cpu_count();
+    if (const auto warning = shared_cpus_warning(workers, cpus, listed)) {
+        std::cerr << program.name << ": warning: " << *warning << '\n';
+    }
+}
+
 int run(const client_options& options, const program_info& program,
         const client_connectors& connect) {
     // Before anything else: a limit too low for the flows is the command
@@ -602,6 +622,7 @@ int run(const client_options& options, const program_info& program,
     if (options.check_only) {
         return exit_success;
     }
+    warn_of_shared_cpus(options, program);
     pin_process(options.common.cpus);  // before the environment, which reports the affinity
     run_report report;
     report.program = program;

@@ -61,6 +61,7 @@ struct measure_window {
     clock::time_point warm_until = clock::time_point::max();
     clock::time_point since{};
     wall_time since_wall{};
+    process_usage usage_since{};  // the client's CPU time as measuring began
 
     // Before round trip i: the measurement opens once the primer and the
     // warm-up are over. The clock is read only in the warm-up.
@@ -68,6 +69,7 @@ struct measure_window {
         if (!measuring && i >= primer && clock::now() >= warm_until) {
             measuring = true;
             first = i;
+            usage_since = read_process_usage();  // once, outside any round trip's window
             since = clock::now();
             since_wall = std::chrono::system_clock::now();
         }
@@ -75,15 +77,20 @@ struct measure_window {
 };
 
 // What the loop measured: `taken` round trips in all, the primer's and the
-// warm-up's included, the measured ones up to `last_stop`.
+// warm-up's included, the measured ones up to `last_stop`, and the CPU time
+// the client spent since the measurement opened.
 ping_pong_result measured_result(const measure_window& window, std::uint64_t taken, bool stopped,
                                  clock::time_point last_stop) {
     if (!window.measuring) {  // stopped in the primer or the warm-up
         const auto warmed = taken > window.primer ? taken - window.primer : 0;
         return {std::chrono::nanoseconds(0), 0, warmed, stopped, {}};
     }
-    return {last_stop - window.since, taken - window.first, window.first - window.primer, stopped,
-            window.since_wall};
+    const auto usage_until = read_process_usage();
+    ping_pong_result result{last_stop - window.since, taken - window.first,
+                            window.first - window.primer, stopped, window.since_wall};
+    result.cpu_user_s = usage_until.cpu_user_s - window.usage_since.cpu_user_s;
+    result.cpu_system_s = usage_until.cpu_system_s - window.usage_since.cpu_system_s;
+    return result;
 }
 
 // A peer's error, naming the iteration it ended (and of how many, when a

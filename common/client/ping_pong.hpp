@@ -16,6 +16,7 @@
 #include "client/one_way_timing.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
+#include "runtime/process_usage.hpp"
 #include "stats/latency_recorder.hpp"
 #include "transport/message_channel.hpp"
 
@@ -53,6 +54,11 @@ struct ping_pong_result {
     // The wall-clock time at which the first measured round trip began;
     // unset when none did.
     std::optional<wall_time> began{};
+    // The client's CPU time over the measured iterations (getrusage, the
+    // whole process), read as the measurement opens and once the loop
+    // ends; 0 when none was measured.
+    double cpu_user_s = 0.0;
+    double cpu_system_s = 0.0;
 };
 
 // Runs the primer, waits for plan.start if set, runs the warm-up, then the measured iterations,

@@ -61,7 +61,9 @@ void add_common_options(option_groups& groups, raw_common_options& raw,
          "through it whatever the routes say; read back and reported")
         ("cpu", po::value(&raw.cpu)->value_name("LIST"),
          "run only on these CPUs, e.g. 0, 1-3 or 0,2-3 (sched_setaffinity, set before the "
-         "program connects or listens; a server's sessions inherit it; default: any CPU)")
+         "program connects or listens; a server's sessions inherit it; default: any CPU); with "
+         "two or more worker threads (--threads), worker i runs on the list's i-th CPU in "
+         "ascending order, round robin when there are more workers than CPUs (with a warning)")
         ("spin", po::bool_switch(&raw.spin),
          "wait for data by polling the socket in a busy loop (non-blocking receives) instead "
          "of sleeping in the kernel: no wake-up in the round trip, but a whole CPU per waiting "

@@ -49,6 +49,33 @@ sctp_features_blob decode_sctp_features(const nlohmann::json& doc) {
     return f;
 }
 
+namespace {
+
+// An array of CPU numbers (each below 65536, the bound cpu_affinity.hpp
+// puts on a CPU list); nothing when any element is not one. Each element is
+// read as blob_member reads a count (a document built in code may hold a
+// signed one).
+std::optional<std::vector<unsigned>> cpu_numbers(const nlohmann::json& doc, const char* key) {
+    if (!doc.is_object()) {
+        return std::nullopt;
+    }
+    const auto it = doc.find(key);
+    if (it == doc.end() || !it->is_array()) {
+        return std::nullopt;
+    }
+    std::vector<unsigned> cpus;
+    for (const auto& element : *it) {
+        const auto cpu = blob_member<std::uint16_t>(nlohmann::json{{"cpu", element}}, "cpu");
+        if (!cpu) {
+            return std::nullopt;
+        }
+        cpus.push_back(*cpu);
+    }
+    return cpus;
+}
+
+}  // namespace
+
 std::string encode_server_settings(const server_settings_blob& s) {
     ordered_json doc = ordered_json::object();
     put(doc, "protocol_version", s.protocol_version);
@@ -60,6 +87,7 @@ std::string encode_server_settings(const server_settings_blob& s) {
     put(doc, "cpu_affinity", s.cpu_affinity);
     put(doc, "spin", s.spin);
     put(doc, "threads", s.threads);
+    put(doc, "worker_cpus", s.worker_cpus);
     put(doc, "data_path", s.data_path);
     put(doc, "transport", s.transport);
     put(doc, "nagle", s.nagle);
@@ -92,6 +120,7 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
     s.cpu_affinity = blob_member<std::string>(doc, "cpu_affinity");
     s.spin = blob_member<bool>(doc, "spin");
     s.threads = blob_member<std::uint64_t>(doc, "threads");
+    s.worker_cpus = cpu_numbers(doc, "worker_cpus");
     s.data_path = blob_member<std::string>(doc, "data_path");
     s.transport = blob_member<std::string>(doc, "transport");
     s.nagle = blob_member<bool>(doc, "nagle");

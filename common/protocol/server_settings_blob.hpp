@@ -5,7 +5,8 @@
 // describes both ends. JSON text, one object, its members in this order:
 //
 //   "protocol_version", "version" (sctp-perf's), "program", "host", "kernel",
-//   "cpu_count", "cpu_affinity", "spin", "threads", "data_path",
+//   "cpu_count", "cpu_affinity", "spin", "threads", "worker_cpus" (worker
+//   i's CPU at i, only when --cpu pins them one each), "data_path",
 //   "transport", "nagle", "io_timeout_ms", "sndbuf_bytes", "rcvbuf_bytes",
 //   "bind_device" ("" when none), "max_seg_requested_bytes" (only when
 //   --max-seg was given), "max_seg_bytes" (TCP_MAXSEG or SCTP_MAXSEG read back),
@@ -28,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sctp_perf::protocol {
 
@@ -68,6 +70,10 @@ struct server_settings_blob {
     std::optional<std::string> cpu_affinity;  // CPUs it may run on, e.g. "0-1"
     std::optional<bool> spin;
     std::optional<std::uint64_t> threads;  // worker threads
+    // The CPU each worker is pinned to, worker i's at i; missing when they
+    // are not pinned one each (and read as missing unless every element is
+    // a CPU number).
+    std::optional<std::vector<unsigned>> worker_cpus;
     std::optional<std::string> data_path;  // how requests reach its sessions
     std::optional<std::string> transport;  // "tcp" or "sctp"
     std::optional<bool> nagle;

@@ -213,6 +213,10 @@ void write_server_lines(std::ostream& out, const run_report& r, const nlohmann::
         sessions = fmt::format(", sessions on {} worker thread{} ({})", *s.threads,
                                *s.threads == 1 ? "" : "s", s.data_path.value_or("?"));
     }
+    if (s.worker_cpus) {
+        sessions +=
+            fmt::format(" pinned one each to CPUs {} (--cpu)", fmt::join(*s.worker_cpus, ", "));
+    }
     fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.nagle.value_or(false) ? "on" : "off",
                s.spin.value_or(false) ? "on" : "off",
                placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);
@@ -222,6 +226,9 @@ void write_server_lines(std::ostream& out, const run_report& r, const nlohmann::
     if (s.sctp_rto) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}\n",
                    s.sctp_rto->initial_ms, s.sctp_rto->min_ms, s.sctp_rto->max_ms);
+    }
+    if (r.load == nullptr) {  // a load run's is in the load summary, from the server's account
+        fmt::print(out, "\tcpu: {}\n", plain_ping_pong_server_cpu);
     }
 }
 
@@ -363,6 +370,13 @@ void write_client_block(std::ostream& out, const run_report& r) {
                    device.addresses.empty() ? "no address" : device.hosts());
     }
     fmt::print(out, "\taddresses: {}\n", join(r.local_addresses));
+    if (r.load == nullptr) {  // the load summary gives a load run's
+        const double user = client_cpu_percent(r.client_cpu_user_s, r);
+        const double system = client_cpu_percent(r.client_cpu_system_s, r);
+        fmt::print(out,
+                   "\tcpu: {:.1f} % of one CPU while measuring (user {:.1f} %, system {:.1f} %)\n",
+                   user + system, user, system);
+    }
     if (r.sctp_rto_socket) {
         fmt::print(out, "\tsctp rto (ms): socket initial {} min {} max {}",
                    r.sctp_rto_socket->initial_ms, r.sctp_rto_socket->min_ms,

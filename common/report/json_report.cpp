@@ -307,6 +307,20 @@ json ping_pong_percentiles_json(const latency_recorder& rec) {
     return percentiles;
 }
 
+// The client's CPU over the measured iterations; the server's is null, and
+// "server_note" says why.
+json ping_pong_cpu_json(const run_report& r) {
+    const double user = client_cpu_percent(r.client_cpu_user_s, r);
+    const double system = client_cpu_percent(r.client_cpu_system_s, r);
+    return {
+        {"client_percent", user + system},
+        {"client_user_percent", user},
+        {"client_system_percent", system},
+        {"server_percent", nullptr},
+        {"server_note", std::string(plain_ping_pong_server_cpu)},
+    };
+}
+
 // The fixed bins; those with a count of 0 only with --all-bins.
 json bins_json(const binned_histogram& bins, bool all_bins) {
     json bin_rows = json::array();
@@ -353,6 +367,7 @@ void write_json_report(std::ostream& out, const run_report& r) {
     add_split(doc, r, rec.percentiles());
     doc["histogram"] = bins_json(rec.bins(), r.options.all_bins);
     doc["outliers"] = outliers_json(rec.bins(), r.repeats);
+    doc["cpu"] = ping_pong_cpu_json(r);
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;

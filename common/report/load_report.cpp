@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -450,8 +451,11 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     fmt::print(out, "\tsizes: request {} bytes, reply {} bytes{}\n", l.payload_bytes, l.reply_bytes,
                l.reply_bytes == l.payload_bytes ? " (an echo)" : "");
     write_rate_lines(out, l);
-    fmt::print(out, "\tflows: {} on {} thread{}, {} timed\n", l.flows, l.threads,
+    fmt::print(out, "\tflows: {} on {} thread{}{}, {} timed\n", l.flows, l.threads,
                l.threads == 1 ? "" : "s",
+               l.worker_cpus.empty() ? std::string()
+                                     : fmt::format(" pinned one each to CPUs {} (--cpu)",
+                                                   fmt::join(l.worker_cpus, ", ")),
                l.echo_every == 1 ? std::string("every message")
                                  : fmt::format("one message in {}", l.echo_every));
     write_send_calls_line(out, l);
@@ -487,6 +491,7 @@ json load_json(const load_result& l) {
         {"setup_s", l.setup_s ? json(*l.setup_s) : json(nullptr)},
         {"flows", l.flows},
         {"threads", l.threads},
+        {"worker_cpus", l.worker_cpus.empty() ? json(nullptr) : json(l.worker_cpus)},
         {"echo_every", l.echo_every},
         {"rate_asked_per_s", rate ? json(l.rate_asked_per_s) : json(nullptr)},
         {"arrivals", l.arrivals ? json(std::string(name_of(*l.arrivals))) : json(nullptr)},

@@ -93,6 +93,9 @@ struct load_result {
     std::optional<std::chrono::system_clock::time_point> began;
     unsigned flows = 0;
     unsigned threads = 0;
+    // The CPU each worker thread was pinned to (--cpu with more than one
+    // worker), worker i's at i; empty when they run where the process may.
+    std::vector<unsigned> worker_cpus;
     std::uint32_t echo_every = 1;
     std::uint32_t payload_bytes = 0;
     std::uint32_t reply_bytes = 0;            // of each reply

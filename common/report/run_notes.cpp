@@ -186,7 +186,12 @@ std::vector<std::string> run_warnings(const run_report& r) {
     std::vector<std::string> warnings;
     const auto client = client_placement(r);
     const auto server = server_placement(r);
-    if (!client.pinned && (!server || !server->pinned) && client.cpu_count > 1) {
+    // Workers pinned one each (--cpu with several threads) place their end
+    // even when its process may run on every CPU.
+    const bool client_placed = client.pinned || (r.load != nullptr && !r.load->worker_cpus.empty());
+    const bool server_placed = (server && server->pinned) ||
+                               protocol::decode_server_settings(r.server_settings).worker_cpus;
+    if (!client_placed && !server_placed && client.cpu_count > 1) {
         warnings.push_back(fmt::format(
             "neither end is pinned to a CPU: on this {}-CPU machine the scheduler decides from "
             "run to run whether both ends share a CPU, which can change loopback latency by tens "

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "options/client_options.hpp"
@@ -59,6 +60,10 @@ struct run_report {
     // Ping-pong with --warmup: the round trips of the warm-up, not recorded
     // (summed over the runs of --repeat).
     std::uint64_t warmup_round_trips = 0;
+    // Ping-pong: the client's CPU time over the measured iterations (summed
+    // over the runs of --repeat, as duration_s is), user and system.
+    double client_cpu_user_s = 0.0;
+    double client_cpu_system_s = 0.0;
     const latency_recorder* recorder = nullptr;
     // --one-way: each measured round trip split by the server's stamps.
     const one_way_split* one_way = nullptr;
@@ -103,6 +108,18 @@ struct run_report {
 inline std::size_t reply_bytes_of(const client_options& options) noexcept {
     return options.reply_size();
 }
+
+// Ping-pong: the client's CPU time as a share of one CPU over duration_s
+// (100 is one CPU kept busy); 0 when nothing was measured.
+inline double client_cpu_percent(double cpu_s, const run_report& report) noexcept {
+    return report.duration_s > 0.0 ? 100.0 * cpu_s / report.duration_s : 0.0;
+}
+
+// Why a plain ping-pong report has no server CPU: its server never sends
+// an account (the framed modes end with one, server_account_blob.hpp).
+inline constexpr std::string_view plain_ping_pong_server_cpu =
+    "not reported in plain ping-pong, whose wire protocol has no end-of-test message to carry "
+    "it (--threads 1 runs ping-pong framed, whose end does)";
 
 // How far the measurement's start was from --start-at, in microseconds
 // (positive: late); unset without --start-at or without a start.

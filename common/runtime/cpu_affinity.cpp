@@ -198,4 +198,51 @@ void pin_process(std::span<const unsigned> cpus) {
     }
 }
 
+std::vector<unsigned> worker_cpus(std::span<const unsigned> cpus, unsigned workers) {
+    std::vector<unsigned> sorted(cpus.begin(), cpus.end());
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<unsigned> placed;
+    if (sorted.empty() || workers < 2) {
+        return placed;
+    }
+    for (unsigned w = 0; w < workers; ++w) {
+        placed.push_back(sorted[w % sorted.size()]);
+    }
+    return placed;
+}
+
+std::optional<std::string> shared_cpus_warning(unsigned workers, unsigned cpus,
+                                               bool from_cpu_option) {
+    if (workers <= cpus) {
+        return std::nullopt;
+    }
+    return fmt::format(
+        "{} worker threads share {} CPU{} ({}), so busy ones take turns by time slices and "
+        "the latencies include the wait: give --threads {} or more CPUs with --cpu",
+        workers, cpus, cpus == 1 ? "" : "s",
+        from_cpu_option ? "the --cpu list" : "the CPUs this process may run on", cpus);
+}
+
+void pin_thread(pthread_t thread, unsigned cpu) {
+    dynamic_cpu_set set(cpu + 1);
+    set.add(cpu);
+    int error = ::pthread_setaffinity_np(thread, set.bytes(), set.get());
+    if (error == 0) {
+        dynamic_cpu_set granted(cpu + 1);
+        error = ::pthread_getaffinity_np(thread, granted.bytes(), granted.get());
+        if (error == 0 && granted.members() != std::vector<unsigned>{cpu}) {
+            throw std::runtime_error(fmt::format(
+                "--cpu: a worker thread asked for CPU {} was allowed CPUs {} (a cpuset or a "
+                "container limits this process)",
+                cpu, describe_cpus(granted.members())));
+        }
+    }
+    if (error != 0) {
+        throw std::runtime_error(
+            fmt::format("--cpu: the kernel refused to pin a worker thread to CPU {} ({})", cpu,
+                        std::strerror(error)));
+    }
+}
+
 }  // namespace sctp_perf

@@ -8,8 +8,11 @@
 // separated by commas, such as "0", "1-3" or "0,2-3". A description is the
 // same form written back, sorted and with runs collapsed ("0-1,3").
 //
-// The parsing and describing are pure; pin_process() and the two readers
-// ask the kernel.
+// The parsing and describing are pure, and so is worker_cpus(), which
+// places worker threads on the list; pin_process(), pin_thread() and the
+// readers ask the kernel.
+
+#include <pthread.h>
 
 #include <cstddef>
 #include <optional>
@@ -57,5 +60,27 @@ unsigned usable_cpu_count();
 // when a CPU is not online, and when the kernel refuses the set or grants
 // only part of it (a cpuset can narrow what a process may use).
 void pin_process(std::span<const unsigned> cpus);
+
+// The CPU each of `workers` worker threads is pinned to under --cpu: worker
+// i runs on the i-th CPU of the list in ascending order, cpus[i % size], so
+// that more workers than CPUs wrap round (two of them then take turns on a
+// CPU: see shared_cpus_warning) and fewer leave the list's last CPUs to the
+// other threads (the main or listening thread, which keep the whole list).
+// Empty, every worker keeping the process's affinity, without a list
+// (`cpus` empty) and for a single worker, which runs where the process may,
+// as it did before workers were pinned one by one.
+std::vector<unsigned> worker_cpus(std::span<const unsigned> cpus, unsigned workers);
+
+// The warning for `workers` busy worker threads on `cpus` CPUs (the --cpu
+// list's, or the affinity the process was started with when
+// `from_cpu_option` is false), one sentence saying what to do; nullopt when
+// each worker has a CPU of its own.
+std::optional<std::string> shared_cpus_warning(unsigned workers, unsigned cpus,
+                                               bool from_cpu_option);
+
+// Restricts the thread `thread` to `cpu` (pthread_setaffinity_np) and
+// reads it back. Throws std::runtime_error naming the CPU when the kernel
+// refuses it or grants another set.
+void pin_thread(pthread_t thread, unsigned cpu);
 
 }  // namespace sctp_perf

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <thread>
 
+#include "runtime/cpu_affinity.hpp"
 #include "server/server_log.hpp"
 
 namespace sctp_perf {
@@ -93,6 +94,10 @@ event_worker::~event_worker() {
 void event_worker::start() {
     install_wake_signal();
     thread_ = std::thread([this] { run(); });
+}
+
+void event_worker::pin(unsigned cpu) {
+    pin_thread(thread_.native_handle(), cpu);
 }
 
 void event_worker::interrupt_direct_wait() noexcept {

@@ -52,6 +52,9 @@ class event_worker {
 
     // Starts the thread. Throws std::system_error.
     void start();
+    // Pins the started thread to `cpu` (runtime/cpu_affinity.hpp,
+    // pin_thread); throws std::runtime_error as that does.
+    void pin(unsigned cpu);
     // Hands a session to this worker; from any thread.
     void add(std::unique_ptr<session> s);
     // Sessions it serves or has been handed, for the choice of a worker.

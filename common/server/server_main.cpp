@@ -2,6 +2,7 @@
 #include "server/server_main.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -58,6 +59,21 @@ unsigned max_clients_within(unsigned asked, rlim_t descriptors) {
     return asked;
 }
 
+// Where the worker threads run (--cpu: worker i on the list's i-th CPU),
+// and a warning when more of them than CPUs would take turns on one.
+void log_worker_placement(const server_options& resolved) {
+    const auto cpus = worker_cpus(resolved.common.cpus, resolved.threads);
+    if (!cpus.empty()) {
+        log_info("worker threads pinned one each to CPUs {} (--cpu)", fmt::join(cpus, ", "));
+    }
+    // After pin_process: the affinity is the --cpu list, or what the server
+    // was started with.
+    if (const auto warning = shared_cpus_warning(resolved.threads, usable_cpu_count(),
+                                                 !resolved.common.cpus.empty())) {
+        log_line(log_level::error, "warning: " + *warning);
+    }
+}
+
 }  // namespace
 
 int server_main(int argc, const char* const* argv, const program_info& program,
@@ -92,6 +108,7 @@ int server_main(int argc, const char* const* argv, const program_info& program,
                     : std::min(usable_cpu_count(), static_cast<unsigned>(max_server_threads));
             log_info("{} worker thread{}, at most {} clients at once", resolved.threads,
                      resolved.threads == 1 ? "" : "s", resolved.max_clients);
+            log_worker_placement(resolved);
         }
         return serve(resolved, program);
     } catch (const usage_error& e) {

@@ -5,6 +5,7 @@
 #include "protocol/wire_protocol.hpp"
 #include "report/transport_json.hpp"
 #include "runtime/clock_relation.hpp"
+#include "runtime/cpu_affinity.hpp"
 #include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -31,6 +32,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
     identity.boot_id = read_boot_id();
+    identity.worker_cpus = worker_cpus(options.common.cpus, options.threads);
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
                          : program.service == socket_service::seqpack
                              ? "one-to-many, each association peeled off"
@@ -50,6 +52,9 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
     settings.cpu_affinity = identity.cpu_affinity;
     settings.spin = identity.spin;
     settings.threads = identity.threads;
+    if (!identity.worker_cpus.empty()) {
+        settings.worker_cpus = identity.worker_cpus;
+    }
     settings.data_path = identity.data_path;
     settings.transport = std::string(name_of(identity.transport));
     settings.nagle = identity.nagle;

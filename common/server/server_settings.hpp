@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "options/server_options.hpp"
 
@@ -22,6 +23,9 @@ struct server_identity {
     unsigned cpu_count = 0;
     bool spin = false;     // sessions poll their sockets (--spin)
     unsigned threads = 1;  // worker threads, each an event loop over many sessions
+    // The CPU each worker is pinned to (--cpu with more than one worker),
+    // worker i's at i; empty when they run where the process may.
+    std::vector<unsigned> worker_cpus;
     // How requests reach the sessions: "one-to-one" sockets, or associations
     // peeled off a one-to-many socket.
     std::string data_path;
@@ -41,7 +45,7 @@ server_identity read_server_identity(const server_options& options, const progra
 // The settings blob for a session on `fd` (JSON text): the identity plus what
 // the session's socket really uses, read back from it. Its keys: "version"
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
-// "cpu_count", "cpu_affinity", "spin", "threads", "data_path", "transport",
+// "cpu_count", "cpu_affinity", "spin", "threads", "worker_cpus", "data_path", "transport",
 // "nagle", "sndbuf_bytes",
 // "rcvbuf_bytes", "bind_device", "max_seg_requested_bytes", "max_seg_bytes", "sctp_rto" and
 // "sctp" (null over TCP), "boot_id" and "realtime_minus_monotonic_ns" (sampled as the settings

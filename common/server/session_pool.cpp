@@ -11,6 +11,10 @@ session_pool::session_pool(unsigned workers, unsigned max_sessions, server_ident
     for (unsigned w = 0; w < std::max(workers, 1u); ++w) {
         workers_.push_back(std::make_unique<event_worker>(identity_, session_ended));
         workers_.back()->start();
+        // Before any session: a worker only waits for one until then.
+        if (!identity_.worker_cpus.empty()) {
+            workers_.back()->pin(identity_.worker_cpus.at(w));
+        }
     }
 }
 

@@ -108,6 +108,10 @@ TEST_CASE("ace report: warns when neither end is pinned, and not when one is") {
     run.report.environment.client_cpu_affinity = "0-1";
     run.report.server_settings["cpu_affinity"] = "1";
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
+    // A server on every CPU whose workers are pinned one each is placed.
+    run.report.server_settings["cpu_affinity"] = "0-1";
+    run.report.server_settings["worker_cpus"] = {0, 1};
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
 }
 
 TEST_CASE("ace report: names the socket type of the program's service") {
@@ -180,4 +184,30 @@ TEST_CASE("ace report: with several servers, one block when they state the same,
                     "SOCK_STREAM_srv (sctp-perf 9.9.9) on serverhost, Linux 6.12.0 x86_64\n") !=
           std::string::npos);
     CHECK(text.find("servers: the 2") == std::string::npos);
+}
+
+TEST_CASE("ace report: ping-pong gives the client's CPU, and says why not the server's") {
+    sctp_perf::testing::small_run run;
+    const auto text = ace_report_of(run.report);
+    // 0.05 s user and 0.1 s system over the 0.25 s measured.
+    CHECK_THAT(text,
+               Catch::Matchers::Contains(
+                   "\taddresses: 127.0.0.1:40000\n"
+                   "\tcpu: 60.0 % of one CPU while measuring (user 20.0 %, system 40.0 %)\n"));
+    CHECK_THAT(text, Catch::Matchers::Contains(
+                         "\tcpu: not reported in plain ping-pong, whose wire protocol has no "
+                         "end-of-test message to carry it (--threads 1 runs ping-pong framed, "
+                         "whose end does)\n"
+                         "warnings:\n"));
+}
+
+TEST_CASE("ace report: a server's workers pinned one each name their CPUs") {
+    sctp_perf::testing::small_run run;
+    CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("pinned one each"));
+    run.report.server_settings["threads"] = 2;
+    run.report.server_settings["data_path"] = "one-to-one";
+    run.report.server_settings["worker_cpus"] = {0, 1};
+    CHECK_THAT(ace_report_of(run.report),
+               Catch::Matchers::Contains(", sessions on 2 worker threads (one-to-one) pinned one "
+                                         "each to CPUs 0, 1 (--cpu)\n"));
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU lists as --cpu takes them and reports write them: parsing, describing,
-// counting; and the two options that place and pace a program (--cpu, --spin)
+// counting; placing worker threads on a list (one CPU each, and the warning
+// when they must share); and the two options that place and pace a program (--cpu, --spin)
 // on every program's command line.
 
 #include "runtime/cpu_affinity.hpp"
 
 #include <catch2/catch.hpp>
+#include <future>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "errors.hpp"
@@ -79,6 +82,75 @@ TEST_CASE("pin_process: a CPU the machine does not have is named with the ones i
     const auto before = current_cpu_affinity();
     CHECK_THROWS_WITH(pin_process(cpus{absent}), message);
     CHECK(current_cpu_affinity() == before);  // unchanged when refused
+}
+
+TEST_CASE("worker cpus: worker i on the list's i-th CPU, round robin beyond its end") {
+    // Two workers on 0,2-3: 0 and 2; CPU 3 runs no worker.
+    CHECK(worker_cpus(cpus{0, 2, 3}, 2) == cpus{0, 2});
+    CHECK(worker_cpus(cpus{0, 2, 3}, 3) == cpus{0, 2, 3});
+    // Five on two CPUs: 0 1 0 1 0 (two take turns on CPU 0, one less on 1).
+    CHECK(worker_cpus(cpus{0, 1}, 5) == cpus{0, 1, 0, 1, 0});
+    CHECK(worker_cpus(cpus{7}, 2) == cpus{7, 7});
+    // The list's order is ascending, as --cpu 3,1 parses to {1, 3}.
+    CHECK(worker_cpus(cpus{3, 1}, 2) == cpus{1, 3});
+}
+
+TEST_CASE("worker cpus: none without a list, and none for a single worker") {
+    // A lone worker keeps the whole list, as the process has it: a
+    // single-thread run is placed exactly as before workers were pinned.
+    CHECK(worker_cpus(cpus{0, 1}, 1).empty());
+    CHECK(worker_cpus(cpus{0}, 1).empty());
+    CHECK(worker_cpus(cpus{}, 4).empty());
+    CHECK(worker_cpus(cpus{0, 1}, 0).empty());
+}
+
+TEST_CASE("shared cpus warning: exactly when workers outnumber the CPUs") {
+    CHECK_FALSE(shared_cpus_warning(1, 1, true));
+    CHECK_FALSE(shared_cpus_warning(2, 2, true));
+    CHECK_FALSE(shared_cpus_warning(2, 4, false));
+    CHECK(shared_cpus_warning(2, 1, true) ==
+          "2 worker threads share 1 CPU (the --cpu list), so busy ones take turns by time "
+          "slices and the latencies include the wait: give --threads 1 or more CPUs with --cpu");
+    const auto inherited = shared_cpus_warning(5, 2, false);
+    REQUIRE(inherited);
+    CHECK_THAT(*inherited, Catch::Matchers::StartsWith("5 worker threads share 2 CPUs (the CPUs "
+                                                       "this process may run on)"));
+    CHECK_THAT(*inherited, Catch::Matchers::EndsWith("give --threads 2 or more CPUs with --cpu"));
+}
+
+TEST_CASE("pin_thread: a thread runs on the one CPU it is pinned to, read back by the kernel") {
+    const auto allowed = parse_cpu_list(current_cpu_affinity());
+    REQUIRE(allowed);
+    REQUIRE_FALSE(allowed->empty());
+    const unsigned cpu = allowed->back();
+    std::promise<void> pinned;
+    std::promise<std::string> seen;
+    std::thread worker([&] {
+        pinned.get_future().wait();
+        seen.set_value(current_cpu_affinity());
+    });
+    try {
+        pin_thread(worker.native_handle(), cpu);
+    } catch (...) {
+        pinned.set_value();
+        worker.join();
+        throw;
+    }
+    pinned.set_value();
+    worker.join();
+    CHECK(seen.get_future().get() == std::to_string(cpu));
+    // The calling thread is untouched.
+    CHECK(parse_cpu_list(current_cpu_affinity()) == *allowed);
+}
+
+TEST_CASE("pin_thread: a CPU the kernel will not give is named") {
+    std::promise<void> done;
+    std::thread idle([wait = done.get_future()]() mutable { wait.wait(); });
+    const unsigned absent = online_cpus().back() + 1;
+    CHECK_THROWS_WITH(pin_thread(idle.native_handle(), absent),
+                      Catch::Matchers::Contains("CPU " + std::to_string(absent)));
+    done.set_value();
+    idle.join();
 }
 
 namespace {

@@ -172,6 +172,17 @@ TEST_CASE("load report: the schedule slip's p50, p99 and max, in text and JSON")
     CHECK(throughput["schedule_slip_max_us"].is_null());
 }
 
+TEST_CASE("load report: each worker's CPU under --cpu, in text and JSON, and none unpinned") {
+    auto l = rate_result({1, 2, 3});  // 3 flows on 2 threads
+    CHECK(summary_of(l).find("\tflows: 3 on 2 threads, every message timed\n") !=
+          std::string::npos);
+    CHECK(load_json(l)["worker_cpus"].is_null());
+    l.worker_cpus = {1, 3};
+    CHECK(summary_of(l).find("\tflows: 3 on 2 threads pinned one each to CPUs 1, 3 (--cpu), "
+                             "every message timed\n") != std::string::npos);
+    CHECK(load_json(l)["worker_cpus"] == nlohmann::ordered_json::array({1, 3}));
+}
+
 TEST_CASE("warnings: a client that could not keep up, by its slip, its workers or its CPU") {
     // 4 flows at 1000/s: 4000 in all, on 2 threads with 2 CPUs to run on,
     // using 40 % of one CPU: 20 % of the 2.

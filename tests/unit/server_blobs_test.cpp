@@ -137,12 +137,35 @@ TEST_CASE("settings blob: the boot id and the clocks' gap, last, and back") {
     CHECK_FALSE(old.realtime_minus_monotonic_ns.has_value());
 }
 
+TEST_CASE("settings blob: workers pinned one each give their CPUs after the thread count") {
+    auto s = tcp_settings();
+    s.worker_cpus = std::vector<unsigned>{0, 1};
+    const auto text = protocol::encode_server_settings(s);
+    CHECK(text.find(R"("threads":2,"worker_cpus":[0,1],"data_path")") != std::string::npos);
+    CHECK(protocol::decode_server_settings(nlohmann::json::parse(text)) == s);
+    // Not pinned one each: no member, as from a server older than it.
+    CHECK(protocol::encode_server_settings(tcp_settings()).find("worker_cpus") ==
+          std::string::npos);
+}
+
+TEST_CASE("settings blob: worker CPUs read as missing unless every one is a CPU number") {
+    for (const char* wrong :
+         {R"({"worker_cpus":"0,1"})", R"({"worker_cpus":[0,-1]})", R"({"worker_cpus":[0,"1"]})",
+          R"({"worker_cpus":[65536]})", R"({"worker_cpus":[1.5]})", R"({"worker_cpus":{"0":0}})"}) {
+        INFO(wrong);
+        CHECK_FALSE(protocol::decode_server_settings(nlohmann::json::parse(wrong)).worker_cpus);
+    }
+    CHECK(protocol::decode_server_settings(nlohmann::json::parse(R"({"worker_cpus":[3,65535]})"))
+              .worker_cpus == std::vector<unsigned>{3, 65535});
+}
+
 TEST_CASE("settings blob: an older server's missing members read as missing") {
     const auto s = protocol::decode_server_settings(
         nlohmann::json::parse(R"({"program":"SOCK_STREAM_srv","nagle":false})"));
     CHECK(s.program == "SOCK_STREAM_srv");
     CHECK(s.nagle == false);
     CHECK_FALSE(s.threads);
+    CHECK_FALSE(s.worker_cpus);
     CHECK_FALSE(s.io_timeout_ms);
     CHECK_FALSE(s.sctp);
     CHECK(protocol::decode_server_settings(nlohmann::json(nullptr)) ==

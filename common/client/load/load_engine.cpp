@@ -22,6 +22,7 @@
 #include "report/histogram_log.hpp"
 #include "report/interval_report.hpp"
 #include "report/output_file.hpp"
+#include "runtime/cpu_affinity.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -337,8 +338,13 @@ class load_run {
         usage_start_ = read_process_usage();
 
         worker_threads threads(shared);
+        worker_cpus_ = worker_cpus(plan_.cpus, thread_count_);
         for (unsigned t = 0; t < thread_count_; ++t) {
             threads.start([&, t] { run_worker(groups_[t], *sinks_[t], plan_, shared); });
+            // Before the start: a worker only registers its flows until then.
+            if (!worker_cpus_.empty()) {
+                threads.pin_last(worker_cpus_[t]);
+            }
         }
         shared.wait_for_workers(thread_count_);
         start_at_t0(shared);
@@ -385,6 +391,7 @@ class load_run {
         result_.mode = plan_.mode;
         result_.flows = static_cast<unsigned>(flows_.size());
         result_.threads = thread_count_;
+        result_.worker_cpus = worker_cpus_;
         result_.echo_every = plan_.echo_every;
         result_.payload_bytes = plan_.payload_bytes;
         result_.reply_bytes = plan_.reply_bytes;
@@ -477,6 +484,7 @@ class load_run {
     bool spin_ = false;
     std::vector<std::unique_ptr<load_flow>> flows_;
     unsigned thread_count_ = 0;
+    std::vector<unsigned> worker_cpus_;  // worker t's CPU at t; empty: not pinned one by one
     // Per worker: its sink, its writer of the latency file, its flows.
     std::vector<std::unique_ptr<sample_sink>> sinks_;
     std::vector<std::optional<latency_file::writer>> writers_;

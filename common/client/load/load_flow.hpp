@@ -60,6 +60,9 @@ struct load_plan {
     // histogram, interval, latency-file row or count but its own).
     std::chrono::nanoseconds warmup{0};
     unsigned threads = 1;
+    // --cpu: with more than one worker, worker i is pinned to the i-th CPU
+    // of this list (runtime/cpu_affinity.hpp, worker_cpus); empty: none is.
+    std::vector<unsigned> cpus;
     std::optional<std::chrono::nanoseconds> interval;
     std::chrono::milliseconds io_timeout{10'000};
     // When the first flow began to connect, to say how long the flows have

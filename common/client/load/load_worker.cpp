@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "runtime/cpu_affinity.hpp"
 
 namespace sctp_perf {
 
@@ -369,6 +370,10 @@ worker_threads::~worker_threads() {
     shared_.abort = true;  // a no-op after a normal join()
     shared_.start();       // workers still waiting to start see the abort
     join();
+}
+
+void worker_threads::pin_last(unsigned cpu) {
+    pin_thread(threads_.back().native_handle(), cpu);
 }
 
 void worker_threads::join() noexcept {

@@ -78,6 +78,9 @@ class worker_threads {
         threads_.emplace_back(std::move(body));
     }
     void join() noexcept;
+    // Pins the thread started last to `cpu` (runtime/cpu_affinity.hpp,
+    // pin_thread); it throws as that does.
+    void pin_last(unsigned cpu);
 
   private:
     shared_run& shared_;
