@@ -43,12 +43,13 @@ send_bytes 'SPRF\x00\x03\x00\x00\x00\x01\x00\x01\x00\x00\x00\x0a\x00\x00\x00\x00
 wait_for_log "refused: payload size outside 1..65536 bytes"
 send_bytes 'SPRF\x00\x03\x00\x00\x00\x00\x00\x80\xff\xff\xff\xff\x00\x00\x00\x00\x00\x00\x00\x00'
 wait_for_log "refused: iteration count above"
-# Server timestamps (flag bit 2): valid, and not offered by this server.
-send_bytes 'SPRF\x00\x03\x00\x05\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
-wait_for_log "refused: the test asks for a feature this server does not offer"
+# Server timestamps (flag bit 2) in rate mode with 16-byte replies: the
+# stamps need 16 bytes more than the message header.
+send_bytes 'SPRF\x00\x03\x00\x05\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x00'
+wait_for_log "refused: reply size outside the mode's minimum"
 # Count 0: a test that runs until the client closes, as --duration sends.
 send_bytes 'SPRF\x00\x03\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
-pass "wrong versions, oversized payload, absurd counts and a feature not offered refused"
+pass "wrong versions, oversized payload, absurd counts and replies too small for the stamps refused"
 
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 printf 'SPRF\x00' >&3
