@@ -120,6 +120,18 @@ void expect_stamps(const std::optional<one_way_timing>& one_way, std::span<const
     }
 }
 
+// After the timed window: every byte of the reply but the server's stamps
+// must be what the request asked for.
+void check_reply(const std::optional<one_way_timing>& one_way, std::span<const std::byte> reply,
+                 std::span<std::byte> expected) {
+    expect_stamps(one_way, reply, expected);
+    if (!std::equal(reply.begin(), reply.end(), expected.begin(), expected.end())) {
+        throw peer_error(
+            "the reply does not carry the request's check bytes and filler (the peer answered "
+            "without reading the request, or the stream is out of step)");
+    }
+}
+
 }  // namespace
 
 // The loop is the timed path: whatever it needs is made before it and
@@ -169,22 +181,12 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             if (window.measuring) {
                 recorder.record(last_stop - start, i - window.first);
             }
+            check_reply(one_way, reply, expected);
+            if (one_way) {
+                one_way->take(start, last_stop, reply, window.measuring, plan.split);
+            }
         } catch (const peer_error& e) {
             throw in_iteration(e, i + 1, plan.duration ? 0 : total);
-        }
-        expect_stamps(one_way, reply, expected);
-        if (reply != expected) {
-            throw peer_error(fmt::format(
-                "iteration {}: the reply does not carry the request's check bytes and filler "
-                "(the peer answered without reading the request, or the stream is out of step)",
-                i + 1));
-        }
-        if (one_way) {
-            try {
-                one_way->take(start, last_stop, reply, window.measuring, plan.split);
-            } catch (const peer_error& e) {
-                throw in_iteration(e, i + 1, plan.duration ? 0 : total);
-            }
         }
         if (window.measuring && last_stop - window.since >= deadline) {
             ++i;

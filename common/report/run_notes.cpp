@@ -17,6 +17,15 @@ end_placement placement_of(std::string affinity, unsigned cpu_count) {
     return {std::move(affinity), cpu_count, allowed > 0 && allowed < cpu_count};
 }
 
+// What a server states of itself, without what it samples per connection:
+// the gap between its clocks is read anew for each (--one-way), and is a
+// measurement of the moment, not a setting.
+protocol::server_settings_blob stated_settings(const nlohmann::json& settings) {
+    auto s = protocol::decode_server_settings(settings);
+    s.realtime_minus_monotonic_ns.reset();
+    return s;
+}
+
 }  // namespace
 
 end_placement client_placement(const run_report& r) {
@@ -36,9 +45,9 @@ std::optional<end_placement> server_placement(const nlohmann::json& settings) {
 }
 
 bool server_settings_differ(const run_report& r) {
+    const auto first = stated_settings(r.servers.front().settings);
     for (const auto& server : r.servers) {
-        if (protocol::decode_server_settings(server.settings) !=
-            protocol::decode_server_settings(r.servers.front().settings)) {
+        if (stated_settings(server.settings) != first) {
             return true;
         }
     }

@@ -164,7 +164,10 @@ TEST_CASE("ace report: a million points fit the Count column") {
 TEST_CASE("ace report: with several servers, one block when they state the same, else each") {
     sctp_perf::testing::small_run run;
     auto& r = run.report;
+    // Each connection's settings sample the server's clocks anew: not a difference.
+    r.server_settings["realtime_minus_monotonic_ns"] = 1'764'000'000'000'000'001;
     auto second = r.server_settings;
+    second["realtime_minus_monotonic_ns"] = 1'764'000'000'000'000'002;
     r.servers = {{"127.0.0.1:45453", {"127.0.0.1:45453"}, r.server_settings},
                  {"127.0.0.1:45454", {"127.0.0.1:45454"}, second}};
     auto text = ace_report_of(r);
