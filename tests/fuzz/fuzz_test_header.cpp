@@ -69,15 +69,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (header.iterations > protocol::max_iterations) {
         fuzz::broken("an accepted header asks for at most max_iterations");
     }
-    if (header.server_timestamps) {
-        fuzz::broken("an accepted header asks for no feature this server does not offer");
+    // With server timestamps (--one-way) a reply also holds the server's two
+    // stamps, server_stamps_size bytes more than the mode's own.
+    const auto smallest = protocol::min_reply_bytes(header.mode, header.server_timestamps);
+    if (header.reply_bytes != 0 &&
+        (header.reply_bytes < smallest || header.reply_bytes > protocol::max_reply_bytes)) {
+        fuzz::broken(
+            "an accepted reply size holds the mode's own reply, and the stamps when asked for, "
+            "and is at most 64 KiB");
     }
-    if (header.reply_bytes != 0 && (header.reply_bytes < protocol::min_reply_bytes(header.mode) ||
-                                    header.reply_bytes > protocol::max_reply_bytes)) {
-        fuzz::broken("an accepted reply size holds the mode's own reply and is at most 64 KiB");
-    }
-    if (protocol::reply_size_of(header) < protocol::min_reply_bytes(header.mode)) {
-        fuzz::broken("every accepted test's replies hold the mode's own reply");
+    if (protocol::reply_size_of(header) < smallest) {
+        fuzz::broken("every accepted test's replies hold the mode's own reply and any stamps");
     }
     if (decoded.peer_version != protocol::version || protocol::encode_header(header) != bytes) {
         fuzz::broken("an accepted header is exactly what encode_header makes of it");
