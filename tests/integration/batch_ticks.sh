@@ -13,19 +13,6 @@ source "$(dirname "$0")/lib.sh"
 clt="$BIN_DIR/SOCK_STREAM_clt"
 start_server SOCK_STREAM_srv -t tcp
 
-# check_json FILE PERL: runs PERL with $d the decoded FILE and $l its load
-# section; it dies with a reason.
-check_json() {
-    perl -MJSON::PP -e '
-        local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>);
-        our $l = $d->{load};
-        sub same { my ($what, $got, $want) = @_;
-                   die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
-        eval $ARGV[1]; die $@ if $@;
-    ' "$1" "$2"
-}
-
 # Every message the client sent, the server counted (primers apart), none
 # lost; and the calls make up the messages per call reported. Perl, in
 # single quotes: check_json runs it.

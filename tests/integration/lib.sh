@@ -107,6 +107,21 @@ json_field() {
     ' "$1" "$2"
 }
 
+# check_json FILE PERL...: runs the pieces of PERL, in order, with $d the
+# decoded FILE, $l its load section and same(WHAT, GOT, WANT), which dies
+# unless GOT is WANT; a piece dies with a reason.
+check_json() {
+    perl -MJSON::PP -e '
+        my $file = shift @ARGV;
+        local $/; open my $f, "<", $file or die "$file: $!";
+        our $d = JSON::PP->new->decode(<$f>);
+        our $l = $d->{load};
+        sub same { my ($what, $got, $want) = @_;
+                   die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
+        eval join("\n", @ARGV); die $@ if $@;
+    ' "$@"
+}
+
 # json_field_sum PATH FILE...: the sum over the JSON files of one whole-number field.
 json_field_sum() {
     local path=$1 total=0 f

@@ -13,14 +13,10 @@ source "$(dirname "$0")/lib.sh"
 clt="$BIN_DIR/SOCK_STREAM_clt"
 start_server SOCK_STREAM_srv -t tcp
 
-# check_json FILE PERL: runs PERL with $d the decoded FILE; it dies with a reason.
-check_json() {
-    perl -MJSON::PP -e '
-        local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>);
-        sub same { my ($what, $got, $want) = @_;
-                   die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
-        # The split of round trips whose mean is $rtt_mean (us): parts that add up.
+# adds_up(WHAT, RTT_MEAN), for check_json: the split of round trips whose
+# mean is RTT_MEAN (us) has parts that add up to it.
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+adds_up='
         sub adds_up { my ($w, $rtt_mean) = @_;
             my $res_us = $d->{clock}{resolution_ns} / 1000;
             same "same_host", ($w->{same_host} ? "true" : "false"), "true";
@@ -40,9 +36,7 @@ check_json() {
             die "turnaround mean is not below the mean round trip\n"
                 unless $w->{server_turnaround}{summary}{mean_us} < $rtt_mean;
         }
-        eval $ARGV[1]; die $@ if $@;
-    ' "$1" "$2"
-}
+'
 
 run() {
     run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" "$@"
@@ -50,7 +44,7 @@ run() {
 
 # Ping-pong: 2000 round trips split, the report's sizes, the server's log.
 run -s 7 -c 2000 --one-way --json-file "$WORK_DIR/pp.json"
-check_json "$WORK_DIR/pp.json" '
+check_json "$WORK_DIR/pp.json" "$adds_up" '
     same "num_points", $d->{summary}{num_points}, 2000;
     same "one_way config", ($d->{config}{one_way} ? "true" : "false"), "true";
     same "reply_bytes", $d->{config}{reply_bytes}, 18;
@@ -68,7 +62,7 @@ pass "ping-pong --one-way: client->server + turnaround + server->client = the ro
 
 # SOCK_STREAM_clt runs ping-pong in the load engine with 2 flows: framed.
 run -s 7 -c 1000 --flows 2 --interval 0 --one-way --json-file "$WORK_DIR/framed.json"
-check_json "$WORK_DIR/framed.json" '
+check_json "$WORK_DIR/framed.json" "$adds_up" '
     same "reply_bytes", $d->{config}{reply_bytes}, 32;
     adds_up($d->{one_way}, $d->{load}{latency_uncorrected}{mean_us});
 ' || fail "framed ping-pong --one-way: the parts do not add up to the round trip"
@@ -76,7 +70,7 @@ pass "framed ping-pong over 2 flows --one-way: the parts add up"
 
 # Rate mode: the split is of the round trip from each message's send.
 run -s 7 --rate 2000 --duration 1 --one-way --json-file "$WORK_DIR/rate.json"
-check_json "$WORK_DIR/rate.json" '
+check_json "$WORK_DIR/rate.json" "$adds_up" '
     same "reply_bytes", $d->{config}{reply_bytes}, 32;
     adds_up($d->{one_way}, $d->{load}{latency_uncorrected}{mean_us});
 ' || fail "rate --one-way: the parts do not add up to the round trip"
@@ -87,7 +81,7 @@ pass "rate --one-way: the parts add up to the uncorrected round trip"
 # Throughput with --echo: the echo keeps the stamps after the header.
 run --payload-bytes 100 --throughput --duration 1 --echo --echo-every 10 --one-way \
     --json-file "$WORK_DIR/tp.json"
-check_json "$WORK_DIR/tp.json" '
+check_json "$WORK_DIR/tp.json" "$adds_up" '
     same "reply_bytes", $d->{config}{reply_bytes}, 100;
     adds_up($d->{one_way}, $d->{load}{latency_uncorrected}{mean_us});
 ' || fail "throughput --echo --one-way: the parts do not add up"
@@ -95,7 +89,7 @@ pass "throughput --echo --one-way: the parts add up"
 
 # --half-rtt: RTT/2 beside the round trip, labelled on every line.
 run -s 7 -c 1000 --half-rtt --json-file "$WORK_DIR/half.json"
-check_json "$WORK_DIR/half.json" '
+check_json "$WORK_DIR/half.json" "$adds_up" '
     my $h = $d->{half_of_the_round_trip_as_rti_perftest_reports};
     die "no half of the round trip\n" unless $h;
     for my $k (qw(min_us p50_us p99_us max_us)) {

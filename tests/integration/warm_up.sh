@@ -12,17 +12,6 @@ source "$(dirname "$0")/lib.sh"
 clt="$BIN_DIR/SOCK_STREAM_clt"
 start_server SOCK_STREAM_srv -t tcp
 
-# check_json FILE PERL: runs PERL with $d the decoded FILE; it dies with a reason.
-check_json() {
-    perl -MJSON::PP -e '
-        local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>);
-        sub same { my ($what, $got, $want) = @_;
-                   die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
-        eval $ARGV[1]; die $@ if $@;
-    ' "$1" "$2"
-}
-
 # Ping-pong: the test header asks the server for -c + --primer round trips.
 # ping_pong PRIMER: 50 measured round trips after PRIMER primers.
 ping_pong() {
