@@ -95,9 +95,10 @@ std::size_t seqpacket_channel::send_batch_ready(std::span<const outgoing_message
 std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                                              sctp_delivery* delivery) {
     std::size_t filled = 0;
-    // With `delivery`, one message: the caller learns how each one travelled.
+    // With `delivery` or a path watch, one message: the caller learns how
+    // each one travelled.
     const std::size_t limit =
-        delivery != nullptr ? std::min(buffer.size(), message_size) : buffer.size();
+        delivery != nullptr || paths_ ? std::min(buffer.size(), message_size) : buffer.size();
     while (filled + message_size <= limit) {
         const auto message = buffer.subspan(filled, message_size);
         if (pending_) {
@@ -248,8 +249,11 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
     for (;;) {
         int msg_flags = 0;
         sctp_delivery travelled;
+        sockaddr_storage source{};
+        socklen_t source_length = 0;
         const ssize_t n = receive_sctp(socket_.get(), buffer, flags, msg_flags,
-                                       delivery != nullptr ? &travelled : nullptr);
+                                       delivery != nullptr ? &travelled : nullptr, nullptr,
+                                       paths_ ? &source : nullptr, &source_length);
         if (n <= 0) {
             return n;
         }
@@ -257,6 +261,9 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
         if ((msg_flags & MSG_NOTIFICATION) == 0) {
             if (delivery != nullptr) {
                 *delivery = travelled;
+            }
+            if (paths_) {
+                last_read_path_ = paths_->path_of(source, source_length);
             }
             return n;
         }
@@ -286,6 +293,9 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
     if (!notice) {
         return;
     }
+    if (notice->path && paths_) {
+        paths_->record(*notice->path);
+    }
     switch (notice->event) {
         case association_event::shutdown:
             throw_closed(received, expected);
@@ -299,7 +309,8 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
             break;
     }
     // Anything else (the association coming up, a peer address changing
-    // state, ...) says nothing about the message being waited for.
+    // state, ...) says nothing about the message being waited for; a path's
+    // change went to the watch above.
 }
 
 void subscribe_association_events(int fd) {
@@ -315,11 +326,16 @@ void subscribe_association_events(int fd) {
             throw std::system_error(errno, std::generic_category(),
                                     "cannot subscribe to SCTP association events");
         }
-        // Kernels before 5.0 know only the older all-in-one option.
+        // Kernels before 5.0 know only the older all-in-one option: what is
+        // on already (path events, say) stays on.
         sctp_event_subscribe events{};
+        socklen_t length = sizeof events;
+        if (::getsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, &length) != 0) {
+            length = sizeof events;
+        }
         events.sctp_association_event = 1;
         events.sctp_shutdown_event = 1;
-        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, sizeof events) != 0) {
+        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, length) != 0) {
             throw std::system_error(errno, std::generic_category(),
                                     "cannot subscribe to SCTP association events");
         }

@@ -16,6 +16,7 @@
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_path_events.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
@@ -86,6 +87,7 @@ unique_fd open_seqpacket_socket(const seqpacket_route& route,
         set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
     subscribe_association_events(fd.get());
+    subscribe_path_events(fd.get());
     if (!request.bind_device.empty()) {
         bind_to_device(fd.get(), request.bind_device);
     }
@@ -94,6 +96,7 @@ unique_fd open_seqpacket_socket(const seqpacket_route& route,
     }
     apply_sctp_rto(fd.get(), request.sctp_rto);
     apply_sctp_features(fd.get(), request.sctp_features);
+    apply_sctp_path_settings(fd.get(), request.sctp_paths);
     set_nagle(fd.get(), transport_protocol::sctp, request.nagle);
     // SO_SNDTIMEO also bounds a blocking sctp_connectx: the kernel would
     // otherwise retry INIT for minutes when nothing answers.
