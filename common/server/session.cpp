@@ -10,6 +10,7 @@
 #include "errors.hpp"
 #include "protocol/server_account_blob.hpp"
 #include "server/server_log.hpp"
+#include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -65,6 +66,7 @@ std::string account_json(const load_counts& counts, std::chrono::duration<double
         account.pr_abandoned = read_pr_sctp_abandoned(fd, channel.association_id()).total();
     }
     account.transport = read_transport_counters(fd, identity.transport, channel.association_id());
+    account.paths = account_paths(channel.path_watch().get());
     return protocol::encode_server_account(account);
 }
 
@@ -83,7 +85,11 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       message_(seqpacket_ ? protocol::header_size : protocol::header_start_size),
       input_since_(now),
       out_(!seqpacket_),
-      output_since_(now) {}
+      output_since_(now) {
+    if (sctp_) {
+        channel_->watch_paths(std::make_shared<sctp_path_watch>());
+    }
+}
 
 bool session::wants_to_read() const noexcept {
     if (phase_ == phase::done || phase_ == phase::refusing) {
@@ -665,6 +671,7 @@ void log_session_end(const session& s) {
         log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client(), took.count(),
                   outcome.messages_done, outcome.unit, outcome.reason);
     }
+    log_path_events(s.client(), s.started(), s.path_watch());
 }
 
 }  // namespace sctp_perf
