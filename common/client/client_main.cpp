@@ -19,6 +19,8 @@
 #include <thread>
 
 #include "client/descriptor_budget.hpp"
+#include "client/failure_watch.hpp"
+#include "client/failure_watch_inputs.hpp"
 #include "client/flow_failure.hpp"
 #include "client/load/load_engine.hpp"
 #include "client/load/pooled_load.hpp"
@@ -300,9 +302,12 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
     plan.start = with_server_timeout(start, described.server_settings);
+    failure_watch watch(options, described.program, {&channel});
+    plan.watch = &watch;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
     const auto result = run_ping_pong(channel, plan, recorder);
+    described.path_failure = watch.finish({}, {described.server_settings});
     transport = read_transport_counters(channel.native_handle(), options.common.transport);
     connection.channel.reset();  // close before reporting, as the server expects
     return result;
@@ -517,9 +522,13 @@ load_result measure_load(const client_options& options, run_report& report, bool
     outputs.interval_csv = options.interval_csv;
     outputs.histogram_log = options.histogram_log;
     outputs.latency_file = options.latency_file;
+    failure_watch watch(options, described.program, channels_of(channels));
+    plan.watch = &watch;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
-    return run_load_test(std::move(channels), plan, outputs);
+    auto result = run_load_test(std::move(channels), plan, outputs);
+    described.path_failure = watch.finish(server_paths_of(result), server_settings_of(described));
+    return result;
 }
 
 int run_load(const client_options& options, run_report& report, const client_connectors& connect,

@@ -449,6 +449,11 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
         sink.file->add(index_, request.sequence, (request.due - sink.t0).count(),
                        (request.sent - sink.t0).count(), (arrived - sink.t0).count());
     }
+    if (sink.timeline != nullptr) {
+        const auto began = schedule_->paced() ? request.due : request.sent;
+        sink.timeline->add({(began - sink.t0).count(), (arrived - sink.t0).count(), index_,
+                            channel_->last_read_path()});
+    }
 }
 
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,

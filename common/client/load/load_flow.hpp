@@ -24,6 +24,7 @@
 #include "client/load/send_schedule.hpp"
 #include "client/one_way_timing.hpp"
 #include "client/random_tokens.hpp"
+#include "client/run_watch.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
 #include "report/latency_file.hpp"
@@ -93,6 +94,9 @@ struct load_plan {
     // Fan-out: each server's "host:port", flow k's being server k modulo
     // their number; empty with one server (nothing is then kept per server).
     std::vector<std::string> servers;
+    // Told of the measurement's start and end, each interval and every timed
+    // reply (client/run_watch.hpp); null: nobody watches.
+    run_watch* watch = nullptr;
 
     bool replies_may_reorder() const noexcept {
         return streams > 1 || unordered || pr.any() || server_pr.any();
@@ -148,7 +152,8 @@ struct sample_sink {
     stream_samples per_stream;                            // empty with one stream
     // Fan-out: the headline latency of each server's flows (load_plan::servers).
     std::vector<std::unique_ptr<log_linear_histogram>> per_server;
-    std::unique_ptr<one_way_split> one_way;               // with --one-way
+    std::unique_ptr<one_way_split> one_way;  // with --one-way
+    reply_timeline* timeline = nullptr;      // every timed reply, for load_plan::watch; or none
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,
@@ -277,7 +282,7 @@ class load_flow {
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
     clock::time_point primer_sent_at_{};
     std::optional<one_way_timing> one_way_;  // --one-way
-    std::size_t batch_limit_;               // plan.batch; 1 in framed ping-pong
+    std::size_t batch_limit_;                // plan.batch; 1 in framed ping-pong
     // The batch's messages, payload_bytes each, one after another, each slot
     // filled with the payload once and given its header when used.
     std::vector<std::byte> out_;
