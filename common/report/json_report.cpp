@@ -254,10 +254,10 @@ void add_split(json& doc, const run_report& r, const log_linear_histogram& rtt) 
     }
 }
 
-// The paths (SCTP), the --at commands and the failure, as added keys: the
-// settings asked for in the config and those in use in the environment, as
-// the RTOs are, and "paths", "faults" and "failure" (null where there is
-// nothing to say).
+// The paths (SCTP), the --at commands and the failure, as keys a run
+// without them does not have: the settings asked for in the config and
+// those in use in the environment, as the RTOs are, and "paths" (SCTP),
+// "faults" (--at) and "failure" (a fault, or a path that failed).
 void add_paths(json& doc, const run_report& r) {
     if (!r.path_failure) {
         return;
@@ -269,10 +269,14 @@ void add_paths(json& doc, const run_report& r) {
             doc["environment"]["sctp_paths_socket"] = path_settings_json(*p.in_use);
         }
         doc["environment"]["sctp_paths_system"] = path_system_json(p.system);
+        doc["paths"] = paths_json(p);
     }
-    doc["paths"] = paths_json(p);
-    doc["faults"] = faults_json(p);
-    doc["failure"] = failure_json(p);
+    if (!p.faults.empty()) {
+        doc["faults"] = faults_json(p);
+    }
+    if (p.failure) {
+        doc["failure"] = failure_json(p);
+    }
 }
 
 void write_document(std::ostream& out, json& doc) {
