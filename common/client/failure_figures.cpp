@@ -72,8 +72,7 @@ std::vector<reply_sample> replies_on_one_numbering(const failure_inputs& in,
     return replies;
 }
 
-// The --at commands that started, by when they started: the first is the
-// fault, the second its undoing.
+// The --at commands that started, by when they started.
 std::vector<const fault_row*> started_faults(const std::vector<fault_row>* faults) {
     std::vector<const fault_row*> started;
     if (faults != nullptr) {
@@ -207,17 +206,27 @@ failure_figures measure_failure(const failure_inputs& in) {
     failover_window window;
     std::string fault_why;
     if (!started.empty()) {
-        window.fault_ns = started[0]->started_ns;
-        fault_why = fmt::format("--at {}", started[0]->index);
+        // The commands of the earliest instant are the fault (one per host
+        // or namespace, say), measured from the first of them to start;
+        // the first command of a later instant is its undoing.
+        const auto& fault = *started[0];
+        window.fault_ns = fault.started_ns;
+        fault_why = fmt::format("--at {}", fault.index);
         figures.fault_source = fault_why;
-        figures.fault_command_s = started[0]->duration_s;
+        figures.fault_command_s = fault.duration_s;
+        const auto first_at = std::min_element(
+            started.begin(), started.end(),
+            [](const fault_row* a, const fault_row* b) { return a->at_s < b->at_s; });
+        for (const auto* f : started) {
+            if (f->at_s > (*first_at)->at_s) {
+                window.undone_ns = f->started_ns;
+                figures.undone_ns = window.undone_ns;
+                figures.undone_source = fmt::format("--at {}", f->index);
+                break;
+            }
+        }
     } else {
         figures.fault_source = "the first request left unanswered";
-    }
-    if (started.size() > 1) {
-        window.undone_ns = started[1]->started_ns;
-        figures.undone_ns = window.undone_ns;
-        figures.undone_source = fmt::format("--at {}", started[1]->index);
     }
     for (const auto* timeline : in.timelines) {
         figures.replies_not_kept += timeline->dropped();

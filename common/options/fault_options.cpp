@@ -24,8 +24,8 @@ void add_fault_options(po::options_description& options, raw_fault_options& raw,
          "run COMMAND (with /bin/sh -c, in a process group of its own) S seconds into the "
          "measured run, to inject a fault or undo one, e.g. --at '2:tc qdisc add dev eth1 root "
          "netem loss 100%' --at '6:tc qdisc del dev eth1 root'; repeatable; the report gives "
-         "when each started, how long it took, its exit status and what the first one cost "
-         "(failure)")
+         "when each started, how long it took and its exit status, and measures what the "
+         "commands of the earliest instant cost, undone by those of the next (failure)")
         ("at-timeout", real_value(raw.timeout_s, unreadable, "--at-timeout", real_kind::seconds)
              ->default_value(default_text(default_fault_timeout))->value_name("S"),
          "kill an --at command, with its whole process group, that still runs S seconds after "

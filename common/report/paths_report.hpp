@@ -77,11 +77,14 @@ struct timed_figure {
 
 struct failure_figures {
     failover_cost cost;
-    std::vector<std::string> path_names;    // path k's address at k; "?" for 0 (unknown)
-    std::string fault_source;               // "--at 1", or "the first request left unanswered"
-    std::optional<double> fault_command_s;  // how long the fault's command took
+    std::vector<std::string> path_names;  // path k's address at k; "?" for 0 (unknown)
+    // "--at 1", or "the first request left unanswered": the first command
+    // to start of those at the earliest instant, which make the fault.
+    std::string fault_source;
+    std::optional<double> fault_command_s;  // how long that command took
+    // The first command to start at a later instant: the fault's undoing.
     std::optional<std::int64_t> undone_ns;
-    std::string undone_source;  // "--at 2"
+    std::string undone_source;  // "--at 3"
     std::optional<timed_figure> client_detection;
     std::optional<timed_figure> server_detection;
     std::optional<timed_figure> client_available;  // from the undoing
