@@ -81,8 +81,13 @@ std::optional<association_paths> failure_watch::take_reading(clock::time_point a
     if (fd_ < 0) {
         return std::nullopt;
     }
-    readings_.push_back({at, std::move(why), read_association_paths(fd_, assoc_id_)});
-    return readings_.back().paths;
+    auto paths = read_association_paths(fd_, assoc_id_);
+    // Past the bound only the interval readings are left out: those at the
+    // --at commands and at the end are what the figures are read from.
+    if (readings_.size() < max_path_readings_kept || why != "interval") {
+        readings_.push_back({at, std::move(why), paths});
+    }
+    return paths;
 }
 
 void failure_watch::measuring_from(clock::time_point measure_from) {

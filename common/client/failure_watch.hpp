@@ -37,6 +37,11 @@ namespace sctp_perf {
 // and the report says the figures leave them out.
 inline constexpr std::size_t max_timed_replies_kept = 2'000'000;
 
+// The most readings of the first flow's paths kept for the report: an hour
+// of intervals of one second; later interval readings still make their
+// progress lines.
+inline constexpr std::size_t max_path_readings_kept = 3600;
+
 class failure_watch final : public run_watch {
   public:
     // `channels`: the flows' channels, flow k's at k, connected and their
