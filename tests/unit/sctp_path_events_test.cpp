@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "transport/sctp_notification.hpp"
@@ -45,7 +46,60 @@ sctp_paddr_change change_of(int state, const char* address, int error = 0) {
     return change;
 }
 
+std::vector<std::byte> from_hex(const std::string& hex) {
+    std::vector<std::byte> bytes;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+        bytes.push_back(static_cast<std::byte>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    }
+    return bytes;
+}
+
+// SCTP_PEER_ADDR_CHANGE as Linux 6.1 (x86_64) wrote them, captured by
+// tests/vm/sctp_notification_capture.cpp in the VM check
+// path_notifications: 148 bytes, of which type 0x8002, flags 0, length
+// 0x94 = 148, then the 128-byte sockaddr_storage (AF_INET 2, port 0xb3af
+// = 45999 in network order, 10.77.1.2), state, error and association id,
+// each 4 bytes in the host's order.
+std::string captured_change(const char* address_and_port, const char* state, const char* assoc) {
+    return std::string("02800000940000000200") + address_and_port + std::string(120 * 2, '0') +
+           state + "00000000" + assoc;
+}
+// The client's path 10.77.1.2 unreachable (1), and available (0) again.
+const std::string client_unreachable = captured_change("b3af0a4d0102", "01000000", "0d000000");
+const std::string client_available = captured_change("b3af0a4d0102", "00000000", "0d000000");
+// The server's path to the client's 10.77.2.1 (port 0xec03 = 60419)
+// confirmed (5) by its first heartbeat.
+const std::string server_confirmed = captured_change("ec030a4d0201", "05000000", "0e000000");
+
 }  // namespace
+
+TEST_CASE("decode_sctp_notification: peer address changes captured from a kernel") {
+    struct captured {
+        const std::string& hex;
+        sctp_path_change change;
+        const char* address;
+        std::int32_t assoc_id;
+    };
+    for (const auto& c :
+         {captured{client_unreachable, sctp_path_change::unreachable, "10.77.1.2:45999", 13},
+          captured{client_available, sctp_path_change::available, "10.77.1.2:45999", 13},
+          captured{server_confirmed, sctp_path_change::confirmed, "10.77.2.1:60419", 14}}) {
+        const auto bytes = from_hex(c.hex);
+        REQUIRE(bytes.size() == 148);
+        const auto got = decode_sctp_notification(bytes);
+        REQUIRE(got.has_value());
+        CHECK(got->event == association_event::other);
+        CHECK(got->assoc_id == c.assoc_id);
+        REQUIRE(got->path.has_value());
+        CHECK(got->path->change == c.change);
+        CHECK(got->path->error == 0);
+        // As a reader keeps it: the watch names the address.
+        sctp_path_watch watch;
+        watch.record(*got->path);
+        REQUIRE(watch.events().size() == 1);
+        CHECK(watch.events()[0].address == c.address);
+    }
+}
 
 TEST_CASE("decode_sctp_notification: a peer address change is a path's, not the association's") {
     for (const auto& [state, expected] :
