@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <system_error>
 
 #include "transport/socket_setup.hpp"
@@ -123,24 +124,27 @@ std::vector<std::string> sctp_path_watch::path_addresses() const {
     return addresses_;
 }
 
-void subscribe_path_events(int fd) {
-    bool subscribed = true;
-    for (const int type : {SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT}) {
+bool subscribe_event_types(int fd, std::initializer_list<std::uint16_t> types, const char* what) {
+    for (const auto type : types) {
         sctp_event event{};
         event.se_assoc_id = SCTP_FUTURE_ASSOC;
-        event.se_type = static_cast<std::uint16_t>(type);
+        event.se_type = type;
         event.se_on = 1;
         if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0) {
             continue;
         }
         if (errno != ENOPROTOOPT && errno != EINVAL) {
             throw std::system_error(errno, std::generic_category(),
-                                    "cannot subscribe to SCTP path events");
+                                    std::string("cannot subscribe to ") + what);
         }
-        subscribed = false;
-        break;
+        return false;
     }
-    if (!subscribed) {
+    return true;
+}
+
+void subscribe_path_events(int fd) {
+    if (!subscribe_event_types(fd, {SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT},
+                               "SCTP path events")) {
         // Kernels before 5.0 know only the older all-in-one option: what is
         // on already (association events, say) stays on.
         sctp_event_subscribe events{};

@@ -20,6 +20,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -93,5 +94,11 @@ class sctp_path_watch {
 // socket must take notifications apart from data (MSG_NOTIFICATION). Throws
 // std::system_error.
 void subscribe_path_events(int fd);
+
+// Turns on each notification of `types` (SCTP_EVENT, one call each) for the
+// associations to come on `fd`. False when the kernel has no SCTP_EVENT
+// (before Linux 5.0): the caller falls back to SCTP_EVENTS. Throws
+// std::system_error saying it could not subscribe to `what`.
+bool subscribe_event_types(int fd, std::initializer_list<std::uint16_t> types, const char* what);
 
 }  // namespace sctp_perf

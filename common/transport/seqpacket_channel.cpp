@@ -20,6 +20,7 @@
 #include "errors.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_path_events.hpp"
 #include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
@@ -314,18 +315,8 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
 }
 
 void subscribe_association_events(int fd) {
-    for (const int type : {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT}) {
-        sctp_event event{};
-        event.se_assoc_id = SCTP_FUTURE_ASSOC;
-        event.se_type = static_cast<std::uint16_t>(type);
-        event.se_on = 1;
-        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0) {
-            continue;
-        }
-        if (errno != ENOPROTOOPT && errno != EINVAL) {
-            throw std::system_error(errno, std::generic_category(),
-                                    "cannot subscribe to SCTP association events");
-        }
+    if (!subscribe_event_types(fd, {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT},
+                               "SCTP association events")) {
         // Kernels before 5.0 know only the older all-in-one option: what is
         // on already (path events, say) stays on.
         sctp_event_subscribe events{};
@@ -339,7 +330,6 @@ void subscribe_association_events(int fd) {
             throw std::system_error(errno, std::generic_category(),
                                     "cannot subscribe to SCTP association events");
         }
-        return;
     }
 }
 
