@@ -152,6 +152,7 @@ sub paddr_change {
 seed('sctp_notification', 'captured-unreachable', paddr_change(45999, '10.77.1.2', 1, 13));
 seed('sctp_notification', 'captured-available', paddr_change(45999, '10.77.1.2', 0, 13));
 seed('sctp_notification', 'captured-confirmed', paddr_change(60419, '10.77.2.1', 5, 14));
+seed('sctp_notification', 'captured-potentially-failed', paddr_change(45999, '10.77.1.2', 6, 15));
 seed('sctp_notification', 'paddr-change-cut', substr(paddr_change(45999, '10.77.1.2', 1, 13), 0, 147));
 # SCTP_SEND_FAILED_EVENT (0x800d): type, flags (2: SCTP_DATA_SENT), length,
 # error, the 16-byte sctp_sndinfo, assoc id, then the data not delivered.

@@ -70,6 +70,12 @@ const std::string client_available = captured_change("b3af0a4d0102", "00000000",
 // The server's path to the client's 10.77.2.1 (port 0xec03 = 60419)
 // confirmed (5) by its first heartbeat.
 const std::string server_confirmed = captured_change("ec030a4d0201", "05000000", "0e000000");
+// With path-max-retrans 2 (another run): the client's path potentially
+// failed (6) at its first timeout, and the server's path to the client's
+// 10.77.1.1 (port 0xbfd3 = 49107) unreachable (1).
+const std::string client_potentially_failed =
+    captured_change("b3af0a4d0102", "06000000", "0f000000");
+const std::string server_unreachable = captured_change("bfd30a4d0101", "01000000", "10000000");
 
 }  // namespace
 
@@ -83,7 +89,10 @@ TEST_CASE("decode_sctp_notification: peer address changes captured from a kernel
     for (const auto& c :
          {captured{client_unreachable, sctp_path_change::unreachable, "10.77.1.2:45999", 13},
           captured{client_available, sctp_path_change::available, "10.77.1.2:45999", 13},
-          captured{server_confirmed, sctp_path_change::confirmed, "10.77.2.1:60419", 14}}) {
+          captured{server_confirmed, sctp_path_change::confirmed, "10.77.2.1:60419", 14},
+          captured{client_potentially_failed, sctp_path_change::potentially_failed,
+                   "10.77.1.2:45999", 15},
+          captured{server_unreachable, sctp_path_change::unreachable, "10.77.1.1:49107", 16}}) {
         const auto bytes = from_hex(c.hex);
         REQUIRE(bytes.size() == 148);
         const auto got = decode_sctp_notification(bytes);

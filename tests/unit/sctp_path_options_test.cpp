@@ -3,47 +3,25 @@
 // threshold, --sctp-primary) and --at as the programs parse them: values,
 // ranges, refusal over TCP, and one sentence per broken rule.
 #include <catch2/catch.hpp>
-#include <sstream>
 
-#include "errors.hpp"
 #include "option_test_support.hpp"
-#include "options/client_options.hpp"
-#include "options/server_options.hpp"
 
 using namespace sctp_perf;
-using sctp_perf::testing::command_line;
 
 namespace {
 
 server_options parse_server(std::vector<std::string> words) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    auto options =
-        parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_server, out);
-    REQUIRE(options);
-    return *options;
+    return sctp_perf::testing::parsed_server(std::move(words));
 }
 
 std::string server_error(std::vector<std::string> words) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    try {
-        parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_server, out);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    FAIL("no usage error for that command line");
-    return {};
+    return sctp_perf::testing::server_usage_error(std::move(words));
 }
 
+// Client command lines here all take -s 7 first.
 client_options parse_client(std::vector<std::string> words) {
     words.insert(words.begin(), {"-s", "7"});
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    auto options =
-        parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_client, out);
-    REQUIRE(options);
-    return *options;
+    return sctp_perf::testing::parsed_client(std::move(words));
 }
 
 std::string client_error(std::vector<std::string> words) {
