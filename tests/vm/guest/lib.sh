@@ -113,6 +113,26 @@ veth_link() {
     ip -n "$4" link set "$5" up
 }
 
+# two_paths: namespaces c and s joined by two veth links, as the multi-homing
+# checks draw them:
+#   ns c                                 ns s
+#   mh0c 10.77.1.1/24 ---- path 1 ---- mh0s 10.77.1.2/24
+#   mh1c 10.77.2.1/24 ---- path 2 ---- mh1s 10.77.2.2/24
+# and sets, for the --at of a client in ns c, the commands that make path 1
+# silent (netem loss 100 %, a silent failure as a cut fibre gives) and
+# restore it, one per end, to be given at one instant: SILENCE_C, SILENCE_S,
+# RESTORE_C, RESTORE_S.
+two_paths() {
+    make_netns c
+    make_netns s
+    veth_link c mh0c 10.77.1.1/24 s mh0s 10.77.1.2/24
+    veth_link c mh1c 10.77.2.1/24 s mh1s 10.77.2.2/24
+    SILENCE_C="${TC} qdisc add dev mh0c root netem loss 100%"
+    SILENCE_S="${IP} netns exec s ${TC} qdisc add dev mh0s root netem loss 100%"
+    RESTORE_C="${TC} qdisc del dev mh0c root"
+    RESTORE_S="${IP} netns exec s ${TC} qdisc del dev mh0s root"
+}
+
 # start_server LOG NS PROGRAM ARGS...
 # Starts a server in the background (in namespace NS, or here when NS is "-") with its stderr in LOG and waits, at
 # most SERVER_START_TIMEOUT_S, for its "starting server at port P" line.

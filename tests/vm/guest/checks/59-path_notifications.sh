@@ -19,10 +19,7 @@
 need_modules
 need_program sctp_notification_capture
 
-make_netns c
-make_netns s
-veth_link c mh0c 10.77.1.1/24 s mh0s 10.77.1.2/24
-veth_link c mh1c 10.77.2.1/24 s mh1s 10.77.2.2/24
+two_paths
 
 capture="${SCTPPERF_BIN}/sctp_notification_capture"
 port=45999
