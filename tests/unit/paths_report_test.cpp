@@ -6,6 +6,9 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "report/run_notes.hpp"
+#include "report/run_report.hpp"
+
 using namespace sctp_perf;
 
 namespace {
@@ -146,4 +149,24 @@ TEST_CASE("paths json: the members, their units in their keys") {
     CHECK(paths_json(tcp).is_null());
     CHECK(faults_json(tcp).is_null());
     CHECK(failure_json(tcp).is_null());
+}
+
+TEST_CASE("fan-out: servers differ in their path settings, not in their primary paths") {
+    // Each server's primary path is the client's address on that
+    // association: per connection, as its clocks' gap is, not a setting.
+    const auto settings = [](const char* primary, int path_max_retrans) {
+        return nlohmann::json{{"transport", "sctp"},
+                              {"sctp_paths",
+                               {{"hb_interval_ms", 100},
+                                {"hb_enabled", true},
+                                {"path_max_retrans", path_max_retrans},
+                                {"assoc_max_retrans", 10},
+                                {"primary", primary}}}};
+    };
+    run_report r;
+    r.servers = {{"a:1", {}, settings("10.0.0.1:40001", 1)},
+                 {"b:1", {}, settings("10.0.0.1:40002", 1)}};
+    CHECK_FALSE(server_settings_differ(r));
+    r.servers[1].settings = settings("10.0.0.1:40002", 2);
+    CHECK(server_settings_differ(r));
 }
