@@ -31,7 +31,8 @@ void write_stdout(const std::string& text, const char* what) {
 }
 
 int merge_reports(const compare_options& options) {
-    const auto merged = merge_report_files(options.merge_paths, options.allow_different);
+    const auto merged =
+        merge_report_files(options.merge_paths, options.allow_different, options.allow_apart);
     if (!options.output_file.empty()) {
         std::ostringstream json;
         write_json_merged(json, merged);

@@ -23,6 +23,7 @@ struct raw_compare_options {
     std::string fail_if_slower;
     bool fail_if_slower_given = false;  // even empty: "" is a gate asked for, not none
     bool allow_different = false;
+    bool allow_apart = false;
     std::string format = "text";
     std::string plot_file;
     std::vector<std::string> merge_reports;
@@ -66,6 +67,10 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
          "instead of comparing: merge the HdrHistogram interval logs of those clients "
          "(--histogram-log) into one log, interval by interval (aligned by their start times; "
          "their intervals must be of one length) and tag by tag; needs -o")
+        ("allow-apart", po::bool_switch(&raw.allow_apart),
+         "with --merge: merge reports whose measurements did not overlap in time (clients run "
+         "one after another): their latencies are merged, but their rates are not summed (the "
+         "merged rates are left out); refused without it")
         ("output,o", po::value(&raw.output_file)->value_name("FILE"),
          "with --merge: also write the merged JSON report to FILE; with --merge-logs: write the "
          "merged interval log to FILE");
@@ -123,9 +128,12 @@ help_layout compare_help(const option_groups& groups) {
         "the merged report's latency is the distribution over every timed message\n"
         "of every client, as if one client had timed them all (not an average of\n"
         "the clients' percentiles); counts and rates are the sums of the clients'.\n"
+        "Their measurements must overlap in time, or their rates would be summed\n"
+        "as if they ran at once (--allow-apart merges them without rates).\n"
         "--merge-logs aligns each interval to the nearest interval of the first log\n"
         "by absolute start time, so start the clients together (within a fraction\n"
-        "of an interval), and refuses logs whose intervals differ in length.\n"
+        "of an interval), and refuses logs whose intervals differ in length. Both\n"
+        "refuse a report or log given twice.\n"
         "Exit status: 0 compared or merged (and every gate passed), 1 runtime\n"
         "failure (the output, the plot or the merged file could not be written),\n"
         "2 bad options, reports or logs, 3 a --fail-if-slower percentile is slower,\n"
@@ -199,6 +207,11 @@ void validate_merge(const raw_compare_options& raw, compare_options& options,
     if (logs && raw.allow_different) {
         errors.push_back("--allow-different is for reports: logs hold no configuration to check");
     }
+    if (logs && raw.allow_apart) {
+        errors.push_back(
+            "--allow-apart is for --merge: logs are aligned by time, and refused only for "
+            "intervals of different lengths");
+    }
     options.output_file = raw.output_file;
 }
 
@@ -223,6 +236,11 @@ compare_options validate(const raw_compare_options& raw) {
                 "-o is for --merge and --merge-logs: a comparison goes to standard "
                 "output (--format json for a file)");
         }
+        if (raw.allow_apart) {
+            errors.push_back(
+                "--allow-apart is for --merge: the runs a comparison compares are apart in time "
+                "anyway");
+        }
     }
     validate_threshold(raw, options, errors);
     if (raw.fail_if_slower_given && raw.merge_reports.empty() && raw.merge_logs.empty()) {
@@ -230,6 +248,7 @@ compare_options validate(const raw_compare_options& raw) {
             read_gate_rules(raw.fail_if_slower, options.threshold_fraction, errors);
     }
     options.allow_different = raw.allow_different;
+    options.allow_apart = raw.allow_apart;
     if (raw.format == "text") {
         options.format = output_format::text;
     } else if (raw.format == "json") {
