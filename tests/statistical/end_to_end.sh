@@ -13,7 +13,7 @@ source "$(dirname "$0")/../integration/lib.sh"
 TEMPLATES=${2:?usage: $0 BIN_DIR TEMPLATES}
 MAKE=("$BIN_DIR/sctp_perf_synthetic_reports")
 COMPARE=("$BIN_DIR/sctp-perf-compare")
-GATE=(--fail-if-slower p99:5%,p50:3%)
+GATE=(--fail-if-slower "p99:5%,p50:3%")
 
 for template in tcp-ping-pong tcp-rate; do
     t="$TEMPLATES/$template.json"
