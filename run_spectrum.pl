@@ -47,7 +47,7 @@ use constant {
     LOAD_DEFAULT_MIN_POWER => 4,    # a load sweep's start by default: the load modes' smallest payload, 16 bytes
     CLIENT_CHECK_TIMEOUT_S => 30,   # for the client's answer to --check, which connects nowhere
     SERVER_MAX_CLIENTS    => 10000, # the server's own default for --max-clients
-    DEFAULT_COMPARE_REPEAT => 5,    # runs per side and size: sctp-perf-compare warns below 5
+    DEFAULT_COMPARE_REPEAT => 5,    # runs per side and size: sctp-perf-compare gives no verdict below 5
     COMPARE_FORMAT_VERSION => 1,    # of compare.json
     COMPARE_PROGRAM        => 'sctp-perf-compare',
 };
@@ -2230,8 +2230,9 @@ options.
 =item B<--repeat> N
 
 With B<--compare>: the runs of each side per size, N rounds of A then B (default 5,
-at least 1). sctp-perf-compare warns below 5: its intervals are then wide, and its
-bootstrap's too narrow. The client's own C<--repeat> and C<--pause> are refused with
+at least 1). Below 5, sctp-perf-compare gives no verdict: each row of compare.csv says
+"too few runs", since its bootstrap interval is then narrower than any the runs can
+support at 95 %. The client's own C<--repeat> and C<--pause> are refused with
 B<--compare>.
 
 =item B<--> CLIENT-OPTIONS...

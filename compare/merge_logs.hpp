@@ -46,9 +46,10 @@ struct merged_log {
 std::int64_t interval_length_ms(const histogram_log& log);
 
 // Merges `logs` (at least one), named by `names` in messages. Throws
-// input_error (report_reader.hpp) when their interval lengths differ by
-// more than the log's 1 ms resolution; a log whose one interval is no longer
-// than the others' is a run shorter than an interval, and merges.
+// input_error (report_reader.hpp) when one log comes twice (the same base
+// time and intervals, whatever its name), or when their interval lengths
+// differ by more than the log's 1 ms resolution; a log whose one interval is
+// no longer than the others' is a run shorter than an interval, and merges.
 merged_log merge_histogram_logs(const std::vector<histogram_log>& logs,
                                 const std::vector<std::string>& names);
 
