@@ -82,9 +82,12 @@ baseline_bin_dir=${SCTP_PERF_BASELINE_BIN:-}
 # Sets baseline_bin_dir, building the reference when none was named.
 resolve_baseline() {
     if [[ -z $baseline_bin_dir ]]; then
-        echo "the reference build: bench/build_baseline.sh -c $baseline_commit" >&2
-        baseline_bin_dir=$("$bench_dir/build_baseline.sh" -c "$baseline_commit" | tail -1) ||
-            die "cannot build the reference $baseline_commit (bench/build_baseline.sh)"
+        # Its build's output only when it fails: a rebuild of an unchanged
+        # reference does nothing and says so at length.
+        baseline_bin_dir=$("$bench_dir/build_baseline.sh" -c "$baseline_commit" \
+            2>"$work_dir/baseline_build.log" | tail -1) ||
+            die "cannot build the reference $baseline_commit (bench/build_baseline.sh):" \
+                "$(tail -5 "$work_dir/baseline_build.log")"
     fi
     local program
     for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
