@@ -92,7 +92,8 @@ sub wait_until($timeout_s, $check) {
 # gets SIGTERM, then its whole process group SIGKILL (the script runs as the leader
 # of a process group, as a shell's job does). `env` adds environment variables;
 # `on_start` is called with the pid once it runs (e.g. to signal it) and the path
-# of its stderr, which grows as it runs. The programs the script starts run in
+# of its stderr, which grows as it runs; `script` runs another path to the script
+# (a symbolic link to it). The programs the script starts run in
 # process groups of their own, outside the script's; each dies with it (the script
 # asks the kernel for that), so none runs on after the test.
 sub run_script($args, %o) {
@@ -109,7 +110,7 @@ sub run_script($args, %o) {
         open STDIN, '<', File::Spec->devnull;
         open STDOUT, '>', $out;
         open STDERR, '>', $err;
-        exec { $^X } $^X, script_path(), @$args or POSIX::_exit(127);
+        exec { $^X } $^X, $o{script} // script_path(), @$args or POSIX::_exit(127);
     }
     $o{on_start}->($pid, $err) if $o{on_start};
     my $timed_out = 0;
