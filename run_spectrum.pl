@@ -176,10 +176,10 @@ The script checks its own options. What it passes on to the client (the sizes, t
 count or time of a run, the rate, the flows, the host, the client's CPUs, the options
 of the config file and those after the double dash) the client checks itself: before
 the first run, and before a server is started, the script gives every command line it
-will run to the client with its C<--check> option, which validates it exactly as a
-run would and connects nowhere. A mistake is then reported at once in the client's
-words, with the size (and, comparing, the side) it was found for, and nothing runs:
-exit status 2.
+will run to one client, with its C<--check-lines> option, which validates each exactly
+as a run would (as its C<--check> does one) and connects nowhere. A mistake is then
+reported at once in the client's words, with the size (and, comparing, the side) it
+was found for, and nothing runs: exit status 2.
 
 =over 4
 
@@ -374,7 +374,7 @@ L</COMPARING>):
                   [-H HOST] [-p PORT] [--cpu LIST] CONFIG-FILE-OPTIONS CLIENT-OPTIONS
 
 (C<SOCK_SEQPACK_clt> takes no C<-t>). Before the first of them, the script gives
-each of these command lines to the client with C<--check> (see L</OPTIONS>): a
+all of these command lines to one client with C<--check-lines> (see L</OPTIONS>): a
 client that refuses one stops the sweep before anything runs. The client prints its
 ACE-format report on
 standard output and writes its JSON report to the C<--json-file>; the script keeps
@@ -404,7 +404,7 @@ that size within that time, in every mode, instead of hanging the sweep. A clien
 interrupted by someone else's signal (exit status 130 or 143, its report marked
 interrupted) fails its size too: its report covers part of the run only. If a
 run exits with status 2 all the same (its client rejected options that its
-C<--check> took) the sweep stops even with B<--keep-going>, since every size would
+check took) the sweep stops even with B<--keep-going>, since every size would
 fail the same way. The data files and the plot are written for
 the sizes that succeeded.
 
@@ -642,8 +642,8 @@ written.
 =item B<2>
 
 A usage error: a bad option or value, an unreadable config file, or client options
-the client itself rejected (asked with C<--check> before any run; its sentences are
-quoted).
+the client itself rejected (asked with C<--check-lines> before any run; its sentences
+are quoted).
 
 =back
 

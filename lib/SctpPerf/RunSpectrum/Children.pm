@@ -62,6 +62,10 @@ use constant PR_SET_PDEATHSIG => 1;
 # The signals the script handles, as a set for sigprocmask.
 sub stop_signal_set() { return POSIX::SigSet->new(POSIX::SIGINT(), POSIX::SIGTERM(), POSIX::SIGHUP()) }
 
+# Starts @$cmd as a child in a process group of its own and returns its pid. %io:
+# stdout (a file, required), stderr (a file; default: with stdout), stdin (a file
+# to read; default: /dev/null), dir (to run in), pid_to (a scalar ref that gets
+# the pid before an interrupt can strike).
 sub spawn($cmd, %io) {
     my $prctl = sys_prctl();
     my $parent = $$;
@@ -87,7 +91,7 @@ sub spawn($cmd, %io) {
         $SIG{$_} = 'DEFAULT' for qw(INT TERM HUP);
         POSIX::sigprocmask(POSIX::SIG_SETMASK(), $old_mask);
         chdir $io{dir} or POSIX::_exit(127) if defined $io{dir};
-        open STDIN, '<', File::Spec->devnull or POSIX::_exit(127);
+        open STDIN, '<', $io{stdin} // File::Spec->devnull or POSIX::_exit(127);
         open STDOUT, '>', $io{stdout} or POSIX::_exit(127);
         if   (defined $io{stderr}) { open STDERR, '>', $io{stderr} or POSIX::_exit(127) }
         else                       { open STDERR, '>&', \*STDOUT or POSIX::_exit(127) }
