@@ -64,12 +64,12 @@ pass "the six programs, their man pages and completions, the sweep's modules and
 echo "== relations"
 dpkg-deb -f "$deb" Package Version Depends Recommends
 depends=$(dpkg-deb -f "$deb" Depends)
-for package in libsctp1 perl libc6 libstdc++6; do
+for package in libsctp1 perl libcpanel-json-xs-perl libc6 libstdc++6; do
     tr ',' '\n' <<<"$depends" | awk '{ print $1 }' | grep -qxF "$package" ||
         fail "Depends lacks $package: $depends"
 done
 [ "$(dpkg-deb -f "$deb" Recommends)" = gnuplot-nox ] || fail "Recommends is not gnuplot-nox"
-pass "Depends names the linked libraries (libsctp1 among them) and perl; Recommends gnuplot-nox"
+pass "Depends names the linked libraries (libsctp1 among them), perl and libcpanel-json-xs-perl; Recommends gnuplot-nox"
 
 echo "== man pages and completions against --help"
 options_of() {    # the long options a program's --help lists, one a line

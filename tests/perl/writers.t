@@ -110,6 +110,37 @@ subtest 'floats of format 2 keep their digits without exact decoding' => sub {
     is SctpPerf::RunSpectrum::Writers::csv_field($read->{summary}{p_c}), '999999999.999', 'and in the CSV';
 };
 
+subtest 'Cpanel::JSON::XS reads a report as JSON::PP does' => sub {
+    plan skip_all => 'Cpanel::JSON::XS is not installed' unless eval { require Cpanel::JSON::XS; 1 };
+    is ref SctpPerf::RunSpectrum::Reports::json_decoder(), 'Cpanel::JSON::XS', 'the reports are read with it';
+    # The fixtures, and one with numbers of every form a JSON writer may give, among
+    # them whole floats (14.0), which Cpanel::JSON::XS would itself write as 14.0.
+    my $dir = File::Temp->newdir;
+    (my $forms = read_file("$fixtures/client-s0.json")) =~ s/\{/{ "forms": [14.0, 2000, 0.5, 1e+20, 1.23457e+20, 0.000123457, 86400.000001, -0.0, 12345678901234567890, 1e-07, true, false, null, "20", "\\u00e9"],/;
+    open my $fh, '>', "$dir/forms.json" or die;
+    print {$fh} $forms;
+    close $fh or die;
+    for my $case ([ "$fixtures/client-s0.json", 0, 'ping-pong' ], [ "$fixtures/client-s2.json", 2, 'ping-pong' ],
+                  [ "$fixtures/client-rate-s4.json", 4, 'rate' ], [ "$fixtures/client-throughput-s4.json", 4, 'throughput' ],
+                  [ "$dir/forms.json", 0, 'ping-pong' ]) {
+        my ($path, $power, $mode) = @$case;
+        my $read = sub ($decoder) {
+            no warnings qw(once);
+            local $SctpPerf::RunSpectrum::Reports::JSON_DECODER = $decoder;
+            my $report = SctpPerf::RunSpectrum::Reports::read_report($path, SctpPerf::RunSpectrum::Options::power_size($power));
+            return ($report, SctpPerf::RunSpectrum::Reports::row_from_report($report, $mode));
+        };
+        my ($xs_report, $xs_row) = $read->(Cpanel::JSON::XS->new->utf8);
+        my ($pp_report, $pp_row) = $read->(JSON::PP->new->utf8);
+        my $name = $path =~ s{.*/}{}r;
+        is_deeply $xs_row, $pp_row, "$name: the same row";
+        is SctpPerf::RunSpectrum::Writers::csv_line($xs_row, $mode), SctpPerf::RunSpectrum::Writers::csv_line($pp_row, $mode),
+            "$name: the same CSV line";
+        is SctpPerf::RunSpectrum::Writers::json_text($xs_report), SctpPerf::RunSpectrum::Writers::json_text($pp_report),
+            "$name: the same JSON written";
+    }
+};
+
 subtest 'reports the script refuses' => sub {
     my $dir = File::Temp->newdir;
     my $write = sub ($name, $text) { my $p = "$dir/$name"; open my $fh, '>', $p or die; print {$fh} $text; close $fh; $p };

@@ -18,7 +18,7 @@ use SctpPerf::RunSpectrum::Errors qw($SCRIPT_NAME runtime_error rethrow_interrup
 use SctpPerf::RunSpectrum::Failures qw(client_failure keep_after_error);
 use SctpPerf::RunSpectrum::Options qw(size_text size_key placement_text placement_note);
 use SctpPerf::RunSpectrum::Plot qw(gnuplot_png_output gnuplot_string size_label start_plot finish_plot);
-use SctpPerf::RunSpectrum::Reports qw(json_codec report_node report_value read_report error_text);
+use SctpPerf::RunSpectrum::Reports qw(json_decoder report_node report_value read_report error_text);
 use SctpPerf::RunSpectrum::Server qw(start_server stop_server);
 use SctpPerf::RunSpectrum::Writers qw(TOOL_VERSION run_settings_json csv_field open_csv append_line json_text
                                       write_file_atomically iso_utc);
@@ -247,7 +247,7 @@ sub compare_one_size($programs, $work_dir, $state, $size) {
     my $status = wait_child(spawn(\@cmd, stdout => $file{json}, stderr => $file{err}));
     my $ok = eval {
         die describe_status($status) . "\n" if $status != 0;
-        my $doc = eval { json_codec()->decode(read_text($file{json})) };
+        my $doc = eval { json_decoder()->decode(read_text($file{json})) };
         rethrow_interrupt($@);
         die "its output is not a JSON object\n" unless ref $doc eq 'HASH';
         $size->{rows} = compare_rows($doc, $size->{payload_bytes});

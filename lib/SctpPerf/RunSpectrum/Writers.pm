@@ -15,9 +15,9 @@ use JSON::PP ();
 use POSIX ();
 
 use SctpPerf::RunSpectrum::Errors qw($SCRIPT_NAME runtime_error rethrow_interrupt);
-use SctpPerf::RunSpectrum::Reports qw(json_codec csv_columns);
+use SctpPerf::RunSpectrum::Reports qw(csv_columns);
 
-our @EXPORT_OK = qw(%OUTPUT_NAME TOOL_VERSION run_settings_json csv_field csv_header csv_line csv_text open_csv
+our @EXPORT_OK = qw(%OUTPUT_NAME TOOL_VERSION json_encoder run_settings_json csv_field csv_header csv_line csv_text open_csv
                     append_line json_text sweep_document write_file_atomically iso_utc);
 
 use constant {
@@ -91,8 +91,12 @@ sub append_line($fh, $path, $text) {
     die runtime_error("cannot write $path: $why");
 }
 
+# spectrum.json and compare.json: sorted keys, three spaces of indent, numbers as
+# Perl prints them (Reports: why JSON::PP).
+sub json_encoder() { return JSON::PP->new->utf8->canonical->pretty }
+
 sub json_text($document) {
-    return json_codec()->encode($document);
+    return json_encoder()->encode($document);
 }
 
 # spectrum.json: the sweep's configuration, the rows as in the CSV, every run's full
