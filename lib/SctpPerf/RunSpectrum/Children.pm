@@ -22,7 +22,11 @@ our @EXPORT_OK = qw(spawn wait_child stop_child signal_child stop_all_children i
 
 use constant {
     CHILD_STOP_GRACE_S => 5,        # between SIGTERM and SIGKILL
-    CHILD_POLL_S       => 0.005,    # between looks at a child waited for with a bound
+    # Between looks at a child waited for with a bound (the check, the server's
+    # start and stop, gnuplot): each look is a waitpid, and no client measures
+    # meanwhile (a client is waited for without a bound), so the wait after the
+    # child has ended, half of this on average, is all it costs the sweep.
+    CHILD_POLL_S       => 0.001,
     STDERR_TAIL_LINES  => 40,       # of a failed program's output shown
 };
 
@@ -50,11 +54,15 @@ my $children_started = 0;
 
 # The number of the prctl system call, or undef where the system has none that
 # Perl can call (the sweep then works as well, but a kill -9 of the script leaves
-# its children running). Looked up once, at the first child.
+# its children running). Looked up once, at the first child, in the kernel's
+# own list (asm/unistd.ph), which is syscall.ph without its SYS_ copy of every
+# name: h2ph's files compile one eval a definition, and syscall.ph's took
+# 12 ms of CPU, as much as the script's own modules.
 my $sys_prctl;
 sub sys_prctl() {
     # h2ph's files define their constants in the package that requires them.
-    $sys_prctl //= [ eval { package main; require 'syscall.ph'; main::SYS_prctl() } ];
+    $sys_prctl //= [ eval { package main; require 'asm/unistd.ph'; main::__NR_prctl() }
+                     // eval { package main; require 'syscall.ph'; main::SYS_prctl() } ];
     return $sys_prctl->[0];
 }
 use constant PR_SET_PDEATHSIG => 1;
