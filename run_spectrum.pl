@@ -31,8 +31,7 @@ use lib File::Spec->catdir(dirname(Cwd::realpath(__FILE__) // __FILE__), MODULE_
 
 use SctpPerf::RunSpectrum::Children qw(stop_all_children stop_signal_set);
 use SctpPerf::RunSpectrum::ClientCheck qw(check_client_commands);
-use SctpPerf::RunSpectrum::Commands qw(program_names);
-use SctpPerf::RunSpectrum::Compare qw(run_compare COMPARE_PROGRAM);
+use SctpPerf::RunSpectrum::Commands qw(program_names COMPARE_PROGRAM);
 use SctpPerf::RunSpectrum::Errors qw($SCRIPT_NAME runtime_error interrupted note);
 use SctpPerf::RunSpectrum::Options qw(parse_arguments validate_options);
 use SctpPerf::RunSpectrum::Sweep qw(run_sweep);
@@ -72,6 +71,13 @@ sub run(@argv) {
     stop_all_children();
     die $error unless defined $status;
     return $status;
+}
+
+# The comparison's module is compiled only when --compare asks for it: a sweep,
+# whose start-up is time outside its measurements, need not compile it.
+sub run_compare($s, $programs, $work_dir) {
+    require SctpPerf::RunSpectrum::Compare;
+    return SctpPerf::RunSpectrum::Compare::run_compare($s, $programs, $work_dir);
 }
 
 # Where the programs are looked for without --bin-dir: beside the script (a build

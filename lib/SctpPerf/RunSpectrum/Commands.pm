@@ -10,9 +10,12 @@ no warnings qw(experimental::signatures);
 
 use Exporter qw(import);
 
-our @EXPORT_OK = qw(program_names client_command server_command);
+our @EXPORT_OK = qw(program_names client_command server_command COMPARE_PROGRAM);
 
-use constant SERVER_MAX_CLIENTS => 10000;    # the server's own default for --max-clients
+use constant {
+    SERVER_MAX_CLIENTS => 10000,                 # the server's own default for --max-clients
+    COMPARE_PROGRAM    => 'sctp-perf-compare',   # what --compare runs on each size's reports
+};
 
 sub program_names($service) {
     my $prefix = $service eq 'seqpack' ? 'SOCK_SEQPACK' : 'SOCK_STREAM';

@@ -23,12 +23,9 @@ use SctpPerf::RunSpectrum::Server qw(start_server stop_server);
 use SctpPerf::RunSpectrum::Writers qw(TOOL_VERSION run_settings_json csv_field open_csv append_line json_text
                                       write_file_atomically iso_utc);
 
-our @EXPORT_OK = qw(run_compare COMPARE_PROGRAM);
+our @EXPORT_OK = qw(run_compare);
 
-use constant {
-    COMPARE_FORMAT_VERSION => 1,    # of compare.json
-    COMPARE_PROGRAM        => 'sctp-perf-compare',
-};
+use constant COMPARE_FORMAT_VERSION => 1;    # of compare.json
 
 # For every size, --repeat rounds, each running A's client once and then B's, so
 # that a drift of the machine over the minutes of a comparison (other work, the
