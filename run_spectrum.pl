@@ -6,8 +6,8 @@
 # The script orchestrates and collects only: every number it writes comes from the
 # client's JSON report. It is a modulino: run as a program it calls main(); loaded
 # with `require` (as the tests do) it only defines the functions. Its parts are the
-# modules SctpPerf::RunSpectrum::*, one per concern: Options, Commands, Children,
-# ClientCheck, Server, Reports, Writers, Plot, Failures, Sweep and Compare.
+# modules SctpPerf::RunSpectrum::*, one per concern: Errors, Options, Commands,
+# Children, ClientCheck, Server, Reports, Writers, Plot, Failures, Sweep and Compare.
 package SctpPerf::RunSpectrum;
 
 use strict;
