@@ -218,15 +218,16 @@ copy_libraries() {
 # runs nothing), plus the Math::BigInt/BigFloat family that JSON::PP loads
 # only when allow_bignum meets its first number. Each is copied to the path
 # perl found it at, which is on the same perl's built-in @INC in the guest.
-# A whole sweep run on the host under strace opened exactly these files and
-# no other Perl file.
+# The script's own modules (SctpPerf::*) are left out: they go beside the
+# script, where it looks for them (build_tree). A whole sweep run on the host
+# under strace opened exactly these files and no other Perl file.
 perl_files() {
     # shellcheck disable=SC2016 # the $ signs are Perl's
     "$1" -e '
         my $script = shift;
         require $script;
         JSON::PP->new->allow_bignum->decode("[0.5, 12345678901234567890]");
-        print "$_\n" for grep { $_ ne $script } values %INC;
+        print "$INC{$_}\n" for grep { $INC{$_} ne $script && !m{\ASctpPerf/} } keys %INC;
         print "$_\n" for @DynaLoader::dl_shared_objects;
     ' "$2"
 }
@@ -248,9 +249,11 @@ build_tree() {
     done < <(perl_files "${perl_bin}" "$(cd "$(dirname "${spectrum_script}")" && pwd)/run_spectrum.pl")
     ((count > 10)) || die "could not list the Perl modules run_spectrum.pl loads"
 
-    # Beside the programs, so its default --bin-dir search finds them.
+    # Beside the programs, so its default --bin-dir search finds them, with
+    # its modules in lib/ beside it, as in the source tree.
     copy_into_tree "${spectrum_script}" /sctp-perf/bin/run_spectrum.pl
     chmod 0755 "${tree}/sctp-perf/bin/run_spectrum.pl"
+    cp -R "${repo_root}/lib" "${tree}/sctp-perf/bin/lib"
 
     copy_into_tree /usr/bin/gnuplot-nox /usr/bin/gnuplot
     copy_libraries /usr/bin/gnuplot-nox
