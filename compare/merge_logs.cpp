@@ -69,9 +69,15 @@ std::string content_of(const histogram_log& log) {
 }  // namespace
 
 std::int64_t interval_length_ms(const histogram_log& log) {
+    if (log.intervals.empty()) {
+        return 0;
+    }
+    const std::int64_t first_start = log.intervals.front().start_ms;
     std::int64_t length = 0;
     for (const auto& line : log.intervals) {
-        length = std::max(length, line.length_ms);
+        if (line.start_ms == first_start) {  // each tag's line of the first interval
+            length = std::max(length, line.length_ms);
+        }
     }
     return length;
 }

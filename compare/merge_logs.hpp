@@ -41,8 +41,10 @@ struct merged_log {
     std::uint64_t merged_count = 0;            // values in the merged log, all tags
 };
 
-// The interval length of a log: that of its longest interval (only a log's
-// last interval is shorter, cut by the end of the run).
+// The interval length of a log: that of its first interval. Every interval
+// is that long but the last, which ends with the run: shorter when the run
+// ended inside it, and a few milliseconds longer when the run's last replies
+// came just after its nominal end (the client begins no interval for them).
 std::int64_t interval_length_ms(const histogram_log& log);
 
 // Merges `logs` (at least one), named by `names` in messages. Throws

@@ -426,6 +426,25 @@ TEST_CASE("merge logs: intervals of different lengths are refused") {
                       Catch::Contains("a.hlog has intervals of 1.000 s, another log of 2.000 s"));
 }
 
+// A run's last interval ends with the run: log A's last replies came 4 ms
+// after its second interval's nominal end, so that interval is 1.004 s long
+// (no third one was begun for them); log B's ended on time. Both are logs of
+// 1 s intervals, and their two intervals add up one to one.
+TEST_CASE("merge logs: a last interval a few ms long or short is the same length") {
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto h = histogram_of({1000});
+    const auto a = log_of(t, {{1000, h}, {1004, h}});
+    const auto b = log_of(t, {{1000, h}, {1000, h}});
+    const auto merged = merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"});
+    CHECK(merged.interval_ms == 1000);
+    CHECK(merged.merged_count == 8);  // 2 logs x 2 intervals x 2 tags, one sample each
+    // A first interval of 1 s against one of 2 s is still refused, whatever
+    // the last intervals hold.
+    const auto c = log_of(t, {{2000, h}, {1000, h}});
+    CHECK_THROWS_WITH(merge_histogram_logs({a, c}, {"a.hlog", "c.hlog"}),
+                      Catch::Contains("has intervals of"));
+}
+
 TEST_CASE("merge: the command line, and the rules a merge adds") {
     std::ostringstream out;
     const char* reports[] = {"sctp-perf-compare", "--merge", "a.json", "b.json", "-o", "m.json"};
