@@ -4,6 +4,11 @@
 # tests, the programs over loopback, real-kernel SCTP in a VM, and the Perl
 # tests of run_spectrum.pl. Exits non-zero on any failure.
 #
+# Tests run side by side, twice as many as the machine has CPUs
+# ($SCTP_PERF_TEST_JOBS sets another number): most of them wait on sockets
+# and timers, and those that keep CPUs busy (builds, VMs, fuzzers) say how
+# many, so ctest counts them as that many.
+#
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
 
@@ -12,4 +17,5 @@ build_dir=${SCTP_PERF_BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh" test
 "$root/scripts/build.sh" -DSCTP_PERF_BUILD_TESTS=ON
 cd "$build_dir"
-ctest --output-on-failure "$@"
+jobs=${SCTP_PERF_TEST_JOBS:-$(($(nproc) * 2))}
+ctest --output-on-failure -j "$jobs" "$@"

@@ -67,7 +67,9 @@ run_tests() {
     # The unit tests and the programs over loopback. Not the VM or native
     # SCTP runs (another kernel, minutes long), nor the Perl tests (they test
     # the sweep script), nor the HdrHistogram reader (Java reading a file).
-    ctest --test-dir "$build_dir" --output-on-failure -L "unit|integration" \
+    # Two at a time: most of them wait on sockets and timers, and the outer
+    # ctest counts this whole step for two processors.
+    ctest --test-dir "$build_dir" --output-on-failure -j 2 -L "unit|integration" \
         -LE "vm|native|perl|hdr" || status=$?
 
     if compgen -G "$reports/report.*" >/dev/null; then
