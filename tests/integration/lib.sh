@@ -107,18 +107,33 @@ json_field() {
     ' "$1" "$2"
 }
 
-# check_json FILE PERL...: runs the pieces of PERL, in order, with $d the
-# decoded FILE, $l its load section and same(WHAT, GOT, WANT), which dies
-# unless GOT is WANT; a piece dies with a reason.
+# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE
+# (as json_field prints it: JSON::PP prints true as 1, false as 0).
+expect_field() {
+    local actual
+    actual=$(json_field "$1" "$2")
+    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
+}
+
+# perl_check FILE CODE [ARGS...]: runs the Perl CODE with $d the decoded JSON
+# of FILE and ARGS in $ARGV[2], ...; CODE dies with a reason, and so the
+# call fails.
+perl_check() {
+    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
+        our $d = JSON::PP->new->decode(<$f>); eval $ARGV[1]; die $@ if $@;' "$@"
+}
+
+# check_json FILE PERL...: runs the pieces of PERL, in order, as perl_check
+# does, with $d the decoded FILE, $l its load section and same(WHAT, GOT,
+# WANT), which dies unless GOT is WANT; a piece dies with a reason.
 check_json() {
-    perl -MJSON::PP -e '
-        my $file = shift @ARGV;
-        local $/; open my $f, "<", $file or die "$file: $!";
-        our $d = JSON::PP->new->decode(<$f>);
+    local file=$1
+    shift
+    perl_check "$file" '
         our $l = $d->{load};
         sub same { my ($what, $got, $want) = @_;
                    die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
-        eval join("\n", @ARGV); die $@ if $@;
+        eval join("\n", @ARGV[2 .. $#ARGV]); die $@ if $@;
     ' "$@"
 }
 
