@@ -8,6 +8,8 @@ set -euo pipefail
 BIN_DIR=${1:?usage: $0 BIN_DIR}
 WORK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-test.XXXXXX")
 STARTED_PIDS=()
+# Network namespaces the test made (add_netns).
+NAMESPACES=()
 
 cleanup() {
     local pid
@@ -21,6 +23,12 @@ cleanup() {
             sleep 0.1
         done
         kill -KILL "$pid" 2>/dev/null || true
+    done
+    # The processes first, then their namespaces, and with them the veths
+    # inside.
+    local ns
+    for ns in "${NAMESPACES[@]}"; do
+        ip netns del "$ns" 2>/dev/null || true
     done
     rm -rf "$WORK_DIR"
 }
@@ -157,6 +165,33 @@ check_merged_sums() {
         actual=$(json_field "$merged" "$path")
         [ "$actual" = "$expected" ] || fail "merged $path is $actual, the clients' sum $expected"
     done
+}
+
+# need_netns: skips the test, saying why, unless it can make network
+# namespaces: it runs as root and has ip (iproute2).
+need_netns() {
+    [ "$(id -u)" -eq 0 ] || skip "needs root to make network namespaces (ctest -LE root leaves it out)"
+    command -v ip >/dev/null || skip "no ip command (iproute2) to make network namespaces"
+}
+
+# add_netns NAME: makes the network namespace NAME, deleted on exit. When the
+# first cannot be made, this kernel or container makes none: the test is
+# skipped; a later one that fails fails the test.
+add_netns() {
+    local err
+    if ! err=$(ip netns add "$1" 2>&1); then
+        ((${#NAMESPACES[@]} == 0)) || fail "ip netns add $1 failed: $err"
+        skip "cannot make network namespaces (ip netns add: $err)"
+    fi
+    NAMESPACES+=("$1")
+}
+
+# in_ns NS CMD...: runs CMD in the network namespace NS, bounded to 10 s;
+# fails the test if it fails.
+in_ns() {
+    local ns=$1
+    shift
+    timeout 10 ip netns exec "$ns" "$@" || fail "in $ns: '$*' failed"
 }
 
 # kernel_has_sctp: true when this kernel can open an SCTP socket.
