@@ -23,7 +23,7 @@ set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly script_dir
 readonly guest_src="${script_dir}/guest"
-# shellcheck source=host-lib.sh
+# shellcheck source-path=SCRIPTDIR source=host-lib.sh
 source "${script_dir}/host-lib.sh"
 
 # Every line the guest prints for the host starts with this tag, so kernel

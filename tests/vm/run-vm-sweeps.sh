@@ -27,7 +27,7 @@ readonly script_dir
 readonly repo_root="${script_dir}/../.."
 readonly sweeps_src="${script_dir}/guest/sweeps"
 readonly spectrum_script="${repo_root}/run_spectrum.pl"
-# shellcheck source=host-lib.sh
+# shellcheck source-path=SCRIPTDIR source=host-lib.sh
 source "${script_dir}/host-lib.sh"
 
 # sweep name -> the guest check that makes it and the programs it needs.
@@ -227,7 +227,7 @@ build_tree() {
     chmod 0755 "${tree}/sctp-perf/bin/run_spectrum.pl"
 
     copy_into_root "${tree}" /usr/bin/gnuplot-nox /usr/bin/gnuplot
-    copy_libraries /usr/bin/gnuplot-nox
+    copy_libraries "${tree}" /usr/bin/gnuplot-nox
     for file in /usr/share/gnuplot/gnuplot/*/gnuplotrc; do
         [[ -f "${file}" ]] && copy_into_root "${tree}" "${file}"
     done
