@@ -9,13 +9,6 @@ source "$(dirname "$0")/hdr_log_reader.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 
-# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE.
-expect_field() {
-    local actual
-    actual=$(json_field "$1" "$2")
-    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
-}
-
 # expect_between FILE PATH LOW HIGH: fails unless LOW <= value <= HIGH.
 expect_between() {
     local actual
