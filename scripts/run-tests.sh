@@ -6,8 +6,10 @@
 #
 # Tests run side by side, twice as many as the machine has CPUs
 # ($SCTP_PERF_TEST_JOBS sets another number): most of them wait on sockets
-# and timers, and those that keep CPUs busy (builds, VMs, fuzzers) say how
-# many, so ctest counts them as that many.
+# and timers. Those that keep two CPUs busy (builds, VMs, fuzzers) take two
+# of the `cpus` slots of a resource file that has one slot per CPU, so on
+# two CPUs they run one at a time, beside the waiting ones
+# (tests/CMakeLists.txt, sctp_perf_cpu_bound).
 #
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
@@ -18,4 +20,9 @@ build_dir=${SCTP_PERF_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh" -DSCTP_PERF_BUILD_TESTS=ON
 cd "$build_dir"
 jobs=${SCTP_PERF_TEST_JOBS:-$(($(nproc) * 2))}
-ctest --output-on-failure -j "$jobs" "$@"
+cpus=$(nproc)
+[ "$cpus" -ge 2 ] || cpus=2 # a CPU-bound test asks for two
+resources=$build_dir/ctest-resources.json
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
+    "$cpus" >"$resources"
+ctest --output-on-failure -j "$jobs" --resource-spec-file "$resources" "$@"
