@@ -18,6 +18,7 @@
 #include <system_error>
 #include <thread>
 
+#include "client/check_lines.hpp"
 #include "client/descriptor_budget.hpp"
 #include "client/failure_watch.hpp"
 #include "client/failure_watch_inputs.hpp"
@@ -618,14 +619,18 @@ void warn_of_shared_cpus(const client_options& options, const program_info& prog
     }
 }
 
-int run(const client_options& options, const program_info& program,
-        const client_connectors& connect) {
-    // Before anything else: a limit too low for the flows is the command
-    // line's mistake, and it should not surface at flow 1019 of 5000.
-    // The ports first (towards each server, with several): more
-    // descriptors are of no use without them.
+// A limit too low for the flows is the command line's mistake, and it
+// should not surface at flow 1019 of 5000: checked before anything else, by
+// a run and by --check alike. The ports first (towards each server, with
+// several): more descriptors are of no use without them.
+void check_run_limits(const client_options& options, const program_info& program) {
     check_port_budget(options, program.service != socket_service::seqpack);
     check_descriptor_limit(options);
+}
+
+int run(const client_options& options, const program_info& program,
+        const client_connectors& connect) {
+    check_run_limits(options, program);
     // --check ends here, before anything is pinned, opened, resolved or
     // connected: every usage error a run can meet has been met.
     if (options.check_only) {
@@ -695,6 +700,18 @@ int client_main(int argc, const char* const* argv, const program_info& program,
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
     try {
+        if (asks_check_lines(argc, argv)) {
+            // Each line as --check takes it; the first refusal is answered below,
+            // as --check's is. A line's --help or --version would run: its text
+            // is no answer of the check.
+            std::ostringstream discarded;
+            check_lines(std::cin, std::cout, argv[0], [&](int words, const char* const* line) {
+                if (const auto options = parse_client_options(words, line, program, discarded)) {
+                    check_run_limits(with_machine_defaults(*options), program);
+                }
+            });
+            return exit_success;
+        }
         const auto options = parse_client_options(argc, argv, program, std::cout);
         if (!options) {
             return exit_success;

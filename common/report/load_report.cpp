@@ -12,6 +12,7 @@
 #include <ostream>
 #include <utility>
 
+#include "report/defined_statistics.hpp"
 #include "report/histogram_log.hpp"
 #include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
@@ -51,8 +52,10 @@ void write_latency(std::ostream& out, const char* title, const log_linear_histog
         fmt::print(out, "\tno timed message was answered\n\n");
         return;
     }
-    fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {:.3f}\n", h.count(),
-               us(static_cast<double>(h.min_ns())), us(h.mean_ns()), us(h.stddev_ns()));
+    const auto stddev = defined_stddev_us(h);
+    fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {}\n", h.count(),
+               us(static_cast<double>(h.min_ns())), us(h.mean_ns()),
+               stddev ? fmt::format("{:.3f}", *stddev) : "-");
     for (const auto& p : reported_percentiles) {
         fmt::print(out, "\t{:<8}{:12.3f}\n", p.label, us(h.percentile_ns(p.parts_per_million)));
     }
@@ -191,6 +194,10 @@ void write_flow_csv(std::ostream& out, const load_result& l) {
     }
 }
 
+json optional_json(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
 json latency_summary_json(const log_linear_histogram& h) {
     if (h.count() == 0) {
         return {{"num_points", 0}};
@@ -199,7 +206,7 @@ json latency_summary_json(const log_linear_histogram& h) {
         {"num_points", h.count()},
         {"min_us", us(static_cast<double>(h.min_ns()))},
         {"mean_us", us(h.mean_ns())},
-        {"stddev_us", us(h.stddev_ns())},
+        {"stddev_us", optional_json(defined_stddev_us(h))},
         {"max_us", us(static_cast<double>(h.max_ns()))},
     };
 }
@@ -379,10 +386,6 @@ void write_server_rows(std::ostream& out, const load_result& l) {
                    text_us(figures.max_us));
     }
     fmt::print(out, "\n");
-}
-
-json optional_json(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
 }
 
 // Every flow's counts and figures, in flow order.
