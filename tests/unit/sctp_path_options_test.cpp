@@ -90,7 +90,7 @@ TEST_CASE("path options: --sctp-primary is the client's alone") {
     CHECK_THAT(server_error({"--sctp-primary", "10.0.0.1"}), Catch::Contains("sctp-primary"));
 }
 
-TEST_CASE("--at: instants and commands, in command-line order") {
+TEST_CASE("fault options: --at instants and commands, in command-line order") {
     const auto o = parse_client({"--at", "2:tc qdisc add dev c1 root netem loss 100%", "--at",
                                  "0.5:echo a:b", "--at-timeout", "3"});
     REQUIRE(o.faults.commands.size() == 2);
@@ -105,7 +105,7 @@ TEST_CASE("--at: instants and commands, in command-line order") {
     CHECK(parse_client({"-t", "tcp", "--at", "1:true"}).faults.any());
 }
 
-TEST_CASE("--at: a bad time, an empty command, and the rules around it") {
+TEST_CASE("fault options: --at with a bad time, an empty command, and the rules around it") {
     CHECK_THAT(client_error({"--at", "soon:true"}),
                Catch::Contains("--at soon:true: the time must be 0..86400 seconds into the "
                                "measured run, not 'soon'"));
