@@ -173,7 +173,9 @@ path_end_events server_path_events(
         }
     }
     if (!end.known) {
-        end.note = "the server did not say (a server older than this client, or TCP)";
+        end.note =
+            "the server kept none: it watches paths when given a path option or several "
+            "addresses to listen on (or it is older than this client)";
         return end;
     }
     end.clock = one_host ? "server CLOCK_MONOTONIC (same host as the client)"

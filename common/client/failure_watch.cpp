@@ -47,19 +47,25 @@ fault_row row_of(const fault_outcome& o) {
 failure_watch::failure_watch(const client_options& options, const program_info& program,
                              const std::vector<message_channel*>& channels)
     : sctp_(options.common.transport == transport_protocol::sctp),
-      keeps_replies_(sctp_ || options.faults.any()),
       faults_(options.faults),
       asked_(options.common.sctp_paths) {
     for (auto* channel : channels) {
         flow_paths_.push_back(channel->path_watch());
+        watched_ = watched_ || channel->path_watch() != nullptr;
     }
+    keeps_replies_ = watched_ || faults_.any();
     if (sctp_ && !channels.empty()) {
-        fd_ = channels.front()->native_handle();
+        const int fd = channels.front()->native_handle();
         assoc_id_ = channels.front()->association_id();
-        in_use_ = read_sctp_path_settings(fd_, assoc_id_);
+        in_use_ = read_sctp_path_settings(fd, assoc_id_);
         system_ = read_sctp_path_system();
-        rto_max_ms_ = read_sctp_rto(fd_, assoc_id_).max_ms;
-        take_reading(clock::now(), "connected");
+        rto_max_ms_ = read_sctp_rto(fd, assoc_id_).max_ms;
+        // The first flow's paths are read at each interval only where they
+        // are watched: an association of one path has none to tell of.
+        if (channels.front()->path_watch() != nullptr) {
+            fd_ = fd;
+            take_reading(clock::now(), "connected");
+        }
     }
     if (faults_.any()) {
         schedule_.emplace(faults_, program.name);
@@ -170,6 +176,7 @@ path_failure_report failure_watch::finish(
     }
     path_failure_report report;
     report.sctp = sctp_;
+    report.paths_watched = watched_;
     report.asked = asked_;
     report.in_use = in_use_;
     report.system = system_;
@@ -180,7 +187,7 @@ path_failure_report failure_watch::finish(
     }
     const auto t0 = t0_.value_or(clock::now());
     const auto t0_ns = ns_of(t0);
-    if (sctp_) {
+    if (watched_) {
         report.client = client_path_events(flow_paths_, t0_ns);
         report.server = server_path_events(server_paths, !server_paths.empty(), server_settings,
                                            t0_ns, ns_of(t0_wall_));

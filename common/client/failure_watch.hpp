@@ -45,8 +45,10 @@ inline constexpr std::size_t max_path_readings_kept = 3600;
 class failure_watch final : public run_watch {
   public:
     // `channels`: the flows' channels, flow k's at k, connected and their
-    // tests accepted. The first one's socket is read (its paths) until
-    // measurement_ended(); the channels' path watches are kept for the end.
+    // tests accepted. Where the first one's paths are watched, its socket is
+    // read (its paths) until measurement_ended(); the channels' path
+    // watches are kept for the end. Timed replies are kept where some
+    // flow's paths are watched or --at was given, and only then.
     failure_watch(const client_options& options, const program_info& program,
                   const std::vector<message_channel*>& channels);
     ~failure_watch() override;
@@ -76,7 +78,8 @@ class failure_watch final : public run_watch {
     std::uint64_t client_events_between(clock::time_point from, clock::time_point to) const;
 
     bool sctp_;
-    bool keeps_replies_;
+    bool watched_ = false;  // some flow's paths are watched (client/sctp_path_setup.hpp)
+    bool keeps_replies_ = false;
     fault_request faults_;
     sctp_path_request asked_;
     std::optional<sctp_path_values> in_use_;

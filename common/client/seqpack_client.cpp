@@ -50,7 +50,8 @@ client_connection seqpack_connection(seqpacket_association association,
     connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
-    prepare_client_paths(*connection.channel, association.id, options, options.server_port);
+    prepare_client_paths(*connection.channel, association.id, options, options.server_port,
+                         options.server_hosts.size() > 1 || options.client_addresses.size() > 1);
     return connection;
 }
 

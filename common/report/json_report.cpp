@@ -270,6 +270,8 @@ void add_paths(json& doc, const run_report& r) {
             doc["environment"]["sctp_paths_socket"] = path_settings_json(*p.in_use);
         }
         doc["environment"]["sctp_paths_system"] = path_system_json(p.system);
+    }
+    if (p.paths_watched) {
         doc["paths"] = paths_json(p);
     }
     if (!p.faults.empty()) {

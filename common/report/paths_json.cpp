@@ -118,7 +118,7 @@ json path_system_json(const sctp_path_system& s) {
 }
 
 json paths_json(const path_failure_report& r) {
-    if (!r.sctp) {
+    if (!r.paths_watched) {
         return nullptr;
     }
     json readings = json::array();

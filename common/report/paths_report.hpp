@@ -99,6 +99,9 @@ struct failure_figures {
 
 struct path_failure_report {
     bool sctp = false;
+    // Some flow's paths were watched (client/sctp_path_setup.hpp): the
+    // events, readings and "paths" block are there only then.
+    bool paths_watched = false;
     // The settings asked for, in use on the first flow, and the system's.
     sctp_path_request asked;
     std::optional<sctp_path_values> in_use;

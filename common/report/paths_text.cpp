@@ -213,7 +213,7 @@ void write_path_settings_lines(std::ostream& out, const path_failure_report& r,
 }
 
 void write_paths_blocks(std::ostream& out, const path_failure_report& r) {
-    if (r.sctp) {
+    if (r.paths_watched) {
         fmt::print(out,
                    "paths (the first flow's association, SCTP_GET_PEER_ADDR_INFO at the end; "
                    "times in s from the start of the measurement):\n");

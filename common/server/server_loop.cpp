@@ -9,7 +9,6 @@
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
-#include "transport/sctp_path_events.hpp"
 #include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_device.hpp"
@@ -139,7 +138,6 @@ unique_fd open_listening_socket(int family, int type, bool dual_stack,
         apply_sctp_rto(fd.get(), options.sctp_rto);
         apply_sctp_features(fd.get(), options.sctp);
         apply_sctp_path_settings(fd.get(), options.sctp_paths);
-        subscribe_path_events(fd.get());
     }
     set_nagle(fd.get(), options.transport, options.nagle);
     // TCP also chooses its window scale to fit the receive buffer here.

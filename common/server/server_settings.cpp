@@ -57,6 +57,8 @@ server_identity read_server_identity(const server_options& options, const progra
         const auto system = read_sctp_path_system();
         identity.sctp_pf_enable = system.pf_enable;
         identity.sctp_pf_expose = system.pf_expose;
+        identity.watches_paths =
+            options.common.sctp_paths.any_socket_setting() || options.bind_addresses.size() > 1;
     }
     identity.worker_cpus = worker_cpus(options.common.cpus, options.threads);
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"

@@ -40,6 +40,9 @@ struct server_identity {
     // not read /proc a thousand times over.
     std::optional<std::uint32_t> sctp_pf_enable;
     std::optional<std::uint32_t> sctp_pf_expose;
+    // Every association's paths are watched (server/session_paths.hpp): a
+    // path option was given, or several addresses to listen on.
+    bool watches_paths = false;
     std::chrono::milliseconds header_timeout{2000};  // for the whole test header
     std::chrono::milliseconds io_timeout{10'000};    // for every later message
 };

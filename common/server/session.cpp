@@ -87,7 +87,7 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       out_(!seqpacket_),
       output_since_(now) {
     if (sctp_) {
-        channel_->watch_paths(std::make_shared<sctp_path_watch>());
+        watch_session_paths(*channel_, client_, identity);
     }
 }
 

@@ -1,9 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/session_paths.hpp"
 
+#include <memory>
+#include <system_error>
+
 #include "server/server_log.hpp"
 
 namespace sctp_perf {
+
+void watch_session_paths(message_channel& channel, const std::string& client,
+                         const server_identity& identity) {
+    if (!identity.watches_paths) {
+        return;
+    }
+    try {
+        subscribe_path_events(channel.native_handle(), channel.association_id());
+    } catch (const std::system_error& e) {
+        log_error("client {}: its paths are not watched: {}", client, e.what());
+        return;
+    }
+    // The server has no use for each request's path: only the events.
+    channel.watch_paths(std::make_shared<sctp_path_watch>(), /*each_message_path=*/false);
+}
 
 std::optional<protocol::path_events_blob> account_paths(const sctp_path_watch* watch) {
     if (watch == nullptr) {

@@ -21,17 +21,18 @@ namespace sctp_perf {
 
 namespace {
 
-// How a stream channel reads: recv() over TCP; over SCTP recvmsg(), with
-// the notifications taken apart from the data (receive_sctp_data).
+// How a stream channel reads: recv(), or recvmsg() for how a message
+// travelled; over an SCTP association subscribed to path events,
+// recvmsg() with the notifications taken apart from the data
+// (receive_sctp_data), and each message's source looked up where asked.
 struct stream_reader {
-    bool sctp = false;
-    sctp_path_watch* watch = nullptr;
-    std::uint16_t* last_path = nullptr;
+    sctp_path_watch* watch = nullptr;    // set: notifications may come
+    std::uint16_t* last_path = nullptr;  // set: each message's path is looked up
 
     ssize_t read(int fd, std::span<std::byte> buffer, int flags, sctp_delivery* delivery) const {
         int msg_flags = 0;
-        if (sctp) {
-            return receive_sctp_data(fd, buffer, flags, msg_flags, delivery, watch, *last_path);
+        if (watch != nullptr) {
+            return receive_sctp_data(fd, buffer, flags, msg_flags, delivery, *watch, last_path);
         }
         return delivery == nullptr ? ::recv(fd, buffer.data(), buffer.size(), flags)
                                    : receive_sctp(fd, buffer, flags, msg_flags, delivery);
@@ -115,7 +116,7 @@ std::size_t stream_channel::send_batch_ready(std::span<const outgoing_message> m
 std::size_t stream_channel::read_once(std::span<std::byte> buffer, int flags,
                                       sctp_delivery* delivery) {
     return receive_once(socket_.get(), buffer, flags, delivery,
-                        stream_reader{sctp_, paths_.get(), &last_read_path_});
+                        stream_reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr});
 }
 
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
@@ -131,7 +132,7 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
                                                             bool with_delivery, bool wait) {
     received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
-    const stream_reader reader{sctp_, paths_.get(), &last_read_path_};
+    const stream_reader reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr};
     for (;;) {
         const ssize_t n =
             reader.read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);

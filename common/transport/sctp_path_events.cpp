@@ -124,10 +124,11 @@ std::vector<std::string> sctp_path_watch::path_addresses() const {
     return addresses_;
 }
 
-bool subscribe_event_types(int fd, std::initializer_list<std::uint16_t> types, const char* what) {
+bool subscribe_event_types(int fd, std::int32_t assoc_id,
+                           std::initializer_list<std::uint16_t> types, const char* what) {
     for (const auto type : types) {
         sctp_event event{};
-        event.se_assoc_id = SCTP_FUTURE_ASSOC;
+        event.se_assoc_id = assoc_id;
         event.se_type = type;
         event.se_on = 1;
         if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0) {
@@ -142,8 +143,8 @@ bool subscribe_event_types(int fd, std::initializer_list<std::uint16_t> types, c
     return true;
 }
 
-void subscribe_path_events(int fd) {
-    if (!subscribe_event_types(fd, {SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT},
+void subscribe_path_events(int fd, std::int32_t assoc_id) {
+    if (!subscribe_event_types(fd, assoc_id, {SCTP_PEER_ADDR_CHANGE, SCTP_SEND_FAILED_EVENT},
                                "SCTP path events")) {
         // Kernels before 5.0 know only the older all-in-one option: what is
         // on already (association events, say) stays on.
@@ -163,7 +164,7 @@ void subscribe_path_events(int fd) {
     // Without it Linux keeps the potentially-failed state to itself (net.sctp.
     // pf_expose 0 or 1); a kernel that lacks the option never tells of it.
     sctp_assoc_value expose{};
-    expose.assoc_id = SCTP_FUTURE_ASSOC;
+    expose.assoc_id = assoc_id;
     expose.assoc_value = pf_expose_enable;
     ::setsockopt(fd, IPPROTO_SCTP, SCTP_EXPOSE_POTENTIALLY_FAILED_STATE, &expose, sizeof expose);
 }

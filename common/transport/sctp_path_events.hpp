@@ -86,19 +86,23 @@ class sctp_path_watch {
     std::uint16_t last_path_ = 0;
 };
 
-// Subscribes `fd` (before connect() or listen(), or a connected socket) to
-// peer address changes and send failures, and asks the kernel to tell of
-// potentially-failed paths too (SCTP_EXPOSE_POTENTIALLY_FAILED_STATE, which
-// a kernel before Linux 5.5 lacks; it then never tells of them, and the
-// report says so). Associations made later keep it. Every reader of such a
-// socket must take notifications apart from data (MSG_NOTIFICATION). Throws
-// std::system_error.
-void subscribe_path_events(int fd);
+// Subscribes association `assoc_id` on `fd` (0 on a one-to-one socket),
+// once it is up, to peer address changes and send failures, and asks the
+// kernel to tell of potentially-failed paths too (SCTP_EXPOSE_POTENTIALLY_
+// FAILED_STATE, which a kernel before Linux 5.5 lacks; it then never tells
+// of them, and the report says so). A kernel before Linux 5.0 subscribes
+// the whole socket instead. Every reader of the socket must then take
+// notifications apart from data (MSG_NOTIFICATION): subscribing only the
+// associations whose paths are watched leaves the others' reads as they
+// were. Throws std::system_error.
+void subscribe_path_events(int fd, std::int32_t assoc_id);
 
-// Turns on each notification of `types` (SCTP_EVENT, one call each) for the
-// associations to come on `fd`. False when the kernel has no SCTP_EVENT
-// (before Linux 5.0): the caller falls back to SCTP_EVENTS. Throws
-// std::system_error saying it could not subscribe to `what`.
-bool subscribe_event_types(int fd, std::initializer_list<std::uint16_t> types, const char* what);
+// Turns on each notification of `types` (SCTP_EVENT, one call each) for
+// association `assoc_id` on `fd` (SCTP_FUTURE_ASSOC: those to come). False
+// when the kernel has no SCTP_EVENT (before Linux 5.0): the caller falls
+// back to SCTP_EVENTS. Throws std::system_error saying it could not
+// subscribe to `what`.
+bool subscribe_event_types(int fd, std::int32_t assoc_id,
+                           std::initializer_list<std::uint16_t> types, const char* what);
 
 }  // namespace sctp_perf

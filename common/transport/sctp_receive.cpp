@@ -62,16 +62,16 @@ ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_fl
 }
 
 ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                          sctp_delivery* delivery, sctp_path_watch* watch,
-                          std::uint16_t& last_path) {
+                          sctp_delivery* delivery, sctp_path_watch& watch,
+                          std::uint16_t* last_path) {
     for (;;) {
         sockaddr_storage source{};
         socklen_t source_length = 0;
         const ssize_t n = receive_sctp(fd, buffer, flags, msg_flags, delivery, nullptr,
-                                       watch != nullptr ? &source : nullptr, &source_length);
+                                       last_path != nullptr ? &source : nullptr, &source_length);
         if (n <= 0 || (msg_flags & MSG_NOTIFICATION) == 0) {
-            if (n > 0 && watch != nullptr) {
-                last_path = watch->path_of(source, source_length);
+            if (n > 0 && last_path != nullptr) {
+                *last_path = watch.path_of(source, source_length);
             }
             return n;
         }
@@ -83,11 +83,8 @@ ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& m
                 return rest;
             }
         }
-        if (watch != nullptr) {
-            if (const auto notice = decode_sctp_notification(head.bytes());
-                notice && notice->path) {
-                watch->record(*notice->path);
-            }
+        if (const auto notice = decode_sctp_notification(head.bytes()); notice && notice->path) {
+            watch.record(*notice->path);
         }
     }
 }

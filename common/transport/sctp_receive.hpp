@@ -38,18 +38,18 @@ ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_fl
 
 class sctp_path_watch;
 
-// One read of data on an SCTP socket whose reader takes notifications apart
-// from data (a one-to-one socket, or one holding one association): as
-// receive_sctp, but a notification that comes first is read whole (its head
-// kept, the rest dropped), given to `watch` when it tells of a path, and
-// the read made again with the same flags: a read that must not wait then
-// finds nothing (EAGAIN), or the data behind it. With `watch`, `last_path`
-// becomes the path of the data read (sctp_path_watch::path_of). Returns
-// what the read of data returned (errno as it left it); 0 also when the
-// socket was shut down in the middle of a notification.
+// One read of data on an SCTP socket subscribed to path events (a
+// one-to-one socket, or one holding one association): as receive_sctp, but
+// a notification that comes first is read whole (its head kept, the rest
+// dropped), given to `watch` when it tells of a path, and the read made
+// again with the same flags: a read that must not wait then finds nothing
+// (EAGAIN), or the data behind it. With `last_path`, it becomes the path of
+// the data read (sctp_path_watch::path_of); without, no source is asked
+// for. Returns what the read of data returned (errno as it left it); 0
+// also when the socket was shut down in the middle of a notification.
 ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                          sctp_delivery* delivery, sctp_path_watch* watch,
-                          std::uint16_t& last_path);
+                          sctp_delivery* delivery, sctp_path_watch& watch,
+                          std::uint16_t* last_path);
 
 // The first bytes of a notification, the ones decode_sctp_notification
 // reads, gathered across the parts it came in.

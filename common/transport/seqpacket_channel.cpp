@@ -96,10 +96,11 @@ std::size_t seqpacket_channel::send_batch_ready(std::span<const outgoing_message
 std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                                              sctp_delivery* delivery) {
     std::size_t filled = 0;
-    // With `delivery` or a path watch, one message: the caller learns how
-    // each one travelled.
-    const std::size_t limit =
-        delivery != nullptr || paths_ ? std::min(buffer.size(), message_size) : buffer.size();
+    // With `delivery` or each message's path watched, one message: the
+    // caller learns how each one travelled.
+    const std::size_t limit = delivery != nullptr || message_paths_
+                                  ? std::min(buffer.size(), message_size)
+                                  : buffer.size();
     while (filled + message_size <= limit) {
         const auto message = buffer.subspan(filled, message_size);
         if (pending_) {
@@ -254,7 +255,7 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
         socklen_t source_length = 0;
         const ssize_t n = receive_sctp(socket_.get(), buffer, flags, msg_flags,
                                        delivery != nullptr ? &travelled : nullptr, nullptr,
-                                       paths_ ? &source : nullptr, &source_length);
+                                       message_paths_ ? &source : nullptr, &source_length);
         if (n <= 0) {
             return n;
         }
@@ -263,7 +264,7 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
             if (delivery != nullptr) {
                 *delivery = travelled;
             }
-            if (paths_) {
+            if (message_paths_) {
                 last_read_path_ = paths_->path_of(source, source_length);
             }
             return n;
@@ -315,7 +316,7 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
 }
 
 void subscribe_association_events(int fd) {
-    if (!subscribe_event_types(fd, {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT},
+    if (!subscribe_event_types(fd, SCTP_FUTURE_ASSOC, {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT},
                                "SCTP association events")) {
         // Kernels before 5.0 know only the older all-in-one option: what is
         // on already (path events, say) stays on.

@@ -16,7 +16,6 @@
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_notification.hpp"
-#include "transport/sctp_path_events.hpp"
 #include "transport/seqpacket_channel.hpp"
 #include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
@@ -87,7 +86,6 @@ unique_fd open_seqpacket_socket(const seqpacket_route& route,
         set_int_option(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, 0, "IPV6_V6ONLY off");
     }
     subscribe_association_events(fd.get());
-    subscribe_path_events(fd.get());
     if (!request.bind_device.empty()) {
         bind_to_device(fd.get(), request.bind_device);
     }

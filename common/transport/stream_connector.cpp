@@ -14,7 +14,6 @@
 #include <system_error>
 
 #include "transport/network_interface.hpp"
-#include "transport/sctp_path_events.hpp"
 #include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -162,7 +161,6 @@ unique_fd start_connect(const connect_request& request, const connect_route& rou
         apply_sctp_rto(fd.get(), request.sctp_rto);
         apply_sctp_features(fd.get(), request.sctp_features);
         apply_sctp_path_settings(fd.get(), request.sctp_paths);
-        subscribe_path_events(fd.get());
     }
     if (route.local) {
         bind_local(fd.get(), request, *route.local);

@@ -18,6 +18,7 @@ constexpr std::int64_t ms = 1'000'000;
 path_failure_report two_paths_failed_over() {
     path_failure_report r;
     r.sctp = true;
+    r.paths_watched = true;
     r.asked.hb_interval_ms = 100;
     r.asked.path_max_retrans = 1;
     sctp_path_values in_use;
@@ -120,6 +121,27 @@ TEST_CASE("paths text: events, the fault and what it cost beside the prediction"
                                      "replies took longer\n"));
     CHECK_THAT(text, Catch::Contains("\treplies carried, by path: 10.77.1.2:45453 6000, "
                                      "10.77.2.2:45453 2000\n"));
+}
+
+// An SCTP association of one path, without path options or --at: its
+// settings are stated, but it has no paths block, and no "paths" member.
+TEST_CASE("paths text and json: an association whose paths are not watched") {
+    path_failure_report r;
+    r.sctp = true;
+    sctp_path_values in_use;
+    in_use.hb_interval_ms = 30000;
+    in_use.hb_enabled = true;
+    in_use.path_max_retrans = 5;
+    r.in_use = in_use;
+    std::ostringstream settings;
+    write_path_settings_lines(settings, r, nlohmann::json::object());
+    CHECK_THAT(settings.str(), Catch::Contains("\tsctp paths (client, read back): heartbeat "
+                                               "30000 ms (asked the system's), path-max-retrans "
+                                               "5 (asked the system's)"));
+    std::ostringstream blocks;
+    write_paths_blocks(blocks, r);
+    CHECK(blocks.str().empty());
+    CHECK(paths_json(r).is_null());
 }
 
 TEST_CASE("paths json: the members, their units in their keys") {
