@@ -138,9 +138,13 @@ two_paths() {
     make_netns s
     veth_link c mh0c 10.77.1.1/24 s mh0s 10.77.1.2/24
     veth_link c mh1c 10.77.2.1/24 s mh1s 10.77.2.2/24
+    # shellcheck disable=SC2034 # read by the checks
     SILENCE_C="${TC} qdisc add dev mh0c root netem loss 100%"
+    # shellcheck disable=SC2034
     SILENCE_S="${IP} netns exec s ${TC} qdisc add dev mh0s root netem loss 100%"
+    # shellcheck disable=SC2034
     RESTORE_C="${TC} qdisc del dev mh0c root"
+    # shellcheck disable=SC2034
     RESTORE_S="${IP} netns exec s ${TC} qdisc del dev mh0s root"
 }
 
@@ -408,6 +412,47 @@ run_report() {
     FLAT="${REPORT}.flat"
     json_flatten "${REPORT}" >"${FLAT}"
     mismatches=""
+}
+
+# calibrate WHAT PLANNED_S OUT NS PROGRAM ARGS...: a calibration, a short
+# client run of the check's own kind with PLANNED_S seconds of planned work
+# (run_report, bounded only by the check's own limit, CHECK_LIMIT_S), whose
+# wall time gives SLOWDOWN: how many times longer than planned a run takes
+# in this VM now, emulation, program start and a busy host together (at
+# least 1). Every later bound on time in the check is scaled by it
+# (scaled_s), so that none is a constant of a quiet machine.
+calibrate() {
+    _calibrate_what="$1"
+    _calibrate_planned="$2"
+    _calibrate_out="$3"
+    shift 3
+    run_report "${_calibrate_what}" "${_calibrate_out}" "${CHECK_LIMIT_S:-60}" "$@"
+    SLOWDOWN="$(awk -v r="${RUN_S}" -v p="${_calibrate_planned}" \
+        'BEGIN { s = r / p; printf "%.2f", s < 1 ? 1 : s }')"
+    log "calibration (${_calibrate_what}): ${_calibrate_planned} s planned took ${RUN_S} s," \
+        "slowdown ${SLOWDOWN}"
+}
+
+# scaled_s SECONDS: a bound for SECONDS of planned work, in whole seconds:
+# three times SECONDS as slowed down as the calibration was (calibrate).
+scaled_s() {
+    awk -v p="$1" -v s="${SLOWDOWN:?calibrate first}" 'BEGIN { printf "%d", 3 * p * s + 1 }'
+}
+
+# timer_lateness_ms: a calibration of timers: the worst lateness, in
+# milliseconds (to the hundredth of a second /proc/uptime gives), of five
+# sleeps of 100 ms in this VM now.
+timer_lateness_ms() {
+    _late_worst=0
+    _late_i=0
+    while [ "${_late_i}" -lt 5 ]; do
+        _late_from="$(now_s)"
+        sleep 0.1
+        _late_worst="$(awk -v a="${_late_from}" -v b="$(now_s)" -v w="${_late_worst}" \
+            'BEGIN { l = (b - a) * 1000 - 100; if (l < 0) l = 0; printf "%d", l > w ? l : w }')"
+        _late_i=$((_late_i + 1))
+    done
+    echo "${_late_worst}"
 }
 
 # check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its

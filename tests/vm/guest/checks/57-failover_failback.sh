@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 300
+# vm-check-timeout: 360
 # Failover and failback, seen at both ends and measured, with nothing lost:
 # rate mode at 1000 messages/s for 8 s over two links; the client's --at
 # makes the primary link silent both ways at 2 s (netem loss 100 % on its
@@ -13,14 +13,17 @@
 #
 # Each run must: exit 0; send, have received by the server and have
 # answered every message (sent = received by the server = replied, none
-# lost); run the four commands (one per end at each instant) with exit
-# status 0; show, at the client, the
-# primary path 10.77.1.2 potentially failed or unreachable after the fault
-# and available after the restore, and at the server its path to the
-# client's 10.77.1.1 likewise; and report the failure's figures: the
-# detection, the first reply on the other path, the path available again,
-# the longest gap. Timing in the VM is emulated: the figures are logged,
-# not judged (58-failover_grid_point judges one against the model).
+# lost), and have sent at least half as many a second as the calibration
+# did; run the four commands (one per end at each instant) with exit
+# status 0; show, at the client, the primary path 10.77.1.2 potentially
+# failed or unreachable after the fault and available after the restore,
+# and at the server its path to the client's 10.77.1.1 likewise; and report
+# the failure's figures: the detection, the first reply on the other path,
+# the path available again, the longest gap. Timing in the VM is emulated:
+# the figures are logged, not judged (58-failover_grid_point judges one
+# against the model). Each run's time bound is scaled from a calibration:
+# the same load for 1 s, over both paths, before the first (lib.sh's
+# calibrate).
 #
 #   ns c                                 ns s
 #   mh0c 10.77.1.1/24 ---- path 1 ---- mh0s 10.77.1.2/24   (silent 2..5 s)
@@ -28,26 +31,24 @@
 # shellcheck shell=sh source=../lib.sh
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
-need_modules
-for program in SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv; do
-    need_program "${program}"
-done
+need_both_styles
 need_option SOCK_SEQPACK_clt at-timeout
 
 two_paths
 
 timers="--sctp-rto-initial 100 --sctp-rto-min 50 --sctp-rto-max 200 --sctp-hb-interval 100 --sctp-path-max-retrans 2"
-# One command per end of the link (two_paths' SILENCE_C and SILENCE_S),
-# both at the same instant, so that neither waits for the other: a process
-# takes a long moment to start under emulation.
-load="-s 6 --rate 1000 --duration 8 --interval 1 --format json --io-timeout 20"
+rate="-s 6 --rate 1000 --interval 1 --format json --io-timeout 20"
+duration_s=8
+# A command still running this long after it started is killed (--at's
+# own bound): the run may last that much longer.
+at_timeout_s=10
 
-# first_event FLAT END ADDRESS_PREFIX EVENTS AFTER_S: the time (s) of END's
+# first_event END ADDRESS_PREFIX EVENTS AFTER_S: the time (s) of END's
 # ("client" or "server") first event among EVENTS (a regular expression)
-# of an address starting with ADDRESS_PREFIX at or after AFTER_S; empty
-# when there is none.
+# of an address starting with ADDRESS_PREFIX at or after AFTER_S, in the
+# last run's report; empty when there is none.
 first_event() {
-    awk -v end="paths.$2.events." -v prefix="$3" -v events="$4" -v after="$5" '
+    awk -v end="paths.$1.events." -v prefix="$2" -v events="$3" -v after="$4" '
         BEGIN { FS = "\t" }
         index($1, end) == 1 {
             rest = substr($1, length(end) + 1)
@@ -63,7 +64,7 @@ first_event() {
                     exit
                 }
             }
-        }' "$1"
+        }' "${FLAT}"
 }
 
 # fail_over NAME SERVER_PROGRAM SERVER_ARGS -- CLIENT_PROGRAM CLIENT_ARGS...
@@ -74,23 +75,23 @@ fail_over() {
     shift 4
     # shellcheck disable=SC2086 # the option lists are lists
     start_server "${CHECK_WORK}/${name}-srv.log" s "${server}" -p 0 ${server_args} ${timers}
-    out="${CHECK_WORK}/${name}.json"
-    status=0
-    # shellcheck disable=SC2086
-    mkdir -p "${CHECK_WORK}/${name}-at"
-    run_client "${out}" 120 c "$@" -p "${SERVER_PORT}" ${load} ${timers} \
-        --at-output "${CHECK_WORK}/${name}-at" \
-        --at "2:${SILENCE_C}" --at "2:${SILENCE_S}" --at "5:${RESTORE_C}" --at "5:${RESTORE_S}" ||
-        status=$?
-    if [ "${status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${out}.err"
-        show_server_logs
-        fail "${name}: client exited ${status}"
+    if [ -z "${SLOWDOWN:-}" ]; then
+        # shellcheck disable=SC2086
+        calibrate "${name}, no fault, 1 s" 1 "${CHECK_WORK}/calibrate.json" c "$@" \
+            -p "${SERVER_PORT}" ${rate} --duration 1 ${timers}
+        calibrated_sent="$(report_field load.messages_sent)"
+        limit_s="$(($(scaled_s "${duration_s}") + at_timeout_s))"
+        least_sent=$((calibrated_sent * duration_s / 2))
+        log "bounds: each run ${limit_s} s, at least ${least_sent} messages sent" \
+            "(half the calibration's ${calibrated_sent} a second)"
     fi
+    mkdir -p "${CHECK_WORK}/${name}-at"
+    # shellcheck disable=SC2086
+    run_report "${name}" "${CHECK_WORK}/${name}.json" "${limit_s}" c "$@" -p "${SERVER_PORT}" \
+        ${rate} --duration "${duration_s}" ${timers} --at-timeout "${at_timeout_s}" \
+        --at-output "${CHECK_WORK}/${name}-at" \
+        --at "2:${SILENCE_C}" --at "2:${SILENCE_S}" --at "5:${RESTORE_C}" --at "5:${RESTORE_S}"
     stop_pid "${SERVER_PID}"
-    FLAT="${CHECK_WORK}/${name}.flat"
-    json_flatten "${out}" >"${FLAT}"
-    mismatches=""
     for k in 0 1 2 3; do
         expect_field "faults.${k}.exit_status" 0
     done
@@ -98,23 +99,22 @@ fail_over() {
     sent="$(report_field load.messages_sent)"
     expect_field load.messages_received_by_server "${sent}"
     expect_field load.messages_replied "${sent}"
-    [ -n "${mismatches}" ] && {
-        sed 's/^/    client: /' "${out}.err"
+    expect_at_least load.messages_sent "${least_sent}"
+    if [ -n "${mismatches}" ]; then
         for file in "${CHECK_WORK}/${name}-at"/*; do
             sed "s|^|    ${file##*/}: |" "${file}"
         done
-        fail "${name}:${mismatches}"
-    }
-    [ "${sent}" -ge 4000 ] || fail "${name}: only ${sent} messages sent in 8 s at 1000/s"
+    fi
+    judge "${name}" "${sent} messages sent, received by the server and replied, none lost"
+
     fault_s="$(report_field faults.0.started_s)"
-    restore_s="$(report_field faults.2.started_s)"
-    client_down="$(first_event "${FLAT}" client 10.77.1.2: 'potentially_failed|unreachable' "${fault_s}")"
-    client_up="$(first_event "${FLAT}" client 10.77.1.2: available "${restore_s}")"
-    server_down="$(first_event "${FLAT}" server 10.77.1.1: 'potentially_failed|unreachable' "${fault_s}")"
-    server_up="$(first_event "${FLAT}" server 10.77.1.1: available "${restore_s}")"
-    log "${name}: ${sent} messages sent, received by the server and replied, none lost;" \
-        "fault at ${fault_s} s (its commands took $(report_field faults.0.duration_s) and" \
-        "$(report_field faults.1.duration_s) s), restored at ${restore_s} s"
+    restored_s="$(report_field faults.2.started_s)"
+    client_down="$(first_event client 10.77.1.2: 'potentially_failed|unreachable' "${fault_s}")"
+    client_up="$(first_event client 10.77.1.2: available "${restored_s}")"
+    server_down="$(first_event server 10.77.1.1: 'potentially_failed|unreachable' "${fault_s}")"
+    server_up="$(first_event server 10.77.1.1: available "${restored_s}")"
+    log "${name}: fault at ${fault_s} s (its commands took $(report_field faults.0.duration_s) and" \
+        "$(report_field faults.1.duration_s) s), restored at ${restored_s} s"
     log "${name}: client: path 1 failed at ${client_down:-never} s, available at ${client_up:-never} s;" \
         "server: failed at ${server_down:-never} s, available at ${server_up:-never} s"
     log "${name}: failure: detected (client) $(report_field failure.client_detection.after_ms) ms" \
@@ -127,21 +127,23 @@ fail_over() {
         "path 1 $(report_field failure.back_on_path_after_ms) ms after it;" \
         "$(report_field failure.later_slower_than_p99_9) of $(report_field failure.later_replies)" \
         "replies slower than the unfaulted p99.9 of $(report_field failure.unfaulted_p99_9_us) us"
-    [ -n "${client_down}" ] || fail "${name}: the client saw path 1 neither potentially failed nor unreachable"
-    [ -n "${client_up}" ] || fail "${name}: the client never saw path 1 available after the restore"
-    [ -n "${server_down}" ] || fail "${name}: the server saw no path to 10.77.1.1 fail"
-    [ -n "${server_up}" ] || fail "${name}: the server never saw its path to 10.77.1.1 available again"
+    [ -n "${client_down}" ] || mismatches="${mismatches}; the client saw path 1 neither potentially failed nor unreachable"
+    [ -n "${client_up}" ] || mismatches="${mismatches}; the client never saw path 1 available after the restore"
+    [ -n "${server_down}" ] || mismatches="${mismatches}; the server saw no path to 10.77.1.1 fail"
+    [ -n "${server_up}" ] || mismatches="${mismatches}; the server never saw its path to 10.77.1.1 available again"
     for figure in failure.client_detection.after_ms failure.server_detection.after_ms \
         failure.other_path_reply_after_ms failure.client_available.after_ms failure.longest_gap_ms \
         failure.predicted.first_ms; do
-        [ -n "$(report_field "${figure}")" ] && [ "$(report_field "${figure}")" != null ] ||
-            fail "${name}: the report has no ${figure}"
+        case "$(report_field "${figure}")" in
+        "" | null) mismatches="${mismatches}; the report has no ${figure}" ;;
+        esac
     done
     expect_field failure.faulted_path "10.77.1.2:${SERVER_PORT}"
-    [ -z "${mismatches}" ] || fail "${name}:${mismatches}"
-    # The server's log has them too, for a client that gets no account.
+    judge "${name}: the failure seen at both ends"
+    # The server's log has them too, for a client that gets no account. It
+    # is written as the session ends, once the client has gone.
     await_lines "${CHECK_WORK}/${name}-srv.log" \
-        "client .*: path 10\.77\.1\.1:[0-9]+ (potentially_failed|unreachable) " 1 5 ||
+        "client .*: path 10\.77\.1\.1:[0-9]+ (potentially_failed|unreachable) " 1 "$(scaled_s 1)" ||
         fail "${name}: the server's log has no line of its path to 10.77.1.1 failing"
     log "${name}: server log: $(grep -m 1 -E ': path 10\.77\.1\.1:[0-9]+ (potentially_failed|unreachable) ' "${CHECK_WORK}/${name}-srv.log")"
 }
