@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "report/load_result.hpp"
+#include "client/load/load_result.hpp"
 
 namespace sctp_perf {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "client/load/load_result.hpp"
 #include "options/client_options.hpp"
-#include "report/load_result.hpp"
 #include "report/repeat_report.hpp"
 #include "runtime/clock_probe.hpp"
 #include "runtime/host_environment.hpp"

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "client/load/batch_planner.hpp"
+#include "client/load/load_result.hpp"
 #include "client/load/reply_matcher.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/one_way_timing.hpp"
@@ -27,7 +28,6 @@
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
 #include "report/latency_file.hpp"
-#include "report/load_result.hpp"
 #include "transport/message_channel.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/transport_protocol.hpp"
@@ -67,10 +67,10 @@ struct load_plan {
     std::chrono::milliseconds io_timeout{10'000};
     // When the first flow began to connect, to say how long the flows have
     // waited when the server ends one during the primer; unset: not said.
-    std::optional<std::chrono::steady_clock::time_point> setup_began;
+    std::optional<std::chrono::steady_clock::time_point> setup_began{};
     // --one-way: every reply carries the server's stamps after its message
     // header (reply_bytes has room), split into the sinks' one_way.
-    std::optional<one_way_clocks> one_way;
+    std::optional<one_way_clocks> one_way{};
     // Read by the workers as they run; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends every flow early and cleanly: no more
     // measured messages, then the end of test and the server's account.
@@ -84,16 +84,16 @@ struct load_plan {
     transport_protocol transport = transport_protocol::tcp;
     std::uint16_t streams = 1;
     bool unordered = false;
-    pr_sctp pr;         // this end's PR-SCTP policy for its requests
-    pr_sctp server_pr;  // the server's for its replies, from its settings
+    pr_sctp pr;           // this end's PR-SCTP policy for its requests
+    pr_sctp server_pr{};  // the server's for its replies, from its settings
 
-    // Replies may overtake each other (several streams, unordered, or some
-    // given up): the end-of-test message must then wait for them, or it
-    // would overtake them too.
     // Fan-out: each server's "host:port", flow k's being server k modulo
     // their number; empty with one server (nothing is then kept per server).
     std::vector<std::string> servers;
 
+    // Replies may overtake each other (several streams, unordered, or some
+    // given up): the end-of-test message must then wait for them, or it
+    // would overtake them too.
     bool replies_may_reorder() const noexcept {
         return streams > 1 || unordered || pr.any() || server_pr.any();
     }
@@ -148,13 +148,27 @@ struct sample_sink {
     stream_samples per_stream;                            // empty with one stream
     // Fan-out: the headline latency of each server's flows (load_plan::servers).
     std::vector<std::unique_ptr<log_linear_histogram>> per_server;
-    std::unique_ptr<one_way_split> one_way;               // with --one-way
+    std::unique_ptr<one_way_split> one_way;  // with --one-way
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,
 // shared by its flows, so that a flow keeps only a partial reply between
 // reads.
 inline constexpr std::size_t worker_receive_bytes = 64 * 1024;
+
+// Where a flow is in its test. It only moves forward, and any phase before
+// `ending` may be its last before it: a flow whose replies cannot overtake
+// each other never drains, and one never stopped runs out of messages or
+// time by itself.
+enum class flow_phase {
+    sending,   // measured messages, on their schedule
+    stopping,  // stop_sending(): no more measured messages, only the end of test
+    // Every measured message is out; the end of test waits for the replies
+    // it could overtake (load_plan::replies_may_reorder).
+    draining,
+    ending,    // the end-of-test message is out or on its way
+    finished,  // its reply has come; the server's account follows
+};
 
 class load_flow {
   public:
@@ -185,21 +199,24 @@ class load_flow {
     void receive(sample_sink& sink, std::span<std::byte> buffer);
 
     // Sends no more measured messages: the next step is the end of test.
-    void stop_sending() noexcept { stopping_ = true; }
+    void stop_sending() noexcept {
+        if (phase_ == flow_phase::sending) {
+            phase_ = flow_phase::stopping;
+        }
+    }
 
     // When the next message is due; time_point::max() once all are sent.
     clock::time_point next_due() const noexcept;
-    bool finished() const noexcept { return end_reply_received_; }
+    bool finished() const noexcept { return phase_ == flow_phase::finished; }
     // Whether the flow waits for the server: a request is unanswered, the
     // socket is full, or the end-of-test reply has not come.
     // While a partially reliable flow waits for its last replies it waits on
     // its own deadline instead: a reply it waits for may have been abandoned.
     bool waiting_on_peer() const noexcept {
-        if (draining_ && plan_.partially_reliable() && !end_started_) {
+        if (phase_ == flow_phase::draining && plan_.partially_reliable()) {
             return false;
         }
-        return !end_reply_received_ &&
-               (matcher_.outstanding() > 0 || out_pending() || end_started_);
+        return !finished() && (matcher_.outstanding() > 0 || out_pending() || end_started());
     }
     // Since when the flow has waited on the peer, for the I/O timeout: the
     // last whole reply, the send that began a wait, or the moment the peer
@@ -249,6 +266,9 @@ class load_flow {
     void complete_message(const batched_message& message, clock::time_point sent_at,
                           sample_sink& sink);
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
+    bool end_started() const noexcept {
+        return phase_ == flow_phase::ending || phase_ == flow_phase::finished;
+    }
     // `came_on`: the stream the reply came on, where the flow checks it.
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink,
                     std::optional<std::uint16_t> came_on);
@@ -277,7 +297,7 @@ class load_flow {
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
     clock::time_point primer_sent_at_{};
     std::optional<one_way_timing> one_way_;  // --one-way
-    std::size_t batch_limit_;               // plan.batch; 1 in framed ping-pong
+    std::size_t batch_limit_;                // plan.batch; 1 in framed ping-pong
     // The batch's messages, payload_bytes each, one after another, each slot
     // filled with the payload once and given its header when used.
     std::vector<std::byte> out_;
@@ -298,11 +318,8 @@ class load_flow {
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;
-    bool stopping_ = false;  // stop_sending() was called
-    bool draining_ = false;  // all measured messages sent; waiting for replies
-    clock::time_point drain_until_ = clock::time_point::max();
-    bool end_started_ = false;  // the end-of-test message is out or on its way
-    bool end_reply_received_ = false;
+    flow_phase phase_ = flow_phase::sending;
+    clock::time_point drain_until_ = clock::time_point::max();  // from draining on
     std::uint64_t end_sequence_ = 0;
     std::uint32_t end_token_ = 0;
     clock::time_point first_send_{};
