@@ -201,7 +201,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
 help_layout client_help(const option_groups& groups, const program_info& program) {
     const bool multi = program.service == socket_service::seqpack;
     const std::string& name = program.name;
-    const std::string server = multi ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    const std::string server(server_program_name(program));
     const std::string tcp = multi ? "" : " -t tcp";
     help_layout help;
     help.usage = name + " -s POWER | --payload-bytes N [options]";
