@@ -211,6 +211,26 @@ help_layout client_help(const option_groups& groups, const program_info& program
                    {"SCTP", &groups.sctp},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
+    // For a first run against one server, and the ways to keep its results.
+    help.essentials = {"payload-size-power-of-2",
+                       "payload-bytes",
+                       "test-iterations",
+                       "duration",
+                       "repeat",
+                       "rate",
+                       "flows",
+                       "server-host",
+                       "server-port",
+                       "test-transport-protocol",
+                       "cpu",
+                       "format",
+                       "json-file",
+                       "csv-summary",
+                       "check",
+                       "help"};
+    help.essentials_note =
+        "All times are microseconds of a full round trip (request out, reply back),\n"
+        "never halved. Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
     help.notes = std::string(number_forms_note) +
                  "R takes the same suffixes and decimals. S is seconds and US microseconds, with\n"
                  "decimals allowed (0.5, 1e-3).\n"
