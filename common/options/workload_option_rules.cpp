@@ -177,7 +177,7 @@ void validate_warmup(const raw_client_options& raw, const po::variables_map& giv
 }
 
 // --flows, --connect-window and --threads. Without --threads the count is
-// left at 0, for client_main to decide from the machine.
+// left at 0, for client/machine_defaults to decide from the machine.
 void validate_flows(const raw_client_options& raw, const po::variables_map& given,
                     client_options& result, std::vector<std::string>& errors) {
     if (raw.flows < 1 || raw.flows > max_flows) {
