@@ -71,6 +71,38 @@ snapshot_builds() {
     done
 }
 
+# The reference build that the comparisons measure the current build
+# against, side by side in every run: the bin directory in
+# SCTP_PERF_BASELINE_BIN, or else bench/build_baseline.sh's build of
+# baseline_commit (fec1a73, the last commit whose servers blocked in recv),
+# made the first time it is needed (several minutes) and reused after.
+baseline_commit=fec1a73
+baseline_bin_dir=${SCTP_PERF_BASELINE_BIN:-}
+
+# Sets baseline_bin_dir, building the reference when none was named.
+resolve_baseline() {
+    if [[ -z $baseline_bin_dir ]]; then
+        # Its build's output only when it fails: a rebuild of an unchanged
+        # reference does nothing and says so at length.
+        baseline_bin_dir=$("$bench_dir/build_baseline.sh" -c "$baseline_commit" \
+            2>"$work_dir/baseline_build.log" | tail -1) ||
+            die "cannot build the reference $baseline_commit (bench/build_baseline.sh):" \
+                "$(tail -5 "$work_dir/baseline_build.log")"
+    fi
+    local program
+    for program in SOCK_STREAM_srv SOCK_STREAM_clt; do
+        [[ -x $baseline_bin_dir/$program ]] || die "no $program in the reference build $baseline_bin_dir"
+    done
+}
+
+# One line naming a build: its version and, for a build inside a git
+# worktree (as bench/build_baseline.sh makes), its commit.
+build_line() {
+    local name=$1 dir=$2 commit
+    commit=$(git -C "$dir" rev-parse --short=7 HEAD 2>/dev/null || true)
+    echo "$name: $("$dir/SOCK_STREAM_clt" --version)${commit:+, commit $commit}, from $dir"
+}
+
 # Ends one process this script started, by pid, and forgets it.
 stop_pid() {
     local pid=$1 kept=() p

@@ -10,26 +10,34 @@
 # two more columns pair them with Nagle set alike, so a gap can be put down
 # to Nagle or to the tool.
 #
+# The fixed reference build (bench/build_baseline.sh, fec1a73 unless told)
+# runs in every round too, each build with its own server, with Nagle off
+# and on as sctp-perf is, so that each round also gives sctp-perf / the
+# reference with Nagle alike (target: at least 1.00).
+#
 # Each run also counts TCP segments per message (the host's Tcp OutSegs,
 # both directions, ACKs included, over the client's run; other loopback
 # traffic on the host adds to it). With 128-byte messages the kernel's work
 # per segment, not the tool's per message, sets the pace; Nagle and TCP
 # autocorking decide how many messages share a segment.
 #
-# Usage: bench/throughput_vs_sockperf.sh [-d SECONDS] [-r ROUNDS]
+# Usage: bench/throughput_vs_sockperf.sh [-d SECONDS] [-r ROUNDS] [-a BIN_DIR]
 #   -d  seconds per run (default 10)   -r  rounds (default 3)
-# Each round runs four clients of SECONDS each; every run is bounded by
+#   -a  the reference's bin directory (default: $SCTP_PERF_BASELINE_BIN, or
+#       bench/build_baseline.sh's build of fec1a73, built when missing)
+# Each round runs six clients of SECONDS each; every run is bounded by
 # SECONDS + 30 s.
 
 source "$(dirname "$0")/bench_lib.sh"
 
 duration_s=10
 rounds=3
-while getopts "d:r:h" opt; do
+while getopts "d:r:a:h" opt; do
     case $opt in
         d) duration_s=$OPTARG ;;
         r) rounds=$OPTARG ;;
-        *) sed -n '3,17p' "$0"; exit 2 ;;
+        a) baseline_bin_dir=$OPTARG ;;
+        *) sed -n '3,28p' "$0"; exit 2 ;;
     esac
 done
 [[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }
@@ -68,9 +76,12 @@ run_sockperf() {
 }
 
 # sctp-perf: sets sctp_rate (messages_sent / sending_s), achieved, sent,
-# received (by the server) and segs_per_msg. Extra client flags in "$@".
+# received (by the server) and segs_per_msg. BUILD ("current" or
+# "reference") first, then extra client flags.
 run_sctp_perf() {
     local json=$work_dir/tp.json segs_before segs_after
+    bin_dir=$work_dir/$1
+    shift
     start_sctp_perf_server "$server_cpu" "$limit_s"
     segs_before=$(tcp_out_segments)
     timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
@@ -83,41 +94,68 @@ run_sctp_perf() {
     segs_per_msg=$(ratio "$((segs_after - segs_before))" "$sent")
 }
 
+resolve_baseline
 snapshot_binaries
+mkdir -p "$work_dir/current" "$work_dir/reference"
+cp "$bin_dir"/SOCK_STREAM_srv "$bin_dir"/SOCK_STREAM_clt "$work_dir/current/"
+cp "$baseline_bin_dir"/SOCK_STREAM_srv "$baseline_bin_dir"/SOCK_STREAM_clt "$work_dir/reference/"
 machine_line
+build_line reference "$baseline_bin_dir"
 echo "TCP loopback, 128-byte messages, server CPU $server_cpu, client CPU $client_cpu, ${duration_s} s per run, $rounds rounds"
-echo "defaults: sockperf tp = Nagle on; sctp-perf = TCP_NODELAY"
+echo "defaults: sockperf tp = Nagle on; sctp-perf = TCP_NODELAY; ref = the reference build, as sctp-perf"
 echo
-printf '%-5s | %12s %12s %7s | %12s %7s | %12s %7s | %12s %12s\n' \
+printf '%-5s | %10s %10s %6s | %10s %6s | %10s %6s | %10s %6s | %10s %6s | %10s %12s\n' \
     round "sockperf" "sctp-perf" ratio "sockperf-ND" "ratio" "sctp-perf-n" "ratio" \
-    "rate_achvd" "srv_recv/sent"
+    "ref" "/ ref" "ref -n" "/ ref" "rate_achvd" "srv_recv/sent"
 ratios=()
 nodelay_ratios=()
 nagle_ratios=()
+ref_ratios=()
+ref_nagle_ratios=()
 declare -A segs  # segments per message, by tool and Nagle setting
 for round in $(seq "$rounds"); do
-    run_sctp_perf -n
-    sctp_n_rate=$sctp_rate
-    segs[sctp-perf -n]+="$segs_per_msg "
+    # The two builds swap order every round, Nagle on and off alike.
+    for build in $( ((round % 2)) && echo current reference || echo reference current); do
+        run_sctp_perf "$build" -n
+        if [[ $build == current ]]; then
+            sctp_n_rate=$sctp_rate
+            segs[sctp-perf -n]+="$segs_per_msg "
+        else
+            ref_n_rate=$sctp_rate
+        fi
+    done
     run_sockperf --tcp-avoid-nodelay
     sockperf_nd_rate=$sockperf_rate
     segs[sockperf --tcp-avoid-nodelay]+="$segs_per_msg "
     run_sockperf
     segs[sockperf]+="$segs_per_msg "
-    run_sctp_perf
-    segs[sctp-perf]+="$segs_per_msg "
-    ratios+=("$(ratio "$sctp_rate" "$sockperf_rate")")
-    nodelay_ratios+=("$(ratio "$sctp_rate" "$sockperf_nd_rate")")
+    for build in $( ((round % 2)) && echo reference current || echo current reference); do
+        run_sctp_perf "$build"
+        if [[ $build == current ]]; then
+            current_rate=$sctp_rate current_achieved=$achieved current_sent=$sent
+            current_received=$received
+            segs[sctp-perf]+="$segs_per_msg "
+        else
+            ref_rate=$sctp_rate
+        fi
+    done
+    ratios+=("$(ratio "$current_rate" "$sockperf_rate")")
+    nodelay_ratios+=("$(ratio "$current_rate" "$sockperf_nd_rate")")
     nagle_ratios+=("$(ratio "$sctp_n_rate" "$sockperf_rate")")
-    printf '%-5s | %12.0f %12.0f %7s | %12.0f %7s | %12.0f %7s | %12.0f %12s\n' \
-        "$round" "$sockperf_rate" "$sctp_rate" "${ratios[-1]}" \
+    ref_ratios+=("$(ratio "$current_rate" "$ref_rate")")
+    ref_nagle_ratios+=("$(ratio "$sctp_n_rate" "$ref_n_rate")")
+    printf '%-5s | %10.0f %10.0f %6s | %10.0f %6s | %10.0f %6s | %10.0f %6s | %10.0f %6s | %10.0f %12s\n' \
+        "$round" "$sockperf_rate" "$current_rate" "${ratios[-1]}" \
         "$sockperf_nd_rate" "${nodelay_ratios[-1]}" "$sctp_n_rate" "${nagle_ratios[-1]}" \
-        "$achieved" "$received/$sent"
+        "$ref_rate" "${ref_ratios[-1]}" "$ref_n_rate" "${ref_nagle_ratios[-1]}" \
+        "$current_achieved" "$current_received/$current_sent"
 done
 echo
 echo "median ratio sctp-perf / sockperf, each tool's default:  $(printf '%s\n' "${ratios[@]}" | median)  (target >= 1.0)"
 echo "median ratio, both TCP_NODELAY (sockperf-ND):            $(printf '%s\n' "${nodelay_ratios[@]}" | median)"
 echo "median ratio, both Nagle on (sctp-perf -n):              $(printf '%s\n' "${nagle_ratios[@]}" | median)"
+echo "median ratio sctp-perf / reference, both TCP_NODELAY:    $(printf '%s\n' "${ref_ratios[@]}" | median)  (target >= 1.00)"
+echo "median ratio sctp-perf / reference, both Nagle on (-n):  $(printf '%s\n' "${ref_nagle_ratios[@]}" | median)  (target >= 1.00)"
 echo
 echo "median TCP segments per message (host OutSegs / messages sent):"
 for tool in "sockperf" "sctp-perf" "sockperf --tcp-avoid-nodelay" "sctp-perf -n"; do

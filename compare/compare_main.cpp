@@ -24,7 +24,8 @@ namespace sctp_perf::compare {
 namespace {
 
 int merge_reports(const compare_options& options) {
-    const auto merged = merge_report_files(options.merge_paths, options.allow_different);
+    const auto merged =
+        merge_report_files(options.merge_paths, options.allow_different, options.allow_apart);
     if (!options.output_file.empty()) {
         std::ostringstream json;
         write_json_merged(json, merged);
@@ -62,8 +63,11 @@ int run(const compare_options& options) {
     if (options.action == compare_action::merge_logs) {
         return merge_logs(options);
     }
-    auto a = read_side('A', options.a_paths);
-    auto b = read_side('B', options.b_paths);
+    const auto a_reports = read_reports(options.a_paths);
+    const auto b_reports = read_reports(options.b_paths);
+    refuse_repeated_reports(a_reports, b_reports);
+    auto a = gather_side('A', options.a_paths, a_reports);
+    auto b = gather_side('B', options.b_paths, b_reports);
     const auto differences = config_differences(a.config, b.config);
     if (!differences.empty() && !options.allow_different) {
         throw input_error(different_sides_sentence(differences));

@@ -21,7 +21,9 @@ struct raw_compare_options {
     std::vector<std::string> b_paths;
     std::string threshold = "5%";
     std::string fail_if_slower;
+    bool fail_if_slower_given = false;  // even empty: "" is a gate asked for, not none
     bool allow_different = false;
+    bool allow_apart = false;
     std::string format = "text";
     std::string plot_file;
     std::vector<std::string> merge_reports;
@@ -48,7 +50,8 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
         ("fail-if-slower", po::value(&raw.fail_if_slower)->value_name("LIST"),
          "a regression gate: exit 3 when, for any listed percentile, the ratio's whole interval "
          "lies above 1 + its PERCENT; e.g. p99:5%,p50:3% (p50, p90, p99, p99.9, max; one "
-         "without :PERCENT takes --threshold)")
+         "without :PERCENT takes --threshold); exit 4 when a side has too few runs to decide; "
+         "an empty LIST is refused")
         ("allow-different", po::bool_switch(&raw.allow_different),
          "compare sides (or merge reports) that differ in transport, socket service, mode, "
          "payload size or reply size (say TCP against SCTP): the differences are shown; refused "
@@ -64,6 +67,10 @@ void add_options(option_groups& groups, raw_compare_options& raw) {
          "instead of comparing: merge the HdrHistogram interval logs of those clients "
          "(--histogram-log) into one log, interval by interval (aligned by their start times; "
          "their intervals must be of one length) and tag by tag; needs -o")
+        ("allow-apart", po::bool_switch(&raw.allow_apart),
+         "with --merge: merge reports whose measurements did not overlap in time (clients run "
+         "one after another): their latencies are merged, but their rates are not summed (the "
+         "merged rates are left out); refused without it")
         ("output,o", po::value(&raw.output_file)->value_name("FILE"),
          "with --merge: also write the merged JSON report to FILE; with --merge-logs: write the "
          "merged interval log to FILE");
@@ -90,13 +97,29 @@ help_layout compare_help(const option_groups& groups) {
                    {"Merging runs of several client hosts", &groups.server},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
-    help.notes =
-        "Each side is one configuration run several times (5 or more), each run a\n"
+    const auto least = least_runs_per_side(bootstrap_settings{}.confidence);
+    help.notes = fmt::format(
+        "Each side is one configuration run several times ({} or more), each run a\n"
         "client report; a report of a client run with --repeat counts as each of its\n"
         "runs. For p50, p90, p99, p99.9 and max the table gives each side's median\n"
         "over its runs (us), the ratio B/A of those medians with a 95 % bootstrap\n"
-        "interval, the two-sided Mann-Whitney U test's p-value, and a verdict: B\n"
-        "slower or faster only when the whole interval lies beyond the threshold.\n"
+        "interval, the two-sided Mann-Whitney U test's p-value (shown, not part of\n"
+        "the verdict), the power, and a verdict: B slower or faster only when the\n"
+        "whole interval lies beyond the threshold.\n"
+        "The least number of runs: a verdict needs {} runs a side or more. With 4,\n"
+        "the only distribution-free 95 % interval for the ratio is the widest,\n"
+        "[min B / max A, max B / min A] (97.1 %; the next covers 94.3 %), and the\n"
+        "bootstrap's lies inside it; from {} a narrower one reaches 95 % (98.4 %).\n"
+        "Below it each row says \"too few runs for a verdict (n = 3, at least {}\n"
+        "needed)\" and a gate exits 4.\n"
+        "The power, per percentile: \"could call B/A\" gives the ratios beyond which\n"
+        "these runs, at the spread they showed, would have given a verdict; \"runs\n"
+        "for PERCENT\" about how many runs a side would narrow the interval to the\n"
+        "threshold each way (enough to call twice the threshold).\n"
+        "Each report counts once: one given twice (by content, whatever its name) or\n"
+        "on both sides is refused. Numbers are checked where they are read: a time\n"
+        "outside 1 ns .. 2^64 ns, a text for a number, percentiles that fall before\n"
+        "the maximum or disagree with the report's hdr_histogram are refused.\n"
         "The same seed every time, so the same reports give the same output.\n"
         "PERCENT takes 5%, 5 or 2.5% (always percent).\n"
         "\n"
@@ -105,12 +128,17 @@ help_layout compare_help(const option_groups& groups) {
         "the merged report's latency is the distribution over every timed message\n"
         "of every client, as if one client had timed them all (not an average of\n"
         "the clients' percentiles); counts and rates are the sums of the clients'.\n"
+        "Their measurements must overlap in time, or their rates would be summed\n"
+        "as if they ran at once (--allow-apart merges them without rates).\n"
         "--merge-logs aligns each interval to the nearest interval of the first log\n"
         "by absolute start time, so start the clients together (within a fraction\n"
-        "of an interval), and refuses logs whose intervals differ in length.\n"
+        "of an interval), and refuses logs whose intervals differ in length. Both\n"
+        "refuse a report or log given twice.\n"
         "Exit status: 0 compared or merged (and every gate passed), 1 runtime\n"
         "failure (the output, the plot or the merged file could not be written),\n"
-        "2 bad options, reports or logs, 3 a --fail-if-slower percentile is slower.\n";
+        "2 bad options, reports or logs, 3 a --fail-if-slower percentile is slower,\n"
+        "4 the gate could not decide: a side has fewer than {} runs.\n",
+        least, least, least, least, least);
     help.examples =
         "  sctp-perf-compare --a tcp-runs --b sctp-runs --allow-different\n"
         "      TCP against SCTP, each side a directory of client reports\n"
@@ -164,7 +192,7 @@ void validate_merge(const raw_compare_options& raw, compare_options& options,
         errors.push_back(
             fmt::format("{} merges, --a and --b compare: give one or the other", name));
     }
-    if (!raw.fail_if_slower.empty() || !raw.plot_file.empty() || raw.threshold != "5%") {
+    if (raw.fail_if_slower_given || !raw.plot_file.empty() || raw.threshold != "5%") {
         errors.push_back(fmt::format(
             "--threshold, --fail-if-slower and --plot are for comparisons, not for {}", name));
     }
@@ -178,6 +206,11 @@ void validate_merge(const raw_compare_options& raw, compare_options& options,
     }
     if (logs && raw.allow_different) {
         errors.push_back("--allow-different is for reports: logs hold no configuration to check");
+    }
+    if (logs && raw.allow_apart) {
+        errors.push_back(
+            "--allow-apart is for --merge: logs are aligned by time, and refused only for "
+            "intervals of different lengths");
     }
     options.output_file = raw.output_file;
 }
@@ -203,13 +236,19 @@ compare_options validate(const raw_compare_options& raw) {
                 "-o is for --merge and --merge-logs: a comparison goes to standard "
                 "output (--format json for a file)");
         }
+        if (raw.allow_apart) {
+            errors.push_back(
+                "--allow-apart is for --merge: the runs a comparison compares are apart in time "
+                "anyway");
+        }
     }
     validate_threshold(raw, options, errors);
-    if (!raw.fail_if_slower.empty()) {
+    if (raw.fail_if_slower_given && raw.merge_reports.empty() && raw.merge_logs.empty()) {
         options.fail_if_slower =
             read_gate_rules(raw.fail_if_slower, options.threshold_fraction, errors);
     }
     options.allow_different = raw.allow_different;
+    options.allow_apart = raw.allow_apart;
     if (raw.format == "text") {
         options.format = output_format::text;
     } else if (raw.format == "json") {
@@ -262,6 +301,16 @@ std::optional<compared_percentile> read_percentile_name(std::string_view text) {
 std::vector<gate_rule> read_gate_rules(std::string_view text, double default_threshold_fraction,
                                        std::vector<std::string>& errors) {
     std::vector<gate_rule> rules;
+    // An empty list most often comes from an empty variable in a script: a
+    // gate that checks nothing would pass every build, so it is refused.
+    if (text.find_first_not_of(" \t") == std::string_view::npos) {
+        errors.push_back(
+            "--fail-if-slower needs a list such as p99:5%,p50:3%, not an empty one (is the "
+            "variable that holds it empty?): a gate that checks nothing would pass everything");
+        return rules;
+    }
+    const auto whole = text;
+    bool empty_item = false;  // said once, however many commas stand together
     while (true) {
         const auto comma = text.find(',');
         const auto item = text.substr(0, comma);
@@ -272,7 +321,15 @@ std::vector<gate_rule> read_gate_rules(std::string_view text, double default_thr
         if (colon != std::string_view::npos) {
             threshold = read_percent(item.substr(colon + 1));
         }
-        if (!percentile) {
+        if (item.empty()) {
+            if (!empty_item) {
+                errors.push_back(fmt::format(
+                    "--fail-if-slower: '{}' has an empty item (a comma at an end, or two "
+                    "together): list percentiles such as p99:5%,p50:3%",
+                    whole));
+            }
+            empty_item = true;
+        } else if (!percentile) {
             errors.push_back(fmt::format(
                 "--fail-if-slower: '{}' is not a percentile compared (p50, p90, p99, p99.9, max)",
                 name));
@@ -305,6 +362,7 @@ std::optional<compare_options> parse_compare_options(int argc, const char* const
     if (!parse_command_line(argc, argv, groups, help, compare_program(), given, out)) {
         return std::nullopt;
     }
+    raw.fail_if_slower_given = given.count("fail-if-slower") > 0;
     return validate(raw);
 }
 

@@ -31,6 +31,7 @@ struct compare_options {
     double threshold_fraction = 0.05;
     std::vector<gate_rule> fail_if_slower;  // empty: no gate
     bool allow_different = false;           // compare sides that measure different things
+    bool allow_apart = false;               // --merge reports measured at different times
     output_format format = output_format::text;
     std::string plot_file;  // empty: no plot
 };

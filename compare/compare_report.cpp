@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -36,32 +37,98 @@ std::string describe_source(const side_runs& side) {
                        side.runs.size() == 1 ? "" : "s", paths, reports, reports == 1 ? "" : "s");
 }
 
+// A figure for the table: fixed, with `decimals` places, while that stays
+// short; otherwise six significant digits with an exponent, so that no
+// figure widens a column beyond a dozen characters (a report may hold times
+// up to 2^64 ns, 1.8e13 us). Never "inf" or "nan": a figure that is not
+// finite is shown as "-".
+std::string figure_text(double value, int decimals = 3) {
+    if (!std::isfinite(value)) {
+        return "-";
+    }
+    const double size = std::abs(value);
+    if (size >= 1e9 || (size != 0.0 && size < std::pow(10.0, -decimals))) {
+        return fmt::format("{:.6g}", value);
+    }
+    return fmt::format("{:.{}f}", value, decimals);
+}
+
+std::size_t fewest_runs(const comparison_result& result) {
+    return std::min(result.a.runs.size(), result.b.runs.size());
+}
+
 std::string p_value_text(double p_value) {
     return p_value < 1e-4 ? std::string("<0.0001") : fmt::format("{:.2g}", p_value);
 }
 
-std::string verdict_text(verdict v) {
-    return v == verdict::no_difference ? "no difference beyond the noise threshold"
-                                       : std::string(name_of(v));
+std::string verdict_text(verdict v, const comparison_result& result) {
+    switch (v) {
+        case verdict::no_difference:
+            return "no difference beyond the noise threshold";
+        case verdict::too_few_runs:
+            return too_few_runs_sentence(fewest_runs(result), result.least_runs);
+        case verdict::faster:
+        case verdict::slower:
+            break;
+    }
+    return std::string(name_of(v));
+}
+
+// "<0.864 or >1.167": the ratios beyond which this comparison could have
+// given a verdict.
+std::string could_call_text(const std::optional<comparison_power>& power) {
+    if (!power || !std::isfinite(power->faster_ratio) || !std::isfinite(power->slower_ratio)) {
+        return "-";
+    }
+    return fmt::format("<{} or >{}", figure_text(power->faster_ratio),
+                       figure_text(power->slower_ratio));
+}
+
+std::string runs_needed_text(const std::optional<comparison_power>& power) {
+    return power && power->runs_per_side ? fmt::format("{}", *power->runs_per_side) : "-";
+}
+
+std::string gate_headline(const comparison_result& result) {
+    switch (result.exit_status) {
+        case exit_slower:
+            return fmt::format("gate --fail-if-slower: FAILED (exit {})", exit_slower);
+        case exit_too_few_runs:
+            return fmt::format("gate --fail-if-slower: NOT DECIDED (exit {}): {}",
+                               exit_too_few_runs,
+                               too_few_runs_sentence(fewest_runs(result), result.least_runs));
+        default:
+            return "gate --fail-if-slower: passed";
+    }
 }
 
 void write_gate(std::ostream& out, const comparison_result& result) {
     if (result.gate_rules.empty()) {
         return;
     }
-    const bool failed = result.exit_status == exit_slower;
-    out << '\n'
-        << (failed ? fmt::format("gate --fail-if-slower: FAILED (exit {})", exit_slower)
-                   : std::string("gate --fail-if-slower: passed"))
-        << '\n';
+    out << '\n' << gate_headline(result) << '\n';
     for (const auto& outcome : result.gate) {
+        const auto threshold = percent_text(outcome.rule.threshold_fraction);
+        const auto label = label_of(outcome.rule.percentile);
+        if (!outcome.decided) {
+            out << fmt::format("  {} slower by over {} %: not decided, too few runs\n", label,
+                               threshold);
+            continue;
+        }
         const double limit = 1.0 + outcome.rule.threshold_fraction;
-        out << fmt::format(
-                   "  {} slower by over {} %: {}, B/A's interval [{:.3f}, {:.3f}] {} {:.3f}",
-                   label_of(outcome.rule.percentile), percent_text(outcome.rule.threshold_fraction),
-                   outcome.failed ? "yes" : "no", outcome.ratio.low, outcome.ratio.high,
-                   outcome.failed ? "lies above" : "reaches", limit)
-            << '\n';
+        out << fmt::format("  {} slower by over {} %: {}, B/A's interval [{}, {}] {} {:.3f}", label,
+                           threshold, outcome.failed ? "yes" : "no", figure_text(outcome.ratio.low),
+                           figure_text(outcome.ratio.high),
+                           outcome.failed ? "lies above" : "reaches", limit);
+        // What a pass is worth: the smallest slowdown this gate could see.
+        if (!outcome.failed && outcome.power) {
+            out << fmt::format("; it could see B/A above {} only",
+                               figure_text(outcome.power->slower_ratio));
+            if (outcome.power->runs_per_side) {
+                out << fmt::format(", about {} runs a side would resolve {} %",
+                                   *outcome.power->runs_per_side, threshold);
+            }
+        }
+        out << '\n';
     }
 }
 
@@ -74,11 +141,37 @@ json config_json(const run_config& config) {
             {"nagle", config.nagle}};
 }
 
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+json settings_json(const run_settings& settings) {
+    return {{"spin", optional_json(settings.spin)},
+            {"server_spin", optional_json(settings.server_spin)},
+            {"flows", optional_json(settings.flows)},
+            {"rate_per_s", optional_json(settings.rate_per_s)},
+            {"arrivals", optional_json(settings.arrivals)},
+            {"batch", optional_json(settings.batch)},
+            {"streams", optional_json(settings.streams)},
+            {"unordered", optional_json(settings.unordered)}};
+}
+
 json side_json(const side_runs& side) {
     return {{"paths", side.paths},
             {"files", side.files},
             {"runs", side.runs.size()},
-            {"config", config_json(side.config)}};
+            {"config", config_json(side.config)},
+            {"settings", settings_json(side.settings)}};
+}
+
+json power_json(const std::optional<comparison_power>& power) {
+    if (!power) {
+        return nullptr;
+    }
+    return {{"slower_ratio", power->slower_ratio},
+            {"faster_ratio", power->faster_ratio},
+            {"runs_per_side_for_threshold", optional_json(power->runs_per_side)}};
 }
 
 json figures_json(const side_figures& figures) {
@@ -120,8 +213,10 @@ void write_table(std::ostream& out, const std::vector<std::vector<std::string>>&
 }
 
 void write_text_comparison(std::ostream& out, const comparison_result& result) {
-    out << "A: " << describe_source(result.a) << ": " << describe_config(result.a.config) << '\n';
-    out << "B: " << describe_source(result.b) << ": " << describe_config(result.b.config) << '\n';
+    for (const auto* side : {&result.a, &result.b}) {
+        out << (side == &result.a ? "A: " : "B: ") << describe_source(*side) << ": "
+            << describe_config(side->config) << describe_settings(side->settings) << '\n';
+    }
     if (!result.differences.empty()) {
         out << fmt::format("differences, compared all the same (--allow-different): {}\n",
                            fmt::join(result.differences, "; "));
@@ -133,33 +228,40 @@ void write_text_comparison(std::ostream& out, const comparison_result& result) {
 
     const auto confidence = percent_text(result.settings.bootstrap.confidence);
     const auto threshold = percent_text(result.settings.threshold_fraction);
-    std::vector<std::vector<std::string>> rows{{"percentile", "A median us", "B median us", "B/A",
-                                                confidence + " % interval of B/A", "U test p", "",
-                                                "verdict for B"}};
+    std::vector<std::vector<std::string>> rows{
+        {"percentile", "A median us", "B median us", "B/A", confidence + " % interval of B/A",
+         "U test p", "", "could call B/A", fmt::format("runs for {} %", threshold),
+         "verdict for B"}};
     for (const auto& row : result.rows) {
         rows.push_back(
-            {std::string(label_of(row.percentile)), fmt::format("{:.3f}", row.a.median_us),
-             fmt::format("{:.3f}", row.b.median_us), fmt::format("{:.3f}", row.ratio.ratio),
-             fmt::format("[{:.3f}, {:.3f}]", row.ratio.low, row.ratio.high),
+            {std::string(label_of(row.percentile)), figure_text(row.a.median_us),
+             figure_text(row.b.median_us), figure_text(row.ratio.ratio),
+             fmt::format("[{}, {}]", figure_text(row.ratio.low), figure_text(row.ratio.high)),
              p_value_text(row.test.p_value),
              row.test.method == u_test_method::exact ? "exact" : "normal",
-             verdict_text(row.result)});
+             could_call_text(row.power), runs_needed_text(row.power),
+             verdict_text(row.result, result)});
     }
     write_table(out, rows,
                 {align::left, align::right, align::right, align::right, align::right, align::right,
-                 align::left, align::left});
+                 align::left, align::right, align::right, align::left});
     const auto& bootstrap = result.settings.bootstrap;
     out << '\n'
         << fmt::format(
                "Medians over the runs. B/A: the ratio of the medians, with its {} % interval\n"
                "from a percentile bootstrap ({} resamples of each side's runs, seed\n"
-               "{:#x}). A verdict needs the whole interval above {:.3f}\n"
-               "(slower) or below {:.3f} (faster): a {} % threshold. U test p: two-sided\n"
-               "Mann-Whitney U over the run values, exact without ties and under 50 runs\n"
-               "a side, else the normal approximation with tie and continuity corrections.\n",
-               confidence, bootstrap.resamples, bootstrap.seed,
+               "{:#x}). A verdict needs {} runs a side or more and the\n"
+               "whole interval above {:.3f} (slower) or below {:.3f} (faster): a {} %\n"
+               "threshold. could call B/A: at the spread these runs showed, only a B/A\n"
+               "beyond these would have got a verdict; runs for {} %: about how many runs\n"
+               "a side would narrow the interval to {} % each way, enough to call twice\n"
+               "the threshold. U test p: two-sided Mann-Whitney U over the run values,\n"
+               "exact without ties and under 50 runs a side, else the normal\n"
+               "approximation with tie and continuity corrections; it takes no part in\n"
+               "the verdict.\n",
+               confidence, bootstrap.resamples, bootstrap.seed, result.least_runs,
                1.0 + result.settings.threshold_fraction, 1.0 - result.settings.threshold_fraction,
-               threshold);
+               threshold, threshold, threshold);
     write_gate(out, result);
 }
 
@@ -174,6 +276,7 @@ void write_json_comparison(std::ostream& out, const comparison_result& result) {
         {"b", side_json(result.b)},
         {"differences", result.differences},
         {"threshold_percent", result.settings.threshold_fraction * 100.0},
+        {"least_runs_per_side", result.least_runs},
         {"method",
          {{"confidence_percent", bootstrap.confidence * 100.0},
           {"median", "median over the runs"},
@@ -197,6 +300,7 @@ void write_json_comparison(std::ostream& out, const comparison_result& result) {
             {"p_value", row.test.p_value},
             {"p_method", row.test.method == u_test_method::exact ? "exact" : "normal"},
             {"verdict", std::string(name_of(row.result))},
+            {"power", power_json(row.power)},
         });
     }
     doc["percentiles"] = rows;
@@ -207,9 +311,13 @@ void write_json_comparison(std::ostream& out, const comparison_result& result) {
         for (const auto& outcome : result.gate) {
             outcomes.push_back({{"percentile", std::string(label_of(outcome.rule.percentile))},
                                 {"threshold_percent", outcome.rule.threshold_fraction * 100.0},
-                                {"failed", outcome.failed}});
+                                {"decided", outcome.decided},
+                                {"failed", outcome.failed},
+                                {"power", power_json(outcome.power)}});
         }
-        doc["gate"] = {{"failed", result.exit_status == exit_slower}, {"rules", outcomes}};
+        doc["gate"] = {{"failed", result.exit_status == exit_slower},
+                       {"decided", result.exit_status != exit_too_few_runs},
+                       {"rules", outcomes}};
     }
     doc["warnings"] = result.warnings;
     doc["exit_code"] = result.exit_status;

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,8 +26,11 @@
 namespace sctp_perf::compare {
 
 // What the program returns beyond the three exit codes every sctp-perf
-// program shares (errors.hpp): a gate's percentile came out slower.
+// program shares (errors.hpp): a gate's percentile came out slower; or a
+// gate could not decide, a side having fewer runs than a verdict needs. The
+// two differ so that a CI script can tell "slower" from "could not decide".
 inline constexpr int exit_slower = 3;
+inline constexpr int exit_too_few_runs = 4;
 
 // The percentiles compared, in the order they are shown: the first four
 // are reported_percentiles[0..3] (stats/latency_recorder.hpp), the maximum
@@ -60,7 +64,39 @@ struct run_config {
     unsigned long long payload_bytes = 0;
     unsigned long long reply_bytes = 0;
     bool nagle = false;
+    bool operator==(const run_config&) const = default;
 };
+
+// The settings that change what a run measures but in which two sides may
+// differ, since they are what a comparison is often about (Nagle is
+// run_config's): every report of one side must hold each to one value.
+// nullopt where a report does not state it (a ping-pong run has no flows, a
+// TCP run no streams).
+struct run_settings {
+    std::optional<bool> spin;                   // config.spin: the client polls while it waits
+    std::optional<bool> server_spin;            // server.spin: the server does
+    std::optional<unsigned long long> streams;  // sctp.streams_used
+    std::optional<bool> unordered;              // sctp.unordered
+    std::optional<std::string> arrivals;        // load.arrivals: uniform, poisson, in-step
+    std::optional<double> rate_per_s;           // config.rate_per_s, each flow's
+    std::optional<unsigned long long> flows;    // config.flows
+    std::optional<unsigned long long> batch;    // config.batch: messages per send call, at most
+    bool operator==(const run_settings&) const = default;
+};
+
+// One sentence per setting of run_settings, or Nagle, in which `a` and `b`
+// differ, naming both values, e.g. "a/1.json has Nagle off, a/5.json Nagle
+// on"; empty when they agree.
+std::vector<std::string> setting_differences(const run_config& a_config,
+                                             const run_settings& a_settings,
+                                             const run_config& b_config,
+                                             const run_settings& b_settings,
+                                             std::string_view a_name, std::string_view b_name);
+
+// ", spin off, 2 flows, rate 1000/s a flow, uniform arrivals, batch 1":
+// the settings a report states, each after a comma; empty when it states
+// none.
+std::string describe_settings(const run_settings& settings);
 
 // One sentence per way in which `a` and `b` measure different things
 // (service, transport, mode, payload size, reply size), each naming both
@@ -78,6 +114,7 @@ struct side_runs {
     std::vector<std::string> paths;  // as given on the command line
     std::vector<std::string> files;  // the report files read, in order
     run_config config;
+    run_settings settings;
     std::vector<percentile_values_us> runs;
 };
 
@@ -89,18 +126,52 @@ struct compare_settings {
     bootstrap_settings bootstrap;      // its confidence is that of every interval
 };
 
+// The fewest runs each side needs before a row gets a verdict and a gate
+// decides: least_runs_per_side (stats/run_statistics.hpp) at the bootstrap's
+// confidence, 5 for 95 %. Below it the bootstrap's interval is narrower than
+// any interval the runs can support at that confidence.
+std::size_t least_runs(const compare_settings& settings);
+
 enum class verdict {
     faster,         // B's ratio interval lies wholly below 1 - threshold
     slower,         // B's ratio interval lies wholly above 1 + threshold
     no_difference,  // the interval reaches into [1 - threshold, 1 + threshold]
+    too_few_runs,   // a side has fewer than least_runs: no verdict
 };
-std::string_view name_of(verdict v);  // "faster", "slower", "no difference"
+// "faster", "slower", "no difference", "too few runs"
+std::string_view name_of(verdict v);
 
 // The verdict on B against A: a difference only where the whole interval
 // lies beyond the threshold, so that noise the size of the threshold is
 // never called a difference (an interval exactly at 1 + threshold is not
 // slower).
 verdict judge(const ratio_interval& ratio, double threshold_fraction);
+
+// What a comparison could have seen, at the spread its runs showed: its
+// interval, moved to another ratio with its shape kept (each end the same
+// factor from the ratio), would lie wholly beyond the threshold from
+//   slower_ratio = (1 + threshold) ratio / low   upwards, and
+//   faster_ratio = (1 - threshold) ratio / high  downwards.
+// A true B/A between the two could not have been called. And about how many
+// runs a side would narrow the interval to the threshold, its wider half
+// ln(ratio / low) or ln(high / ratio) shrinking as 1 / sqrt(runs) to
+// ln(1 + threshold): then a change of (1 + threshold)^2, twice the threshold
+// or so, would be called. From the spread of m and n runs, h the wider half:
+//   runs_per_side = (h / ln(1 + threshold))^2 2 / (1/m + 1/n)
+// (the interval's width goes as sqrt(1/m + 1/n)), rounded up, at least the
+// least number of runs; nullopt with a threshold of 0, which no number of
+// runs resolves.
+struct comparison_power {
+    double slower_ratio = 0.0;
+    double faster_ratio = 0.0;
+    std::optional<std::size_t> runs_per_side;
+    std::size_t least_runs = 0;  // the floor of runs_per_side
+};
+
+// The power of a comparison whose ratio interval is `ratio`, from `a_runs`
+// and `b_runs` runs (each at least 1); `least` is the least number of runs.
+comparison_power power_of(const ratio_interval& ratio, double threshold_fraction,
+                          std::size_t a_runs, std::size_t b_runs, std::size_t least);
 
 // One side's figures for one percentile.
 struct side_figures {
@@ -116,6 +187,7 @@ struct percentile_comparison {
     ratio_interval ratio;  // median(B) / median(A), bootstrap interval
     u_test_result test;
     verdict result = verdict::no_difference;
+    std::optional<comparison_power> power;  // none without a verdict (too few runs)
 };
 
 // Every compared percentile of B against A. Both sides must hold runs.
@@ -132,21 +204,26 @@ struct gate_rule {
 struct gate_outcome {
     gate_rule rule;
     ratio_interval ratio;
-    bool failed = false;  // the ratio interval lies wholly above 1 + threshold
+    bool decided = true;                    // false when its row has no verdict (too few runs)
+    bool failed = false;                    // the ratio interval lies wholly above 1 + threshold
+    std::optional<comparison_power> power;  // its row's
 };
 
 // Each rule against the comparison of its percentile.
 std::vector<gate_outcome> apply_gate(std::span<const percentile_comparison> rows,
                                      std::span<const gate_rule> rules);
 
-// 0 when every outcome passed (or there is no gate), exit_slower otherwise.
+// 0 when every outcome passed (or there is no gate), exit_slower when one
+// failed, otherwise exit_too_few_runs when one could not be decided.
 int gate_exit_status(std::span<const gate_outcome> outcomes);
 
-// Below this many runs a side's intervals are wide and the test means little.
-inline constexpr std::size_t recommended_runs = 5;
+// One sentence per side with fewer than `least` runs.
+std::vector<std::string> run_count_warnings(const side_runs& a, const side_runs& b,
+                                            std::size_t least);
 
-// One sentence per side with fewer than recommended_runs runs.
-std::vector<std::string> run_count_warnings(const side_runs& a, const side_runs& b);
+// "too few runs for a verdict (n = 3, at least 5 needed)", n being the
+// smaller side's count.
+std::string too_few_runs_sentence(std::size_t runs, std::size_t least);
 
 // The sentence that refuses two sides which measure different things,
 // naming each difference and the option that compares them anyway.
@@ -158,11 +235,12 @@ struct comparison_result {
     side_runs b;
     std::vector<std::string> differences;  // config_differences(a, b): compared anyway
     compare_settings settings;
+    std::size_t least_runs = 0;  // least_runs(settings)
     std::vector<percentile_comparison> rows;
     std::vector<gate_rule> gate_rules;  // empty: no gate
     std::vector<gate_outcome> gate;
     std::vector<std::string> warnings;
-    int exit_status = 0;  // 0, or exit_slower when a gate failed
+    int exit_status = 0;  // 0, or gate_exit_status(gate)
 };
 
 // Compares B with A, applies the gate and gathers the warnings. Both sides

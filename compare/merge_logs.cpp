@@ -55,18 +55,45 @@ std::int64_t common_interval_ms(const std::vector<histogram_log>& logs,
     return length;
 }
 
+// What a log measured, as one text: two logs with the same are one log
+// given twice, or a copy, whatever their comments say.
+std::string content_of(const histogram_log& log) {
+    std::string content = fmt::format("{}\n", log.base_time_ms);
+    for (const auto& line : log.intervals) {
+        content += fmt::format("{},{},{},{}\n", line.tag, line.start_ms, line.length_ms,
+                               line.histogram_base64);
+    }
+    return content;
+}
+
 }  // namespace
 
 std::int64_t interval_length_ms(const histogram_log& log) {
+    if (log.intervals.empty()) {
+        return 0;
+    }
+    const std::int64_t first_start = log.intervals.front().start_ms;
     std::int64_t length = 0;
     for (const auto& line : log.intervals) {
-        length = std::max(length, line.length_ms);
+        if (line.start_ms == first_start) {  // each tag's line of the first interval
+            length = std::max(length, line.length_ms);
+        }
     }
     return length;
 }
 
 merged_log merge_histogram_logs(const std::vector<histogram_log>& logs,
                                 const std::vector<std::string>& names) {
+    std::vector<std::string> contents;
+    for (const auto& log : logs) {
+        contents.push_back(content_of(log));
+    }
+    if (const auto repeated =
+            find_repeated_input(std::vector<std::string_view>(contents.begin(), contents.end()))) {
+        throw input_error(fmt::format(
+            "{}, or its values would be added twice",
+            repeated_input_sentence(names[repeated->first], names[repeated->again], "log")));
+    }
     merged_log merged;
     merged.interval_ms = common_interval_ms(logs, names);
     const std::int64_t length = merged.interval_ms;

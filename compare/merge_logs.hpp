@@ -41,14 +41,17 @@ struct merged_log {
     std::uint64_t merged_count = 0;            // values in the merged log, all tags
 };
 
-// The interval length of a log: that of its longest interval (only a log's
-// last interval is shorter, cut by the end of the run).
+// The interval length of a log: that of its first interval. Every interval
+// is that long but the last, which ends with the run: shorter when the run
+// ended inside it, and a few milliseconds longer when the run's last replies
+// came just after its nominal end (the client begins no interval for them).
 std::int64_t interval_length_ms(const histogram_log& log);
 
 // Merges `logs` (at least one), named by `names` in messages. Throws
-// input_error (report_reader.hpp) when their interval lengths differ by
-// more than the log's 1 ms resolution; a log whose one interval is no longer
-// than the others' is a run shorter than an interval, and merges.
+// input_error (report_reader.hpp) when one log comes twice (the same base
+// time and intervals, whatever its name), or when their interval lengths
+// differ by more than the log's 1 ms resolution; a log whose one interval is
+// no longer than the others' is a run shorter than an interval, and merges.
 merged_log merge_histogram_logs(const std::vector<histogram_log>& logs,
                                 const std::vector<std::string>& names);
 

@@ -24,8 +24,24 @@ const json& member_or_null(const json& object, std::string_view key) {
     return it == object.end() ? null_value : *it;
 }
 
-double number_or(const json& value, double otherwise) {
-    return value.is_number() ? value.get<double>() : otherwise;
+// What the numbers a merge adds up may be: a time of a summary (which may
+// be 0 ns, unlike a percentile compared), a duration, a rate or a
+// throughput, each short of what would overflow when summed over hosts.
+constexpr number_range summary_us_range{0.0, time_us_range.most, "time", " us"};
+constexpr number_range duration_s_range{0.0, 1e9, "duration", " s"};
+constexpr number_range rate_range{0.0, 1e12, "rate", "/s"};
+constexpr number_range mb_per_s_range{0.0, 1e12, "throughput", " MB/s"};
+// How late a client began against --start-at; early is negative.
+constexpr number_range late_us_range{-time_us_range.most, time_us_range.most, "delay", " us"};
+
+// A number of `object` (named `path` in messages, "summary" or "load"), 0
+// when absent.
+double number_of(const json& object, std::string_view path, std::string_view key,
+                 const std::string& source, const number_range& range) {
+    const auto it = object.is_object() ? object.find(key) : object.end();
+    return optional_number(it == object.end() ? nullptr : &*it, fmt::format("{}.{}", path, key),
+                           source, range)
+        .value_or(0.0);
 }
 
 std::string text_or_empty(const json& value) {
@@ -39,8 +55,10 @@ std::uint64_t nanoseconds_of(double us) {
 }
 
 // One latency series from its summary (num_points, min_us, max_us, mean_us,
-// stddev_us) and its encoded histogram; `what` names both in messages.
-latency_series series_of(const json& summary, const json& encoded, const std::string& what) {
+// stddev_us), named `path` in messages ("summary", "load.latency_corrected"),
+// and its encoded histogram; `what` names both in messages.
+latency_series series_of(const json& summary, std::string_view path, const json& encoded,
+                         const std::string& what) {
     if (!encoded.is_string()) {
         throw input_error(fmt::format(
             "{} has no hdr_histogram, the full histogram a merge adds up: it was written by an "
@@ -66,15 +84,16 @@ latency_series series_of(const json& summary, const json& encoded, const std::st
     const json& min_us = member_or_null(summary, "min_us");
     const json& max_us = member_or_null(summary, "max_us");
     if (!min_us.is_number() || !max_us.is_number() ||
-        !series.histogram.restore_extremes(nanoseconds_of(min_us.get<double>()),
-                                           nanoseconds_of(max_us.get<double>()))) {
+        !series.histogram.restore_extremes(
+            nanoseconds_of(number_of(summary, path, "min_us", what, summary_us_range)),
+            nanoseconds_of(number_of(summary, path, "max_us", what, summary_us_range)))) {
         throw input_error(fmt::format(
             "{}: its summary's min_us {} and max_us {} do not lie in its hdr_histogram's lowest "
             "and highest buckets: the report was altered",
             what, min_us.dump(), max_us.dump()));
     }
-    series.mean_us = number_or(member_or_null(summary, "mean_us"), 0.0);
-    series.stddev_us = number_or(member_or_null(summary, "stddev_us"), 0.0);
+    series.mean_us = number_of(summary, path, "mean_us", what, summary_us_range);
+    series.stddev_us = number_of(summary, path, "stddev_us", what, summary_us_range);
     return series;
 }
 
@@ -84,7 +103,7 @@ std::optional<latency_series> load_series(const json& load, std::string_view key
     if (latency.is_null()) {
         return std::nullopt;  // load.latency_corrected outside rate mode
     }
-    return series_of(latency, member_or_null(latency, "hdr_histogram"),
+    return series_of(latency, fmt::format("load.{}", key), member_or_null(latency, "hdr_histogram"),
                      fmt::format("{} (load.{})", source, key));
 }
 
@@ -102,12 +121,14 @@ void read_load(const json& load, host_run& run) {
     const json& flows = member_or_null(load, "flows");
     run.flows = flows.is_number_unsigned() ? flows.get<unsigned>() : 1;
     // The client reports its rates per flow: this client's are for all its flows.
-    run.rate_asked_per_s = number_or(member_or_null(load, "rate_asked_per_s"), 0.0) * run.flows;
+    run.rate_asked_per_s =
+        number_of(load, "load", "rate_asked_per_s", run.source, rate_range) * run.flows;
     run.rate_achieved_per_s =
-        number_or(member_or_null(load, "rate_achieved_per_s"), 0.0) * run.flows;
-    run.payload_mb_per_s_sent = number_or(member_or_null(load, "payload_mb_per_s_sent"), 0.0);
+        number_of(load, "load", "rate_achieved_per_s", run.source, rate_range) * run.flows;
+    run.payload_mb_per_s_sent =
+        number_of(load, "load", "payload_mb_per_s_sent", run.source, mb_per_s_range);
     run.payload_mb_per_s_received_by_server =
-        number_or(member_or_null(load, "payload_mb_per_s_received_by_server"), 0.0);
+        number_of(load, "load", "payload_mb_per_s_received_by_server", run.source, mb_per_s_range);
     run.corrected = load_series(load, "latency_corrected", run.source);
     run.uncorrected = load_series(load, "latency_uncorrected", run.source);
 }
@@ -130,9 +151,7 @@ void read_start(const json& doc, host_run& run) {
     const json& start_at = member_or_null(doc, "start_at");
     run.start_at_requested = text_or_empty(member_or_null(start_at, "requested"));
     const json& late_us = member_or_null(start_at, "late_us");
-    if (late_us.is_number()) {
-        run.start_late_us = late_us.get<double>();
-    }
+    run.start_late_us = optional_number(&late_us, "start_at.late_us", run.source, late_us_range);
 }
 
 }  // namespace
@@ -159,6 +178,7 @@ host_run parse_host_run(std::string_view text, const std::string& source) {
     const json doc = checked_report(text, source);
     host_run run;
     run.source = source;
+    run.content = doc.dump();
     run.config = config_of(doc, source);
     run.config_doc = doc["config"];
     run.program = text_or_empty(member_or_null(doc, "program"));
@@ -166,9 +186,14 @@ host_run parse_host_run(std::string_view text, const std::string& source) {
     run.hostname = text_or_empty(member_or_null(environment, "hostname"));
     read_start(doc, run);
     const json& summary = member_or_null(doc, "summary");
-    run.duration_s = number_or(member_or_null(summary, "duration_s"), 0.0);
+    run.duration_s = number_of(summary, "summary", "duration_s", source, duration_s_range);
+    if (run.measurement_began) {
+        run.measurement_ended =
+            *run.measurement_began + std::chrono::duration_cast<wall_time::duration>(
+                                         std::chrono::duration<double>(run.duration_s));
+    }
     run.percentiles = member_or_null(doc, "percentiles");
-    run.headline = series_of(summary, member_or_null(doc, "hdr_histogram"), source);
+    run.headline = series_of(summary, "summary", member_or_null(doc, "hdr_histogram"), source);
     const json& load = member_or_null(doc, "load");
     if (load.is_object()) {
         read_load(load, run);
@@ -208,12 +233,70 @@ latency_series merge_series(const latency_series& a, const latency_series& b) {
     return sum;
 }
 
-merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different) {
+namespace {
+
+// Adding rates is right only for clients that measured at once: the
+// latest start must come before the earliest end. The sentence that says
+// they did not, naming the report that began last and the one that ended
+// first; empty when they did, or when a report does not say when it
+// measured (then nothing can be checked, and at_once stays unknown).
+std::optional<std::string> apart_sentence(const std::vector<host_run>& hosts) {
+    const host_run* last_start = nullptr;
+    const host_run* first_end = nullptr;
+    for (const auto& host : hosts) {
+        if (!host.measurement_began || !host.measurement_ended) {
+            return std::nullopt;
+        }
+        if (last_start == nullptr || *host.measurement_began > *last_start->measurement_began) {
+            last_start = &host;
+        }
+        if (first_end == nullptr || *host.measurement_ended < *first_end->measurement_ended) {
+            first_end = &host;
+        }
+    }
+    if (last_start == nullptr || *last_start->measurement_began < *first_end->measurement_ended) {
+        return std::nullopt;
+    }
+    const double gap_s = std::chrono::duration<double>(*last_start->measurement_began -
+                                                       *first_end->measurement_ended)
+                             .count();
+    return fmt::format(
+        "{} began to measure {:.3f} s after {} had finished (measurement_began_at plus "
+        "summary.duration_s): the clients did not measure at once, so their rates do not add up",
+        last_start->source, gap_s, first_end->source);
+}
+
+}  // namespace
+
+merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different, bool allow_apart) {
     if (hosts.size() < 2) {
         throw input_error(
             fmt::format("--merge needs two or more reports to merge, not {}", hosts.size()));
     }
+    std::vector<std::string_view> contents;
+    for (const auto& host : hosts) {
+        contents.push_back(host.content);
+    }
+    if (const auto repeated = find_repeated_input(contents)) {
+        throw input_error(
+            fmt::format("{}, or its counts would be added twice",
+                        repeated_input_sentence(hosts[repeated->first].source,
+                                                hosts[repeated->again].source, "report")));
+    }
     merged_run merged;
+    const auto apart = apart_sentence(hosts);
+    if (apart && !allow_apart) {
+        throw input_error(
+            fmt::format("{} (--allow-apart merges their latencies, without a rate)", *apart));
+    }
+    const bool all_say_when = std::all_of(
+        hosts.begin(), hosts.end(), [](const auto& h) { return h.measurement_ended.has_value(); });
+    if (apart) {
+        merged.at_once = false;
+        merged.apart = *apart;
+    } else if (all_say_when) {
+        merged.at_once = true;
+    }
     const auto& first = hosts.front();
     for (const auto& host : hosts) {
         const auto differences =
@@ -258,14 +341,15 @@ merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different) {
     return merged;
 }
 
-merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different) {
+merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different,
+                              bool allow_apart) {
     std::vector<host_run> hosts;
     for (const auto& path : paths) {
         for (const auto& file : report_files_in(path)) {
             hosts.push_back(parse_host_run(read_whole_file(file), file));
         }
     }
-    return merge_host_runs(std::move(hosts), allow_different);
+    return merge_host_runs(std::move(hosts), allow_different, allow_apart);
 }
 
 }  // namespace sctp_perf::compare

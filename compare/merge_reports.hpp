@@ -39,6 +39,7 @@ struct latency_series {
 // What one client's report gives the merge.
 struct host_run {
     std::string source;    // the report's path
+    std::string content;   // the whole document as one canonical text
     std::string hostname;  // environment.hostname
     std::string program;   // SOCK_STREAM_clt, SOCK_SEQPACK_clt
     // environment.measurement_began_at: when this client began to measure,
@@ -48,6 +49,8 @@ struct host_run {
     // began to measure, or a merged report).
     std::string measurement_began_at;
     std::optional<wall_time> measurement_began;
+    // measurement_began plus summary.duration_s: when it stopped measuring.
+    std::optional<wall_time> measurement_ended;
     // start_at.requested and start_at.late_us (microseconds, positive: late)
     // when the client was given --start-at; empty and nullopt otherwise.
     std::string start_at_requested;
@@ -86,6 +89,12 @@ const std::vector<std::string>& summed_load_counts();
 struct merged_run {
     std::vector<host_run> hosts;           // in the order given
     std::vector<std::string> differences;  // configuration differences, when allowed
+    // Whether the clients measured at once (the latest start before the
+    // earliest end); nullopt when a report does not say when it measured.
+    // When they did not (--allow-apart), `apart` says so and the merged
+    // rates are not sums: the reports give none.
+    std::optional<bool> at_once;
+    std::string apart;
     latency_series headline;
     std::optional<latency_series> corrected;
     std::optional<latency_series> uncorrected;
@@ -99,10 +108,13 @@ struct merged_run {
 };
 
 // Adds the clients' runs up. Throws input_error when there are fewer than
-// two, or when they differ in configuration (service, transport, mode,
-// payload or reply size) and `allow_different` is false; with it the
-// differences are kept in merged_run::differences.
-merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different);
+// two, when one report comes twice (by content), when they differ in
+// configuration (service, transport, mode, payload or reply size) and
+// `allow_different` is false (with it the differences are kept in
+// merged_run::differences), or when they did not measure at once and
+// `allow_apart` is false (with it the rates are left out).
+merged_run merge_host_runs(std::vector<host_run> hosts, bool allow_different,
+                           bool allow_apart = false);
 
 // Two series as one: the histograms added, the exact extremes the smaller
 // and larger, and the mean and deviation (n - 1) of the pooled samples from
@@ -111,6 +123,7 @@ latency_series merge_series(const latency_series& a, const latency_series& b);
 
 // Reads every report in `paths` (files, or directories of *.json as
 // report_files_in finds them) and merges them. Throws input_error.
-merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different);
+merged_run merge_report_files(const std::vector<std::string>& paths, bool allow_different,
+                              bool allow_apart = false);
 
 }  // namespace sctp_perf::compare

@@ -93,16 +93,24 @@ json series_json(const latency_series& series) {
     return doc;
 }
 
+// A summed rate, or null where the clients did not measure at once and the
+// sum would be a rate no moment saw.
+json summed_rate(const merged_run& merged, double rate) {
+    return merged.apart.empty() ? json(rate) : json(nullptr);
+}
+
 json load_totals_json(const merged_run& merged) {
     const bool rate = merged.rate_asked_per_s > 0.0;
     json load = {
         {"mode", merged.hosts.front().config.mode},
         {"flows", merged.flows},
         {"duration_s", merged.duration_s},
-        {"rate_asked_total_per_s", rate ? json(merged.rate_asked_per_s) : json(nullptr)},
-        {"rate_achieved_total_per_s", merged.rate_achieved_per_s},
-        {"payload_mb_per_s_sent", merged.payload_mb_per_s_sent},
-        {"payload_mb_per_s_received_by_server", merged.payload_mb_per_s_received_by_server},
+        {"rate_asked_total_per_s",
+         rate ? summed_rate(merged, merged.rate_asked_per_s) : json(nullptr)},
+        {"rate_achieved_total_per_s", summed_rate(merged, merged.rate_achieved_per_s)},
+        {"payload_mb_per_s_sent", summed_rate(merged, merged.payload_mb_per_s_sent)},
+        {"payload_mb_per_s_received_by_server",
+         summed_rate(merged, merged.payload_mb_per_s_received_by_server)},
     };
     json server = json::object();
     for (const auto& key : summed_load_counts()) {
@@ -148,6 +156,8 @@ json merged_report_json(const merged_run& merged) {
         {"interrupted", false},
         {"config", json::parse(first.config_doc.dump())},
         {"differences", merged.differences},
+        {"measured_at_once", merged.at_once ? json(*merged.at_once) : json(nullptr)},
+        {"apart", merged.apart.empty() ? json(nullptr) : json(merged.apart)},
         {"hosts", hosts},
         {"summary", summary},
         {"percentiles", latency_percentiles_json(h)},
@@ -157,7 +167,7 @@ json merged_report_json(const merged_run& merged) {
         doc["load"] = load_totals_json(merged);
     } else {
         doc["ping_pong"] = {{"round_trips", h.count()},
-                            {"round_trips_per_s", merged.rate_achieved_per_s}};
+                            {"round_trips_per_s", summed_rate(merged, merged.rate_achieved_per_s)}};
     }
     round_json_floats(doc);
     return doc;
@@ -181,6 +191,12 @@ std::string text_or_dash(const json& value) {
     return value.is_number() ? fmt::format("{:.0f}", value.get<double>()) : std::string("-");
 }
 
+// A rate with one decimal, "-" for null (clients that did not measure at
+// once have no summed rate).
+std::string rate_text(const json& value) {
+    return value.is_number() ? fmt::format("{:.1f}", value.get<double>()) : std::string("-");
+}
+
 void write_host_table(std::ostream& out, const json& doc) {
     std::vector<std::vector<std::string>> rows = {{"host", "program", "measuring began (UTC)",
                                                    "offset_us", "late_us", "count", "rate/s",
@@ -194,12 +210,11 @@ void write_host_table(std::ostream& out, const json& doc) {
              us_text(host["p99_us"]), us_text(host["max_us"]), host["report"].get<std::string>()});
     }
     const auto& p = doc["percentiles"];
-    const double rate = doc.contains("load")
-                            ? doc["load"]["rate_achieved_total_per_s"].get<double>()
-                            : doc["ping_pong"]["round_trips_per_s"].get<double>();
     rows.push_back({"merged", "", "", "", "", doc["summary"]["num_points"].dump(),
-                    fmt::format("{:.1f}", rate), us_text(p.value("p50_us", json())),
-                    us_text(p.value("p99_us", json())), us_text(p.value("max_us", json())), ""});
+                    rate_text(doc.contains("load") ? doc["load"]["rate_achieved_total_per_s"]
+                                                   : doc["ping_pong"]["round_trips_per_s"]),
+                    us_text(p.value("p50_us", json())), us_text(p.value("p99_us", json())),
+                    us_text(p.value("max_us", json())), ""});
     write_table(out, rows,
                 {align::left, align::left, align::left, align::right, align::right, align::right,
                  align::right, align::right, align::right, align::right, align::left});
@@ -214,7 +229,16 @@ void write_text_merged(std::ostream& out, const merged_run& merged) {
     for (const auto& difference : merged.differences) {
         fmt::print(out, "differs: {}\n", difference);
     }
-    fmt::print(out, "Note: {}.\n\n", latency_scope);
+    fmt::print(out, "Note: {}.\n", latency_scope);
+    if (!merged.apart.empty()) {
+        fmt::print(out, "Not at once (--allow-apart): {}; no rate is given in all.\n",
+                   merged.apart);
+    } else if (!merged.at_once) {
+        fmt::print(out,
+                   "Note: a report does not say when it measured, so whether the clients ran "
+                   "at once is not known: the rates in all assume they did.\n");
+    }
+    fmt::print(out, "\n");
     write_host_table(out, doc);
     fmt::print(out, "\nmerged latency, microseconds{}:\n",
                merged.corrected ? " (corrected: from each message's due time)" : "");
@@ -226,19 +250,20 @@ void write_text_merged(std::ostream& out, const merged_run& merged) {
     fmt::print(out, "\t{:<8}{:>12}\n", "max", us_text(p.value("max_us", json())));
     if (doc.contains("load")) {
         const auto& load = doc["load"];
-        fmt::print(
-            out,
-            "totals: sent {}, received by the server {}, replied {}, lost {}, duplicated "
-            "{}; {:.1f} msg/s achieved in all{}\n",
-            load["messages_sent"].dump(), load["messages_received_by_server"].dump(),
-            load["messages_replied"].dump(), load["messages_lost"].dump(),
-            load["messages_duplicated"].dump(), load["rate_achieved_total_per_s"].get<double>(),
-            merged.rate_asked_per_s > 0.0 ? fmt::format(" (asked {:g})", merged.rate_asked_per_s)
-                                          : std::string());
+        const bool summed = merged.apart.empty();
+        fmt::print(out,
+                   "totals: sent {}, received by the server {}, replied {}, lost {}, duplicated "
+                   "{}; {} msg/s achieved in all{}\n",
+                   load["messages_sent"].dump(), load["messages_received_by_server"].dump(),
+                   load["messages_replied"].dump(), load["messages_lost"].dump(),
+                   load["messages_duplicated"].dump(), rate_text(load["rate_achieved_total_per_s"]),
+                   summed && merged.rate_asked_per_s > 0.0
+                       ? fmt::format(" (asked {:g})", merged.rate_asked_per_s)
+                       : std::string());
     } else {
-        fmt::print(out, "totals: {} round trips, {:.1f} round trips/s in all\n",
+        fmt::print(out, "totals: {} round trips, {} round trips/s in all\n",
                    merged.headline.histogram.count(),
-                   doc["ping_pong"]["round_trips_per_s"].get<double>());
+                   rate_text(doc["ping_pong"]["round_trips_per_s"]));
     }
 }
 

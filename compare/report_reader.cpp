@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -13,6 +14,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
+
+#include "report/histogram_log_reader.hpp"
+#include "report/run_notes.hpp"
+#include "stats/latency_recorder.hpp"
 
 namespace sctp_perf::compare {
 namespace {
@@ -50,7 +56,166 @@ unsigned long long count_member(const json& config, std::string_view key,
     return value->get<unsigned long long>();
 }
 
+// Where the parser is, as a key path ("percentiles.p50_us", "runs[2].summary"),
+// followed through its events so that a text it cannot read, or a number it
+// cannot hold, is named by its key and not only by a byte.
+class json_path {
+  public:
+    void follow(json::parse_event_t event, const json& parsed) {
+        switch (event) {
+            case json::parse_event_t::object_start:
+                frames_.push_back({false, {}, 0});
+                break;
+            case json::parse_event_t::array_start:
+                frames_.push_back({true, {}, 0});
+                break;
+            case json::parse_event_t::key:
+                frames_.back().key = parsed.get<std::string>();
+                break;
+            case json::parse_event_t::object_end:
+            case json::parse_event_t::array_end:
+                frames_.pop_back();
+                next_element();
+                break;
+            case json::parse_event_t::value:
+                next_element();
+                break;
+        }
+    }
+
+    // "" at the top level, before any key.
+    std::string text() const {
+        std::string path;
+        for (const auto& frame : frames_) {
+            if (frame.array) {
+                path += fmt::format("[{}]", frame.index);
+            } else if (!frame.key.empty()) {
+                path += (path.empty() ? "" : ".") + frame.key;
+            }
+        }
+        return path;
+    }
+
+  private:
+    struct frame {
+        bool array = false;
+        std::string key;
+        std::size_t index = 0;  // of the element being read
+    };
+
+    void next_element() {
+        if (!frames_.empty() && frames_.back().array) {
+            ++frames_.back().index;
+        }
+    }
+
+    std::vector<frame> frames_;
+};
+
+// The word around byte `byte` (1-based, as the parser counts) of `text`:
+// what the parser stumbled on, e.g. "nan".
+std::string word_at(std::string_view text, std::size_t byte) {
+    const auto is_word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '+';
+    };
+    std::size_t begin = std::min(byte > 0 ? byte - 1 : 0, text.size());
+    while (begin > 0 && is_word(text[begin - 1])) {
+        --begin;
+    }
+    std::size_t end = begin;
+    while (end < text.size() && is_word(text[end]) && end - begin < 24) {
+        ++end;
+    }
+    return std::string(text.substr(begin, end - begin));
+}
+
+bool names_no_number(std::string word) {
+    std::transform(word.begin(), word.end(), word.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!word.empty() && (word.front() == '-' || word.front() == '+')) {
+        word.erase(0, 1);
+    }
+    return word.starts_with("nan") || word.starts_with("inf");
+}
+
+std::string format_number(double value) {
+    return fmt::format("{}", value);
+}
+
 }  // namespace
+
+json parse_report_json(std::string_view text, const std::string& source) {
+    json_path path;
+    const json::parser_callback_t follow = [&path](int, json::parse_event_t event, json& parsed) {
+        path.follow(event, parsed);
+        return true;
+    };
+    try {
+        return json::parse(text, follow);
+    } catch (const json::parse_error& e) {
+        const auto where = path.text();
+        const auto word = word_at(text, e.byte);
+        throw input_error(fmt::format(
+            "{} is not an sctp-perf report: it is not JSON (unreadable at byte {}{}{})", source,
+            e.byte, where.empty() ? "" : ", in " + where,
+            names_no_number(word) ? fmt::format(": '{}'; JSON has no NaN or infinity", word)
+                                  : std::string()));
+    } catch (const json::out_of_range& e) {
+        // 406: a number beyond a double's range, which the parser cannot
+        // hold; its text is quoted in the parser's message.
+        const std::string message = e.what();
+        const auto open = message.find('\'');
+        const auto close = message.rfind('\'');
+        const auto number = open != std::string::npos && close > open
+                                ? message.substr(open + 1, close - open - 1)
+                                : std::string("a number");
+        throw input_error(fmt::format(
+            "{} has {} = {}, beyond any number a report can hold: the report was altered", source,
+            path.text().empty() ? "a value" : path.text(), number));
+    } catch (const json::exception& e) {
+        throw input_error(fmt::format("{} cannot be read as JSON: {}", source, e.what()));
+    }
+}
+
+double checked_number(const json* value, std::string_view key, const std::string& what,
+                      const number_range& range) {
+    if (value == nullptr || value->is_null()) {
+        throw input_error(fmt::format("{} has no {} (a number)", what, key));
+    }
+    if (value->is_string()) {
+        throw input_error(
+            fmt::format("{} has {} = {}, a text where a number belongs", what, key, value->dump()));
+    }
+    if (!value->is_number()) {
+        throw input_error(fmt::format("{} has {} = {}, not a number", what, key, value->dump()));
+    }
+    const double number = value->get<double>();
+    if (number < range.least && range.least > 0.0 && number <= 0.0) {
+        throw input_error(
+            fmt::format("{} has {} = {}, not a positive {}", what, key, value->dump(), range.noun));
+    }
+    if (number < range.least) {
+        throw input_error(fmt::format(
+            "{} has {} = {}, below {}{}, the least {} a report can hold: the report "
+            "was altered",
+            what, key, value->dump(), format_number(range.least), range.unit, range.noun));
+    }
+    if (number > range.most) {
+        throw input_error(
+            fmt::format("{} has {} = {}, above {}{}, the most a report can hold: the report was "
+                        "altered",
+                        what, key, value->dump(), format_number(range.most), range.unit));
+    }
+    return number;
+}
+
+std::optional<double> optional_number(const json* value, std::string_view key,
+                                      const std::string& what, const number_range& range) {
+    if (value == nullptr || value->is_null()) {
+        return std::nullopt;
+    }
+    return checked_number(value, key, what, range);
+}
 
 run_config config_of(const json& doc, const std::string& source) {
     const auto* config = member(doc, "config");
@@ -66,6 +231,71 @@ run_config config_of(const json& doc, const std::string& source) {
     const auto* nagle = member(*config, "nagle");
     result.nagle = nagle != nullptr && nagle->is_boolean() && nagle->get<bool>();
     return result;
+}
+
+namespace {
+
+// A setting as a report states it, nullopt when it does not (absent or
+// null); one of the wrong type is refused, as it would be read as "unstated".
+std::optional<bool> optional_flag(const json* value, std::string_view key,
+                                  const std::string& source) {
+    if (value == nullptr || value->is_null()) {
+        return std::nullopt;
+    }
+    if (!value->is_boolean()) {
+        throw input_error(
+            fmt::format("{} has {} = {}, not true or false", source, key, value->dump()));
+    }
+    return value->get<bool>();
+}
+
+std::optional<unsigned long long> optional_count(const json* value, std::string_view key,
+                                                 const std::string& source) {
+    if (value == nullptr || value->is_null()) {
+        return std::nullopt;
+    }
+    if (!value->is_number_unsigned()) {
+        throw input_error(
+            fmt::format("{} has {} = {}, not a whole number", source, key, value->dump()));
+    }
+    return value->get<unsigned long long>();
+}
+
+std::optional<std::string> optional_text(const json* value, std::string_view key,
+                                         const std::string& source) {
+    if (value == nullptr || value->is_null()) {
+        return std::nullopt;
+    }
+    if (!value->is_string()) {
+        throw input_error(fmt::format("{} has {} = {}, not a text", source, key, value->dump()));
+    }
+    return value->get<std::string>();
+}
+
+const json* nested(const json& doc, std::string_view object, std::string_view key) {
+    const auto* outer = member(doc, object);
+    return outer != nullptr ? member(*outer, key) : nullptr;
+}
+
+// A rate asked for, messages per second of one flow: no client sends faster
+// than a message a nanosecond.
+constexpr number_range rate_range{0.0, 1e9, "rate", "/s"};
+
+}  // namespace
+
+run_settings settings_of(const json& doc, const std::string& source) {
+    run_settings settings;
+    settings.spin = optional_flag(nested(doc, "config", "spin"), "config.spin", source);
+    settings.server_spin = optional_flag(nested(doc, "server", "spin"), "server.spin", source);
+    settings.streams =
+        optional_count(nested(doc, "sctp", "streams_used"), "sctp.streams_used", source);
+    settings.unordered = optional_flag(nested(doc, "sctp", "unordered"), "sctp.unordered", source);
+    settings.arrivals = optional_text(nested(doc, "load", "arrivals"), "load.arrivals", source);
+    settings.rate_per_s = optional_number(nested(doc, "config", "rate_per_s"), "config.rate_per_s",
+                                          source, rate_range);
+    settings.flows = optional_count(nested(doc, "config", "flows"), "config.flows", source);
+    settings.batch = optional_count(nested(doc, "config", "batch"), "config.batch", source);
+    return settings;
 }
 
 namespace {
@@ -87,27 +317,118 @@ void refuse_unfinished(const json& run, const std::string& what) {
     }
 }
 
-percentile_values_us percentiles_of(const json& run, const std::string& what) {
+// A percentile a report states: its key, its share in parts per million
+// (10^6 for the maximum), and its value.
+struct stated_percentile {
+    std::string key;
+    std::uint32_t parts_per_million = 0;
+    double us = 0.0;
+};
+
+// Every percentile `percentiles` states, from p50 up to the maximum, each
+// checked to be a time; those compared must be there, the others (p99.99
+// ...) may not be.
+std::vector<stated_percentile> stated_percentiles(const json& percentiles,
+                                                  const std::string& what) {
+    std::vector<stated_percentile> stated;
+    const auto state = [&](const std::string& key, std::uint32_t ppm, bool compared) {
+        const auto* value = member(percentiles, key);
+        if ((value == nullptr || value->is_null()) && !compared) {
+            return;
+        }
+        if (value == nullptr || value->is_null()) {
+            throw input_error(
+                fmt::format("{} has no percentiles.{}: the run timed no round trip", what, key));
+        }
+        stated.push_back(
+            {key, ppm, checked_number(value, "percentiles." + key, what, time_us_range)});
+    };
+    for (const auto& point : reported_percentiles) {
+        const auto key = percentile_json_key(point);
+        const bool compared =
+            std::any_of(all_compared_percentiles.begin(), all_compared_percentiles.end(),
+                        [&](auto percentile) { return report_key_of(percentile) == key; });
+        state(key, point.parts_per_million, compared);
+    }
+    state(report_key_of(compared_percentile::max), 1'000'000, true);
+    return stated;
+}
+
+// Percentiles never fall as they rise: p50 <= p90 <= ... <= max, in any run.
+void refuse_falling(const std::vector<stated_percentile>& stated, const std::string& what) {
+    for (std::size_t i = 1; i < stated.size(); ++i) {
+        if (stated[i].us < stated[i - 1].us) {
+            throw input_error(fmt::format(
+                "{} has percentiles.{} = {} above percentiles.{} = {}: a percentile cannot "
+                "exceed a higher one, or the maximum; the report was altered",
+                what, stated[i - 1].key, format_number(stated[i - 1].us), stated[i].key,
+                format_number(stated[i].us)));
+        }
+    }
+}
+
+// The client takes its percentiles from the histogram it encodes beside
+// them: each is the highest value of the bucket that holds its rank, kept
+// within the exact minimum and maximum, so it lies in the bucket where the
+// decoded histogram puts that percentile (within 1/1024, or 1 ns below 2048
+// ns). The maximum is exact and has a bucket of its own; values beyond the
+// histogram's range share the last bucket, whose top the maximum may pass.
+void refuse_unlike_histogram(const json& doc, const std::vector<stated_percentile>& stated,
+                             const std::string& source) {
+    const auto* encoded = member(doc, "hdr_histogram");
+    if (encoded == nullptr || !encoded->is_string()) {
+        return;
+    }
+    log_linear_histogram histogram;
+    try {
+        histogram = decode_compressed_histogram(encoded->get<std::string>());
+    } catch (const histogram_decode_error& e) {
+        throw input_error(
+            fmt::format("{}: its hdr_histogram cannot be read: {}", source, e.what()));
+    }
+    if (histogram.count() == 0) {
+        throw input_error(fmt::format(
+            "{} states percentiles, but its hdr_histogram holds no value: the report was altered",
+            source));
+    }
+    for (const auto& percentile : stated) {
+        const double from_histogram_ns = histogram.percentile_ns(percentile.parts_per_million);
+        const auto index =
+            log_linear_histogram::bucket_index(static_cast<std::uint64_t>(from_histogram_ns));
+        const auto low_ns = static_cast<double>(log_linear_histogram::bucket_low(index));
+        const bool last = index + 1 == log_linear_histogram::counts_size();
+        const double high_ns =
+            last ? time_us_range.most * 1000.0
+                 : low_ns + static_cast<double>(log_linear_histogram::bucket_width(index)) - 1.0;
+        const double stated_ns = percentile.us * 1000.0;
+        // Reports round to the nanosecond.
+        if (stated_ns < low_ns - 0.5 || stated_ns > high_ns + 0.5) {
+            throw input_error(fmt::format(
+                "{} has percentiles.{} = {}, but its own hdr_histogram puts it at {} us (within "
+                "1/1024): the report was altered",
+                source, percentile.key, format_number(percentile.us),
+                format_number(std::round(from_histogram_ns) / 1000.0)));
+        }
+    }
+}
+
+percentile_values_us percentiles_of(const json& run, const std::string& what,
+                                    const json* whole_report = nullptr) {
     const auto* percentiles = member(run, "percentiles");
     if (percentiles == nullptr || !percentiles->is_object()) {
         throw input_error(fmt::format("{} has no percentiles object", what));
     }
+    const auto stated = stated_percentiles(*percentiles, what);
+    refuse_falling(stated, what);
+    if (whole_report != nullptr) {
+        refuse_unlike_histogram(*whole_report, stated, what);
+    }
     percentile_values_us values{};
     for (const auto percentile : all_compared_percentiles) {
         const auto key = report_key_of(percentile);
-        const auto* value = member(*percentiles, key);
-        if (value == nullptr || !value->is_number()) {
-            throw input_error(
-                fmt::format("{} has no percentiles.{}: the run timed no round trip", what, key));
-        }
-        const double us = value->get<double>();
-        // A ratio of medians needs positive values; a real round trip
-        // always takes some time.
-        if (!std::isfinite(us) || us <= 0.0) {
-            throw input_error(fmt::format("{} has percentiles.{} = {}, not a positive time", what,
-                                          key, value->dump()));
-        }
-        values[static_cast<std::size_t>(percentile)] = us;
+        const auto it =
+            std::find_if(stated.begin(), stated.end(), [&](const auto& s) { return s.key == key; });
+        values[static_cast<std::size_t>(percentile)] = it->us;
     }
     return values;
 }
@@ -116,17 +437,32 @@ std::string error_text(int error) {
     return std::error_code(error, std::generic_category()).message();
 }
 
+void refuse_format_version(const json* version, const std::string& source) {
+    if (version != nullptr && version->is_string()) {
+        throw input_error(fmt::format(
+            "{} has format_version {}, a text: the clients write the report format as a whole "
+            "number ({} or later), so the report was altered or written by another program",
+            source, version->dump(), oldest_format_version));
+    }
+    if (version != nullptr && version->is_number() && !version->is_number_integer()) {
+        throw input_error(
+            fmt::format("{} has format_version {}, not a whole number: the clients write {} or "
+                        "later, so the report was altered",
+                        source, version->dump(), oldest_format_version));
+    }
+    if (version == nullptr || !version->is_number_integer() ||
+        version->get<long long>() < oldest_format_version) {
+        throw input_error(fmt::format(
+            "{} is in report format {}, older than this program reads ({} or later): run the "
+            "client of this release again",
+            source, version != nullptr ? version->dump() : "(none)", oldest_format_version));
+    }
+}
+
 }  // namespace
 
 json checked_report(std::string_view text, const std::string& source) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw input_error(
-            fmt::format("{} is not an sctp-perf report: it is not JSON (unreadable at byte {})",
-                        source, e.byte));
-    }
+    json doc = parse_report_json(text, source);
     const auto* tool = member(doc, "tool");
     if (tool == nullptr || *tool != "sctp-perf") {
         throw input_error(fmt::format(
@@ -142,14 +478,7 @@ json checked_report(std::string_view text, const std::string& source) {
             "or SOCK_SEQPACK_clt (--format json)",
             source, program_name.empty() ? "an unnamed program" : program_name));
     }
-    const auto* version = member(doc, "format_version");
-    if (version == nullptr || !version->is_number_integer() ||
-        version->get<long long>() < oldest_format_version) {
-        throw input_error(fmt::format(
-            "{} is in report format {}, older than this program reads ({} or later): run the "
-            "client of this release again",
-            source, version != nullptr ? version->dump() : "(none)", oldest_format_version));
-    }
+    refuse_format_version(member(doc, "format_version"), source);
     return doc;
 }
 
@@ -157,15 +486,23 @@ report_runs parse_report(std::string_view text, const std::string& source) {
     const json doc = checked_report(text, source);
     report_runs report;
     report.source = source;
+    // Object keys sorted, numbers in one form: equal texts are one report.
+    report.content = doc.dump();
     report.config = config_of(doc, source);
+    report.settings = settings_of(doc, source);
     const auto* runs = member(doc, "runs");
     if (runs == nullptr) {
-        report.runs.push_back(percentiles_of(doc, source));
+        report.runs.push_back(percentiles_of(doc, source, &doc));
         return report;
     }
     if (!runs->is_array() || runs->empty()) {
         throw input_error(
             fmt::format("{} has a \"runs\" member that is not a list of runs", source));
+    }
+    // The pooled figures are not compared, but a report whose pooled
+    // percentiles its histogram does not give is not one to trust.
+    if (const auto* pooled = member(doc, "percentiles"); pooled != nullptr && pooled->is_object()) {
+        refuse_unlike_histogram(doc, stated_percentiles(*pooled, source), source);
     }
     for (std::size_t i = 0; i < runs->size(); ++i) {
         const auto what = fmt::format("run {} of {}", i + 1, source);
@@ -218,36 +555,124 @@ std::string read_whole_file(const std::string& path) {
     return text.str();
 }
 
+namespace {
+
+bool same_setup(const report_runs& a, const report_runs& b) {
+    return a.config == b.config && a.settings == b.settings;
+}
+
+}  // namespace
+
 side_runs gather_side(char name, const std::vector<std::string>& paths,
                       const std::vector<report_runs>& reports) {
     if (reports.empty()) {
         throw input_error(fmt::format("the {} side has no report", name));
     }
+    // What most of the side's reports hold is the side's; each other report
+    // is named with how it differs, so that the odd one out is the one named
+    // (on a tie, the first report's is the side's).
+    std::size_t reference = 0;
+    std::ptrdiff_t most = 0;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const auto alike = std::count_if(reports.begin(), reports.end(),
+                                         [&](const auto& r) { return same_setup(r, reports[i]); });
+        if (alike > most) {
+            most = alike;
+            reference = i;
+        }
+    }
+    const auto& usual = reports[reference];
+    std::vector<std::string> differences;
+    for (const auto& report : reports) {
+        auto own = config_differences(usual.config, report.config, usual.source, report.source);
+        const auto settings = setting_differences(usual.config, usual.settings, report.config,
+                                                  report.settings, usual.source, report.source);
+        own.insert(own.end(), settings.begin(), settings.end());
+        differences.insert(differences.end(), own.begin(), own.end());
+    }
+    if (!differences.empty()) {
+        throw input_error(fmt::format(
+            "the {} side mixes configurations, so its runs measure different things: {}{}", name,
+            fmt::join(differences, "; "),
+            most > 1 ? fmt::format(" ({} of its {} reports are as {})", most, reports.size(),
+                                   usual.source)
+                     : std::string()));
+    }
     side_runs side;
     side.paths = paths;
-    side.config = reports.front().config;
+    side.config = usual.config;
+    side.settings = usual.settings;
     for (const auto& report : reports) {
-        const auto differences = config_differences(reports.front().config, report.config,
-                                                    reports.front().source, report.source);
-        if (!differences.empty()) {
-            throw input_error(fmt::format(
-                "the {} side mixes configurations, so its runs measure different things: {}", name,
-                fmt::join(differences, "; ")));
-        }
         side.files.push_back(report.source);
         side.runs.insert(side.runs.end(), report.runs.begin(), report.runs.end());
     }
     return side;
 }
 
-side_runs read_side(char name, const std::vector<std::string>& paths) {
+std::vector<report_runs> read_reports(const std::vector<std::string>& paths) {
     std::vector<report_runs> reports;
     for (const auto& path : paths) {
         for (const auto& file : report_files_in(path)) {
             reports.push_back(read_report_file(file));
         }
     }
-    return gather_side(name, paths, reports);
+    return reports;
+}
+
+std::optional<repeated_input> find_repeated_input(const std::vector<std::string_view>& contents) {
+    std::unordered_map<std::string_view, std::size_t> seen;
+    for (std::size_t i = 0; i < contents.size(); ++i) {
+        const auto [at, added] = seen.emplace(contents[i], i);
+        if (!added) {
+            return repeated_input{at->second, i};
+        }
+    }
+    return std::nullopt;
+}
+
+std::string repeated_input_sentence(const std::string& first, const std::string& again,
+                                    std::string_view kind) {
+    std::error_code error;
+    if (first == again || std::filesystem::equivalent(first, again, error)) {
+        return first == again
+                   ? fmt::format("{} is given twice: each {} must count once", first, kind)
+                   : fmt::format("{} and {} are one file, given twice: each {} must count once",
+                                 first, again, kind);
+    }
+    return fmt::format(
+        "{} and {} are the same {} (the same content): a copy would count as another run that "
+        "agrees; give one of them",
+        first, again, kind);
+}
+
+void refuse_repeated_reports(const std::vector<report_runs>& a, const std::vector<report_runs>& b) {
+    std::vector<std::string_view> contents;
+    for (const auto* side : {&a, &b}) {
+        for (const auto& report : *side) {
+            contents.push_back(report.content);
+        }
+    }
+    const auto repeated = find_repeated_input(contents);
+    if (!repeated) {
+        return;
+    }
+    const auto& first =
+        repeated->first < a.size() ? a[repeated->first] : b[repeated->first - a.size()];
+    const auto& again =
+        repeated->again < a.size() ? a[repeated->again] : b[repeated->again - a.size()];
+    if (repeated->first < a.size() && repeated->again >= a.size()) {
+        std::error_code error;
+        const bool one_file = first.source == again.source ||
+                              std::filesystem::equivalent(first.source, again.source, error);
+        throw input_error(fmt::format(
+            "{}: a report on both sides compares its runs with themselves; give it to one side",
+            one_file && first.source == again.source
+                ? fmt::format("{} is on both sides", first.source)
+                : fmt::format("{} (on the A side) and {} (on the B side) are {}", first.source,
+                              again.source, one_file ? "one file" : "the same report")));
+    }
+    throw input_error(fmt::format("the {} side: {}", repeated->again < a.size() ? 'A' : 'B',
+                                  repeated_input_sentence(first.source, again.source, "report")));
 }
 
 }  // namespace sctp_perf::compare

@@ -13,9 +13,10 @@ build_packages=(
     g++ cmake make pkg-config
     libboost-dev libboost-program-options-dev libfmt-dev nlohmann-json3-dev libsctp-dev
     zlib1g-dev
-    # run_spectrum.pl, and the plots it and sctp-perf-compare --plot draw
+    # run_spectrum.pl (which reads the client's reports with Cpanel::JSON::XS),
+    # and the plots it and sctp-perf-compare --plot draw
     # (tests/integration/compare_runs.sh draws one).
-    perl gnuplot-nox
+    perl libcpanel-json-xs-perl gnuplot-nox
 )
 # scripts/package.sh: man pages from --help (help2man), CPack's Depends from
 # dpkg-shlibdeps (dpkg-dev), which CPack runs on the files `file` calls ELF.

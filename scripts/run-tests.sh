@@ -4,6 +4,13 @@
 # tests, the programs over loopback, real-kernel SCTP in a VM, and the Perl
 # tests of run_spectrum.pl. Exits non-zero on any failure.
 #
+# Tests run side by side, twice as many as the machine has CPUs
+# ($SCTP_PERF_TEST_JOBS sets another number): most of them wait on sockets
+# and timers. Those that keep two CPUs busy (builds, VMs, fuzzers) take two
+# of the `cpus` slots of a resource file that has one slot per CPU, so on
+# two CPUs they run one at a time, beside the waiting ones
+# (tests/CMakeLists.txt, sctp_perf_cpu_bound).
+#
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
 
@@ -12,4 +19,10 @@ build_dir=${SCTP_PERF_BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh" test
 "$root/scripts/build.sh" -DSCTP_PERF_BUILD_TESTS=ON
 cd "$build_dir"
-ctest --output-on-failure "$@"
+jobs=${SCTP_PERF_TEST_JOBS:-$(($(nproc) * 2))}
+cpus=$(nproc)
+[ "$cpus" -ge 2 ] || cpus=2 # a CPU-bound test asks for two
+resources=$build_dir/ctest-resources.json
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
+    "$cpus" >"$resources"
+ctest --output-on-failure -j "$jobs" --resource-spec-file "$resources" "$@"

@@ -2,8 +2,8 @@
 // The client's driver: parse, the machine's defaults, dispatch to the test
 // the options ask for, and one line on every failure. The steps live in the
 // files named after them: connection_checks, flow_connection,
-// ping_pong_run, load_run, repeated_runs, start_wait, machine_defaults and
-// client_output.
+// ping_pong_run, load_run, repeated_runs, start_wait, machine_defaults,
+// descriptor_budget, check_lines and client_output.
 #include "client/client_main.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +14,7 @@
 #include <iostream>
 #include <string>
 
+#include "client/check_lines.hpp"
 #include "client/client_output.hpp"
 #include "client/descriptor_budget.hpp"
 #include "client/flow_connection.hpp"
@@ -33,12 +34,7 @@ namespace {
 
 int run(const client_options& options, const program_info& program,
         const client_connectors& connect) {
-    // Before anything else: a limit too low for the flows is the command
-    // line's mistake, and it should not surface at flow 1019 of 5000.
-    // The ports first (towards each server, with several): more
-    // descriptors are of no use without them.
-    check_port_budget(options, program.service != socket_service::seqpack);
-    check_descriptor_limit(options);
+    check_run_limits(options, program);  // before anything else
     // --check ends here, before anything is pinned, opened, resolved or
     // connected: every usage error a run can meet has been met.
     if (options.check_only) {
@@ -68,6 +64,11 @@ int client_main(int argc, const char* const* argv, const program_info& program,
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
     try {
+        if (asks_check_lines(argc, argv)) {
+            // The first refusal is answered below, as --check's is.
+            check_client_lines(std::cin, std::cout, argv[0], program);
+            return exit_success;
+        }
         const auto options = parse_client_options(argc, argv, program, std::cout);
         if (!options) {
             return exit_success;

@@ -332,6 +332,12 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
     result.json_file = raw.json_file;
     result.all_bins = raw.all_bins;
     result.check_only = raw.check;
+    // Alone, --check-lines never reaches the rules (check_lines reads the lines).
+    if (raw.check_lines) {
+        errors.push_back(
+            "--check-lines is given alone: it reads the command lines to check from standard "
+            "input");
+    }
 }
 
 }  // namespace

@@ -194,7 +194,12 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("check", po::bool_switch(&raw.check),
          "check the options as a run would, the descriptor and port limits included, then "
          "exit without connecting (no host is resolved, no file opened): status 0 and "
-         "nothing printed when a run would start, 2 and the run's sentences when not");
+         "nothing printed when a run would start, 2 and the run's sentences when not")
+        ("check-lines", po::bool_switch(&raw.check_lines),
+         "check many command lines in one run, each as --check would; read them from standard "
+         "input, one a line, each a JSON list of its words without the program's name "
+         "([\"-s\", \"4\", \"-t\", \"tcp\"]); print the number of each line that would run, "
+         "and stop at the first that would not with --check's answer for it; given alone");
     // clang-format on
 }
 
@@ -227,6 +232,7 @@ help_layout client_help(const option_groups& groups, const program_info& program
                        "json-file",
                        "csv-summary",
                        "check",
+                       "check-lines",
                        "help"};
     help.essentials_note =
         "All times are microseconds of a full round trip (request out, reply back),\n"

@@ -56,6 +56,7 @@ struct raw_client_options {
     double pause_s = 0.0;
     std::string start_at;
     bool check = false;
+    bool check_lines = false;
 };
 
 // Adds the client's options (and the common layer) to `groups`.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "protocol/wire_protocol.hpp"
+#include "report/defined_statistics.hpp"
 #include "report/output_file.hpp"
 #include "report/run_notes.hpp"
 
@@ -44,7 +45,7 @@ latency_figures figures_of(const log_linear_histogram& h, const running_stats* e
     // load modes' histogram keeps exact ones itself (integer sums).
     f.min_us = exact != nullptr ? exact->min() : us(static_cast<double>(h.min_ns()));
     f.mean_us = exact != nullptr ? exact->mean() : us(h.mean_ns());
-    f.stddev_us = exact != nullptr ? std::sqrt(exact->sample_variance()) : us(h.stddev_ns());
+    f.stddev_us = exact != nullptr ? defined_stddev(*exact) : defined_stddev_us(h);
     f.max_us = exact != nullptr ? exact->max() : us(static_cast<double>(h.max_ns()));
     for (std::size_t i = 0; i < std::size(reported_percentiles); ++i) {
         f.percentile_us[i] = us(h.percentile_ns(reported_percentiles[i].parts_per_million));

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "options/start_time.hpp"
+#include "report/defined_statistics.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -40,13 +41,16 @@ std::string mean_us(const log_linear_histogram& h) {
     return fmt::format("{:.3f}", h.mean_ns() / 1000.0);
 }
 
-// The sample standard deviation (n - 1) needs two values.
-bool has_deviation(const interval_sample& s) {
-    return s.latency != nullptr && s.latency->count() > 1;
+// The sample standard deviation (n - 1), or `undefined` with fewer than two
+// samples (defined_statistics.hpp).
+std::string stddev_us(const interval_sample& s, const char* undefined) {
+    const auto sd = s.latency != nullptr ? defined_stddev_us(*s.latency) : std::nullopt;
+    return sd ? fmt::format("{:.3f}", *sd) : undefined;
 }
 
-std::string stddev_us(const log_linear_histogram& h) {
-    return fmt::format("{:.3f}", h.stddev_ns() / 1000.0);
+// How many timed replies the interval's latency figures come from.
+std::uint64_t latency_samples(const interval_sample& s) {
+    return s.latency != nullptr ? s.latency->count() : 0;
 }
 
 std::string ends_at(const interval_sample& s, const char* unknown) {
@@ -66,7 +70,7 @@ std::string format_interval_line(const interval_sample& s) {
     const std::string max = latency ? max_us(*s.latency) : "-";
     const std::string min = latency ? min_us(*s.latency) : "-";
     const std::string mean = latency ? mean_us(*s.latency) : "-";
-    const std::string sd = has_deviation(s) ? stddev_us(*s.latency) : "-";
+    const std::string sd = stddev_us(s, "-");
     return fmt::format(
         "[{:8.3f} s] sent {:>8} recv {:>8} | {:9.3f} MB/s out {:9.3f} MB/s in | "
         "{:<11} p50 {:>10} p99 {:>10} max {:>10} us | cpu {:5.1f} % rss {:8.1f} MiB | "
@@ -80,7 +84,7 @@ void interval_csv_writer::write(const interval_sample& s) {
     if (!header_written_) {
         out_ << "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,"
                 "mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,"
-                "utc,min_us,mean_us,stddev_us\n";
+                "utc,min_us,mean_us,stddev_us,latency_samples\n";
         header_written_ = true;
     }
     const bool latency = has_latency(s);
@@ -90,9 +94,8 @@ void interval_csv_writer::write(const interval_sample& s) {
         mb_per_s(s.bytes_received, s.length_s), latency ? percentile_us(*s.latency, p50_ppm) : "",
         latency ? percentile_us(*s.latency, p99_ppm) : "", latency ? max_us(*s.latency) : "",
         latency_kind(s), s.cpu_percent, s.rss_kib);
-    out_ << fmt::format(",{},{},{},{}\n", ends_at(s, ""), latency ? min_us(*s.latency) : "",
-                        latency ? mean_us(*s.latency) : "",
-                        has_deviation(s) ? stddev_us(*s.latency) : "");
+    out_ << fmt::format(",{},{},{},{},{}\n", ends_at(s, ""), latency ? min_us(*s.latency) : "",
+                        latency ? mean_us(*s.latency) : "", stddev_us(s, ""), latency_samples(s));
     out_.flush();
 }
 

@@ -52,11 +52,12 @@ std::string format_interval_line(const interval_sample& s);
 // their units:
 // elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,
 // mb_per_s_received,p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,
-// utc,min_us,mean_us,stddev_us
+// utc,min_us,mean_us,stddev_us,latency_samples
 // latency_kind is "corrected" or "uncorrected"; the latency fields are
 // empty when no timed reply arrived in the interval (stddev_us: fewer than
-// two); utc is the end of the interval, ISO 8601 with microseconds, empty
-// when unknown. Columns are only ever added at the end. Each row is flushed, so
+// two, see defined_statistics.hpp); latency_samples counts the timed replies
+// they come from; utc is the end of the interval, ISO 8601 with
+// microseconds, empty when unknown. Columns are only ever added at the end. Each row is flushed, so
 // the file can be followed while the test runs.
 class interval_csv_writer {
   public:

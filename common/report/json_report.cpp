@@ -19,6 +19,7 @@
 
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
+#include "report/defined_statistics.hpp"
 #include "report/histogram_log.hpp"
 #include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
@@ -278,7 +279,12 @@ void write_load_json(std::ostream& out, const run_report& r) {
     write_document(out, doc);
 }
 
-// The closed loop's summary; the figures of no round trip are null.
+json optional_number(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+// The closed loop's summary; the figures a count does not define are null
+// (defined_statistics.hpp).
 json ping_pong_summary_json(const latency_recorder& rec, double duration_s) {
     const auto& summary = rec.summary();
     const bool empty = summary.count() == 0;
@@ -287,8 +293,8 @@ json ping_pong_summary_json(const latency_recorder& rec, double duration_s) {
         {"min_us", empty ? json(nullptr) : json(summary.min())},
         {"max_us", empty ? json(nullptr) : json(summary.max())},
         {"mean_us", empty ? json(nullptr) : json(summary.mean())},
-        {"variance_us2", summary.sample_variance()},
-        {"stddev_us", std::sqrt(summary.sample_variance())},
+        {"variance_us2", optional_number(defined_variance(summary))},
+        {"stddev_us", optional_number(defined_stddev(summary))},
         {"duration_s", duration_s},
         {"beyond_range", rec.percentiles().beyond_range_count()},
     };

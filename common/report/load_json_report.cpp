@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "report/defined_statistics.hpp"
 #include "report/histogram_log.hpp"
 #include "report/load_figures.hpp"
 #include "report/load_report.hpp"
@@ -16,6 +17,14 @@ namespace sctp_perf {
 
 using json = nlohmann::ordered_json;
 
+namespace {
+
+json optional_json(const std::optional<double>& v) {
+    return v ? json(*v) : json(nullptr);
+}
+
+}  // namespace
+
 json latency_summary_json(const log_linear_histogram& h) {
     if (h.count() == 0) {
         return {{"num_points", 0}};
@@ -24,7 +33,7 @@ json latency_summary_json(const log_linear_histogram& h) {
         {"num_points", h.count()},
         {"min_us", us_of_ns(static_cast<double>(h.min_ns()))},
         {"mean_us", us_of_ns(h.mean_ns())},
-        {"stddev_us", us_of_ns(h.stddev_ns())},
+        {"stddev_us", optional_json(defined_stddev_us(h))},
         {"max_us", us_of_ns(static_cast<double>(h.max_ns()))},
     };
 }
@@ -49,10 +58,6 @@ json latency_json(const log_linear_histogram& h) {
 }
 
 namespace {
-
-json optional_json(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
-}
 
 // Every flow's counts and figures, in flow order.
 json per_flow_json(const load_result& l) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/defined_statistics.hpp"
 #include "report/load_figures.hpp"
 #include "report/load_report.hpp"
 #include "report/sctp_report.hpp"
@@ -29,9 +30,10 @@ void write_latency(std::ostream& out, const char* title, const log_linear_histog
         fmt::print(out, "\tno timed message was answered\n\n");
         return;
     }
-    fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {:.3f}\n", h.count(),
+    const auto stddev = defined_stddev_us(h);
+    fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {}\n", h.count(),
                us_of_ns(static_cast<double>(h.min_ns())), us_of_ns(h.mean_ns()),
-               us_of_ns(h.stddev_ns()));
+               stddev ? fmt::format("{:.3f}", *stddev) : "-");
     for (const auto& p : reported_percentiles) {
         fmt::print(out, "\t{:<8}{:12.3f}\n", p.label,
                    us_of_ns(h.percentile_ns(p.parts_per_million)));

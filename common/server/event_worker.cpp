@@ -198,8 +198,9 @@ event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_poin
     // After the flag is up, so that a session handed in meanwhile is seen
     // here or interrupts the wait (both sides read the other's flag after
     // setting their own).
-    if (inbox_count_ == 0 && !stopping_) {
-        now = e.s->advance(now, scratch_, /*wait=*/true);
+    const session::thread_recall recall{inbox_count_, stopping_};
+    if (!recall.due()) {
+        now = e.s->advance(now, scratch_, &recall);
     }
     in_direct_wait_ = false;
     settle(e);
@@ -216,7 +217,7 @@ event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_poin
 // when it came; a new session or a stop is seen at the next turn of run().
 event_worker::clock::time_point event_worker::poll_in(entry& e, unsigned& polls) {
     const auto now = clock::now();
-    e.s->advance(now, scratch_, /*wait=*/false);
+    e.s->advance(now, scratch_);
     settle(e);
     if (++polls % polls_per_yield == 0) {
         ::sched_yield();

@@ -21,6 +21,9 @@
 // session's own receive instead of in epoll_wait, as a blocking server does:
 // one system call per request where epoll takes two, about 1 us of a round
 // trip on the machine of bench/README.md, which a ping-pong would measure.
+// In plain ping-pong the session keeps the thread from one request to the
+// next (session::advance), so that the loop's own turn, a few hundred
+// instructions, is not inside every round trip either.
 // A new session or a stop interrupts that wait with a signal (the socket's
 // receive timeout makes the receive return EINTR, SA_RESTART or not).
 // The wait is used only while the session's deadline is about a receive

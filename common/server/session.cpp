@@ -94,9 +94,10 @@ message_channel::received_part session::receive(std::span<std::byte> buffer, boo
 }
 
 session::clock::time_point session::advance(clock::time_point now, std::span<std::byte> scratch,
-                                            bool wait) {
-    wait_once_ = wait;
+                                            const thread_recall* recall) {
+    wait_once_ = recall != nullptr;
     waited_ = false;
+    recall_ = recall;
     try {
         step(now, scratch);
         if (!done() && now >= deadline()) {
@@ -115,6 +116,7 @@ session::clock::time_point session::advance(clock::time_point now, std::span<std
     } catch (const std::system_error& e) {
         finish(e.what());
     }
+    recall_ = nullptr;
     return now;
 }
 
@@ -141,12 +143,15 @@ void session::step(clock::time_point& now, std::span<std::byte> scratch) {
                 }
                 note_arrival();
                 take_ping_pong_request(now);
-                flush(now);
                 // One request at a time is all a ping-pong client sends: back
                 // to the event loop at once, rather than a read that finds
                 // nothing, which with both ends on one CPU would delay the
-                // client's turn.
-                return;
+                // client's turn; or, lent the loop's thread, a read that
+                // waits for the next request.
+                if (!wait_again()) {
+                    return;
+                }
+                continue;
             case phase::load:
             case phase::overtaken:
                 if (!after_read(read_requests(now, scratch))) {
@@ -168,6 +173,14 @@ void session::step(clock::time_point& now, std::span<std::byte> scratch) {
     if (phase_ == phase::refusing && out_.empty()) {
         phase_ = phase::done;  // the verdict is out: the reason is logged
     }
+}
+
+bool session::wait_again() {
+    if (recall_ == nullptr || phase_ != phase::ping_pong || !out_.empty() || recall_->due()) {
+        return false;
+    }
+    wait_once_ = true;
+    return true;
 }
 
 bool session::flush(clock::time_point now) {
@@ -255,13 +268,28 @@ void session::take_ping_pong_request(clock::time_point now) {
     if (header_.server_timestamps) {
         protocol::encode_server_stamp(arrival_ns_, std::span(reply_).subspan(stamps_at_, 8));
         out_.push(reply_, delivery, {stamps_at_ + 8, 0});
+        flush(now);
     } else {
-        out_.push(reply_, delivery);
+        send_reply(delivery, now);
     }
     output_since_ = now;
     ++outcome_.messages_done;
     if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
         phase_ = phase::closing;
+    }
+}
+
+void session::send_reply(const sctp_delivery& delivery, clock::time_point now) {
+    if (!out_.empty()) {
+        out_.push(reply_, delivery);  // behind what is queued already
+        flush(now);
+        return;
+    }
+    // Straight from reply_ while nothing is queued: the queue, its copy and
+    // its bookkeeping are for a reply the socket has no room for.
+    const auto sent = channel_->send_ready(reply_, delivery);
+    if (sent < reply_.size()) {
+        out_.push(std::span(reply_).subspan(sent), delivery);
     }
 }
 

@@ -40,7 +40,9 @@
 //    while the client does not read its replies, as a blocking server
 //    would, so memory stays bounded by the test's message size.
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -78,13 +80,26 @@ class session {
     session(std::unique_ptr<message_channel> channel, std::string client,
             const server_identity& identity, clock::time_point now);
 
+    // What an event loop whose only session this is checks before each
+    // wait it lends its thread to: the loop wants the thread back once a
+    // session has been handed to it or it is asked to stop.
+    struct thread_recall {
+        const std::atomic<std::size_t>& sessions_handed_in;
+        const std::atomic<bool>& stopping;
+        bool due() const noexcept { return sessions_handed_in != 0 || stopping; }
+    };
+
     // Does every step that needs no waiting. Never throws for anything the
     // peer does: that ends the session, with its reason in outcome().
-    // With `wait`, its first read waits (see message_channel::receive_part),
-    // for an event loop whose only session this is.
+    // With a `recall`, for an event loop whose only session this is, its
+    // first read waits (see message_channel::receive_part); in plain
+    // ping-pong it then serves request after request, each read waiting,
+    // while every reply goes out whole and the recall is not due, as a
+    // blocking server does: the loop's own turn between two requests would
+    // lie inside the round trip the client measures.
     // Returns the time it last read: `now`, or later after a read that waited.
     clock::time_point advance(clock::time_point now, std::span<std::byte> scratch,
-                              bool wait = false);
+                              const thread_recall* recall = nullptr);
 
     // Makes this session answer a well-formed header with "server busy"
     // (status 5) and end: for a server whose own reader must take every
@@ -143,6 +158,13 @@ class session {
     // Sets the session up for the test in header_: its reply, its phase.
     void begin_test(clock::time_point now);
     void take_ping_pong_request(clock::time_point now);
+    // A reply without server timestamps: sent at once when nothing is
+    // queued before it, queued for what the socket did not take.
+    void send_reply(const sctp_delivery& delivery, clock::time_point now);
+    // Lent the event loop's thread in plain ping-pong: true, with the next
+    // read set to wait, while the reply is out and the loop does not want
+    // its thread back.
+    bool wait_again();
     // The load modes: one read, its whole requests taken. False when
     // nothing had arrived.
     bool read_requests(clock::time_point now, std::span<std::byte> scratch);
@@ -190,6 +212,8 @@ class session {
     bool wait_once_ = false;          // the next read waits
     bool waited_ = false;             // a read waited since the time was last read
     clock::time_point input_since_;   // the wait for the next message began here
+
+    const thread_recall* recall_ = nullptr;  // within a waiting advance() only
 
     reply_queue out_;
     clock::time_point output_since_;  // the last progress of the queue's front

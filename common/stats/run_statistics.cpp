@@ -134,6 +134,31 @@ ratio_interval bootstrap_median_ratio(std::span<const double> a, std::span<const
             interpolated_quantile(ratios, 1.0 - outside)};
 }
 
+double ratio_order_statistic_coverage(std::size_t m, std::size_t n, std::size_t k) {
+    if (k < 1 || 2 * k > m * n) {
+        return 0.0;
+    }
+    const auto distribution = mann_whitney_distribution(m, n);
+    double tail = 0.0;  // P(U <= k - 1)
+    for (std::size_t u = 0; u < k; ++u) {
+        tail += distribution[u];
+    }
+    return std::max(0.0, 1.0 - 2.0 * tail);
+}
+
+std::size_t least_runs_per_side(double confidence) {
+    // Coverage with k = 2 is 1 - 4 / C(2n, n), which rises to 1 as n grows:
+    // within a double of 1 by 30 values a side, so the bound only guards a
+    // confidence of 1 or more. 2 is the least count with two pairs to spare.
+    constexpr std::size_t largest = 64;
+    for (std::size_t n = 2; n < largest; ++n) {
+        if (ratio_order_statistic_coverage(n, n, 2) >= confidence) {
+            return n;
+        }
+    }
+    return largest;
+}
+
 std::vector<double> mann_whitney_distribution(std::size_t m, std::size_t n) {
     // p(i, j, u) = P(U = u) for i values of a and j of b. The largest of the
     // i + j values is a's with probability i / (i + j), and then it exceeds

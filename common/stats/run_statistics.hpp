@@ -76,6 +76,30 @@ struct figure_over_runs {
 };
 figure_over_runs summarize_over_runs(std::span<const double> values, double confidence);
 
+// The probability that [r(k), r(m n + 1 - k)], the k-th smallest and k-th
+// largest of the m n ratios b / a of every pair of a value of a sample of m
+// (a) and one of a sample of n (b), holds the factor by which b's
+// distribution is a's scaled (b drawn as factor times a draw of a's
+// distribution, both continuous): 1 - 2 P(U <= k - 1), U being
+// Mann-Whitney's statistic of two samples of one distribution. The factor
+// lies below r(k) only when fewer than k ratios are below it, that is when
+// fewer than k pairs have b / factor < a; b / factor and a are draws of one
+// distribution, so that count is U under no difference. k = 1 is the widest
+// such interval, [min(b) / max(a), max(b) / min(a)]. 0 unless
+// 1 <= k <= m n / 2.
+double ratio_order_statistic_coverage(std::size_t m, std::size_t n, std::size_t k);
+
+// The fewest values a sample (of two of equal size) needs before a
+// distribution-free interval for the ratio of two scaled distributions can be
+// narrower than the widest one and still reach `confidence` (0 < confidence
+// < 1): the least n with ratio_order_statistic_coverage(n, n, 2) >=
+// confidence. 5 for 95 %: with 4 a side only [min(b) / max(a), max(b) /
+// min(a)] reaches it (97.1 %; the next, 94.3 %). A percentile bootstrap of the
+// ratio of medians cuts its 2.5 % tails inside that widest interval from 4
+// values a side on, so below this count it claims more than the values can
+// support.
+std::size_t least_runs_per_side(double confidence);
+
 // How a bootstrap is drawn. The seed makes the interval reproducible: the
 // same values and settings give the same interval on every machine, as the
 // generator (std::mt19937_64) and the way indices are drawn from it are fixed

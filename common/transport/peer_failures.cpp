@@ -46,20 +46,4 @@ bool send_again(int error, int flags, std::string_view peer_link) {
     }
 }
 
-std::optional<std::size_t> send_once(int fd, std::span<const std::byte> bytes, int flags,
-                                     const sctp_delivery& delivery, std::string_view peer_link) {
-    for (;;) {
-        // MSG_NOSIGNAL: a vanished peer is an error to report, not a SIGPIPE.
-        const ssize_t n = delivery.is_default()
-                              ? ::send(fd, bytes.data(), bytes.size(), flags | MSG_NOSIGNAL)
-                              : send_with_delivery(fd, bytes, delivery, flags);
-        if (n >= 0) {
-            return static_cast<std::size_t>(n);
-        }
-        if (!send_again(errno, flags, peer_link)) {
-            return std::nullopt;
-        }
-    }
-}
-
 }  // namespace sctp_perf

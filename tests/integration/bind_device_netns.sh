@@ -14,32 +14,13 @@
 # namespaces it creates (10.252.x.y exist nowhere else), deleted on exit.
 source "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root to make network namespaces (ctest -LE root leaves it out)"
-command -v ip >/dev/null || skip "no ip command (iproute2) to make network namespaces"
+need_netns
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 client_ns=sctp-perf-$$-dev-c
 server_ns=sctp-perf-$$-dev-s
-namespaces=()
-remove_namespaces() {
-    local ns
-    for ns in "${namespaces[@]}"; do
-        ip netns del "$ns" 2>/dev/null || true
-    done
-}
-# The processes first (lib.sh's cleanup), then their namespaces, and with
-# them the veths inside.
-trap 'cleanup; remove_namespaces' EXIT
-
-err=$(ip netns add "$client_ns" 2>&1) || skip "cannot make network namespaces (ip netns add: $err)"
-namespaces+=("$client_ns")
-ip netns add "$server_ns" || fail "ip netns add $server_ns failed"
-namespaces+=("$server_ns")
-in_ns() {
-    local ns=$1
-    shift
-    timeout 10 ip netns exec "$ns" "$@" || fail "in $ns: '$*' failed"
-}
+add_netns "$client_ns"
+add_netns "$server_ns"
 for ns in "$client_ns" "$server_ns"; do
     in_ns "$ns" ip link set lo up
     # No IPv6: its neighbour discovery would move the counters compared below.

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # --check: the client validates its options as a run would and exits 0 with
 # nothing printed, or 2 with the run's own sentences, without connecting.
+# --check-lines: many command lines from standard input, each checked so.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -77,8 +78,51 @@ status=0
 grep -q "ulimit -n" "$WORK_DIR/limit.err" || fail "no ulimit -n sentence: $(cat "$WORK_DIR/limit.err")"
 pass "--check finds a descriptor limit too low for --flows: exit 2"
 
+# --check-lines: a JSON list of words a line; the number of each line that would
+# run on stdout (a blank line is counted, not checked); no connection either.
+lines=$WORK_DIR/lines
+printf '%s\n' "[\"-t\", \"tcp\", \"-H\", \"127.0.0.1\", \"-p\", \"$SERVER_PORT\", \"-s\", \"7\", \"-c\", \"10\"]" \
+    '["-t", "tcp", "--payload-bytes", "100", "--rate", "100", "--flows", "4"]' '' \
+    '["-t", "tcp", "-s", "16", "--json-file", "none/run.json", "--check"]' >"$lines"
+connections=$(grep -c ' connected from ' "$SERVER_LOG")
+run_capture 0 "$clt" --check-lines <"$lines"
+[ "$OUT" = "$(printf '1\n2\n4')" ] || fail "--check-lines: stdout '$OUT', expected the lines 1, 2 and 4"
+[ -z "$ERR" ] || fail "--check-lines printed on stderr: $ERR"
+sleep 0.3
+[ "$(grep -c ' connected from ' "$SERVER_LOG")" -eq "$connections" ] ||
+    fail "--check-lines connected: $(cat "$SERVER_LOG")"
+pass "--check-lines: three command lines taken, their numbers printed, no connection"
+
+# The first line that would not run ends it, with what --check says of that line;
+# the lines after it are not read (the third is no JSON).
+printf '%s\n' '["-t", "tcp", "-s", "7"]' '["-t", "tcp", "-s", "17", "-c", "0"]' 'not JSON' >"$lines"
+run_capture 2 "$clt" --check -t tcp -s 17 -c 0
+check_err=$ERR
+run_capture 2 "$clt" --check-lines <"$lines"
+[ "$OUT" = 1 ] || fail "--check-lines with line 2 refused: stdout '$OUT', expected 1"
+[ "$ERR" = "$check_err" ] || fail "--check-lines: stderr differs from --check's for line 2:
+--- --check-lines:
+$ERR
+--- --check:
+$check_err"
+pass "--check-lines stops at a refused line with --check's sentences: exit 2"
+
+printf '%s\n' '["-t", "tcp", "-s", 7]' >"$lines"
+run_capture 2 "$clt" --check-lines <"$lines"
+grep -q -- '--check-lines: line 1 is not a JSON list of the words of a command line' <<<"$ERR" ||
+    fail "--check-lines with a number for a word: $ERR"
+run_capture 2 "$clt" --check-lines -s 4 </dev/null
+grep -q -- '--check-lines is given alone' <<<"$ERR" || fail "--check-lines -s 4: $ERR"
+run_capture 0 "$clt" --check-lines </dev/null
+[ -z "$OUT$ERR" ] || fail "--check-lines with no lines printed something: '$OUT' '$ERR'"
+printf '%s\n' '["-s", "7", "-H", "127.0.0.1,127.0.0.2"]' >"$lines"
+run_capture 0 "$seqpack_clt" --check-lines <"$lines"
+[ "$OUT" = 1 ] || fail "SOCK_SEQPACK_clt --check-lines: stdout '$OUT'"
+pass "--check-lines: a line that is no list of strings, another option, no lines, SOCK_SEQPACK_clt"
+
 run_capture 0 "$clt" --help
 grep -q -- "--check" <<<"$OUT" || fail "client --help lacks --check"
+grep -q -- "--check-lines" <<<"$OUT" || fail "client --help lacks --check-lines"
 run_capture 0 "$seqpack_clt" --help
 grep -q -- "--check" <<<"$OUT" || fail "SOCK_SEQPACK_clt --help lacks --check"
 pass "--check in both clients' --help"

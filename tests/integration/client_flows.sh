@@ -13,13 +13,6 @@ clt="$BIN_DIR/SOCK_STREAM_clt"
 start_server SOCK_STREAM_srv -t tcp
 CLIENT=("$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT")
 
-# perl_check FILE CODE [ARGS...]: runs CODE with $d, the decoded JSON of
-# FILE, and ARGS in $ARGV[2], ...
-perl_check() {
-    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>); eval $ARGV[1]; die $@ if $@;' "$@"
-}
-
 connections() { grep -c "connected from" "$SERVER_LOG" || true; }
 
 # 100 flows on 2 threads need 100 sockets + 2 epoll descriptors + 16 = 118;

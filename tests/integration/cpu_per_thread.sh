@@ -101,7 +101,7 @@ echo "$OUT" >"$WORK_DIR/framed.json"
 [ "$(json_field "$WORK_DIR/framed.json" load.mode)" = ping-pong ] ||
     fail "--threads 1 did not run framed ping-pong"
 for field in load.client_cpu_percent load.server.cpu_percent; do
-    perl -e 'exit !($ARGV[0] > 0 && $ARGV[0] <= 101)' "$(json_field "$WORK_DIR/framed.json" $field)" ||
+    perl -e 'exit !($ARGV[0] > 0 && $ARGV[0] <= 101)' -- "$(json_field "$WORK_DIR/framed.json" $field)" ||
         fail "framed ping-pong $field is $(json_field "$WORK_DIR/framed.json" $field), not within 0..101"
 done
 kill -TERM "$SERVER_PID"

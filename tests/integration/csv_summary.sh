@@ -42,7 +42,7 @@ head -1 "$CSV" | grep -q ',p50_us,p90_us,p99_us,p99_9_us,' || fail "header lacks
 [ "$(column rate_per_flow_per_s 4)" = 2000 ] || fail "third run: rate $(column rate_per_flow_per_s 4)"
 
 # The same figures as the JSON report of the same run, to the nanosecond.
-same() { perl -e 'exit(abs($ARGV[0] - $ARGV[1]) <= 0.0015 ? 0 : 1)' "$1" "$2"; }
+same() { perl -e 'exit(abs($ARGV[0] - $ARGV[1]) <= 0.0015 ? 0 : 1)' -- "$1" "$2"; }
 for key in min_us mean_us p50_us p99_us max_us; do
     section=percentiles
     case $key in min_us | mean_us) section=summary ;; esac

@@ -11,13 +11,6 @@ source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 
-# perl_check FILE CODE [ARGS...]: runs CODE with $d, the decoded JSON of
-# FILE, and ARGS in $ARGV[2], ...
-perl_check() {
-    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>); eval $ARGV[1]; die $@ if $@;' "$@"
-}
-
 start_server SOCK_STREAM_srv -t tcp
 port1=$SERVER_PORT log1=$SERVER_LOG
 start_server SOCK_STREAM_srv -t tcp

@@ -8,6 +8,8 @@ set -euo pipefail
 BIN_DIR=${1:?usage: $0 BIN_DIR}
 WORK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-test.XXXXXX")
 STARTED_PIDS=()
+# Network namespaces the test made (add_netns).
+NAMESPACES=()
 
 cleanup() {
     local pid
@@ -21,6 +23,12 @@ cleanup() {
             sleep 0.1
         done
         kill -KILL "$pid" 2>/dev/null || true
+    done
+    # The processes first, then their namespaces, and with them the veths
+    # inside.
+    local ns
+    for ns in "${NAMESPACES[@]}"; do
+        ip netns del "$ns" 2>/dev/null || true
     done
     rm -rf "$WORK_DIR"
 }
@@ -107,18 +115,33 @@ json_field() {
     ' "$1" "$2"
 }
 
-# check_json FILE PERL...: runs the pieces of PERL, in order, with $d the
-# decoded FILE, $l its load section and same(WHAT, GOT, WANT), which dies
-# unless GOT is WANT; a piece dies with a reason.
+# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE
+# (as json_field prints it: JSON::PP prints true as 1, false as 0).
+expect_field() {
+    local actual
+    actual=$(json_field "$1" "$2")
+    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
+}
+
+# perl_check FILE CODE [ARGS...]: runs the Perl CODE with $d the decoded JSON
+# of FILE and ARGS in $ARGV[2], ...; CODE dies with a reason, and so the
+# call fails.
+perl_check() {
+    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
+        our $d = JSON::PP->new->decode(<$f>); eval $ARGV[1]; die $@ if $@;' "$@"
+}
+
+# check_json FILE PERL...: runs the pieces of PERL, in order, as perl_check
+# does, with $d the decoded FILE, $l its load section and same(WHAT, GOT,
+# WANT), which dies unless GOT is WANT; a piece dies with a reason.
 check_json() {
-    perl -MJSON::PP -e '
-        my $file = shift @ARGV;
-        local $/; open my $f, "<", $file or die "$file: $!";
-        our $d = JSON::PP->new->decode(<$f>);
+    local file=$1
+    shift
+    perl_check "$file" '
         our $l = $d->{load};
         sub same { my ($what, $got, $want) = @_;
                    die "$what is ", $got // "null", ", not $want\n" unless defined $got && $got eq $want }
-        eval join("\n", @ARGV); die $@ if $@;
+        eval join("\n", @ARGV[2 .. $#ARGV]); die $@ if $@;
     ' "$@"
 }
 
@@ -142,6 +165,33 @@ check_merged_sums() {
         actual=$(json_field "$merged" "$path")
         [ "$actual" = "$expected" ] || fail "merged $path is $actual, the clients' sum $expected"
     done
+}
+
+# need_netns: skips the test, saying why, unless it can make network
+# namespaces: it runs as root and has ip (iproute2).
+need_netns() {
+    [ "$(id -u)" -eq 0 ] || skip "needs root to make network namespaces (ctest -LE root leaves it out)"
+    command -v ip >/dev/null || skip "no ip command (iproute2) to make network namespaces"
+}
+
+# add_netns NAME: makes the network namespace NAME, deleted on exit. When the
+# first cannot be made, this kernel or container makes none: the test is
+# skipped; a later one that fails fails the test.
+add_netns() {
+    local err
+    if ! err=$(ip netns add "$1" 2>&1); then
+        ((${#NAMESPACES[@]} == 0)) || fail "ip netns add $1 failed: $err"
+        skip "cannot make network namespaces (ip netns add: $err)"
+    fi
+    NAMESPACES+=("$1")
+}
+
+# in_ns NS CMD...: runs CMD in the network namespace NS, bounded to 10 s;
+# fails the test if it fails.
+in_ns() {
+    local ns=$1
+    shift
+    timeout 10 ip netns exec "$ns" "$@" || fail "in $ns: '$*' failed"
 }
 
 # kernel_has_sctp: true when this kernel can open an SCTP socket.

@@ -9,13 +9,6 @@ source "$(dirname "$0")/hdr_log_reader.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 
-# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE.
-expect_field() {
-    local actual
-    actual=$(json_field "$1" "$2")
-    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
-}
-
 # expect_between FILE PATH LOW HIGH: fails unless LOW <= value <= HIGH.
 expect_between() {
     local actual
@@ -124,13 +117,23 @@ rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 4 ] || fail "interval CSV has $rows rows, expected at least 4"
 [ "$(grep -c '' <<<"$ERR")" -ge 4 ] || fail "fewer than 4 progress lines on stderr: $ERR"
 # The columns added last: the interval's end in UTC, today's date, rising
-# row by row; min <= mean <= max of the interval's latency.
+# row by row; min <= mean <= max of the interval's latency; and the rule for
+# what its samples define, whichever count an interval happens to get (a
+# reply that straggles past the last whole interval makes a final one of a
+# single sample): none, no latency figure; one, every figure that sample
+# but no standard deviation; two or more, a deviation of 0 or more.
 today=$(date -u +%Y-%m-%d)
 awk -F, -v today="$today" '
-    NR == 1 { if ($13 != "utc" || $14 != "min_us" || $15 != "mean_us" || $16 != "stddev_us") exit 1; next }
+    NR == 1 { if ($13 != "utc" || $14 != "min_us" || $15 != "mean_us" || $16 != "stddev_us" ||
+                  $17 != "latency_samples") exit 1; next }
     $13 !~ "^" today "T[0-9][0-9]:[0-9][0-9]:[0-9][0-9][.][0-9][0-9][0-9][0-9][0-9][0-9]Z$" || $13 <= previous { exit 1 }
-    $7 != "" && !($14 <= $15 && $15 <= $9 && $16 >= 0) { exit 1 }
-    { previous = $13 }' "$csv" || fail "interval CSV: bad utc, min_us, mean_us or stddev_us: $(cat "$csv")"
+    $17 !~ /^[0-9]+$/ { exit 1 }
+    $17 == 0 && ($7 != "" || $8 != "" || $9 != "" || $14 != "" || $15 != "" || $16 != "") { exit 1 }
+    $17 >= 1 && !($7 != "" && $14 <= $15 && $15 <= $9) { exit 1 }
+    $17 == 1 && !($16 == "" && $14 == $15 && $15 == $9) { exit 1 }
+    $17 >= 2 && !($16 != "" && $16 >= 0) { exit 1 }
+    { previous = $13 }' "$csv" ||
+    fail "interval CSV: bad utc, min_us, mean_us, stddev_us or latency_samples: $(cat "$csv")"
 grep '^\[' <<<"$ERR" | grep -qE "\| min +[0-9.]+ mean +[0-9.]+ sd +[0-9.]+ us \| ${today}T" ||
     fail "progress lines lack min, mean, sd or the UTC time: $ERR"
 pass "--interval-csv: header with units and $rows rows"

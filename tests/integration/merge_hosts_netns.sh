@@ -17,8 +17,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/hdr_log_reader.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root to make network namespaces (ctest -LE root leaves it out)"
-command -v ip >/dev/null || skip "no ip command (iproute2) to make network namespaces"
+need_netns
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
 compare="$BIN_DIR/sctp-perf-compare"
@@ -30,40 +29,22 @@ bound_us=50000
 
 # Names unique to this run, so that runs at once never meet.
 server_ns=sctp-perf-$$-srv
-namespaces=()
-remove_namespaces() {
-    local ns
-    for ns in "${namespaces[@]}"; do
-        ip netns del "$ns" 2>/dev/null || true
-    done
-}
-# The processes first (lib.sh's cleanup), then their namespaces, and with
-# them the veths inside.
-trap 'cleanup; remove_namespaces' EXIT
-
-err=$(ip netns add "$server_ns" 2>&1) || skip "cannot make network namespaces (ip netns add: $err)"
-namespaces+=("$server_ns")
-ns_run() {
-    local ns=$1
-    shift
-    timeout 10 ip netns exec "$ns" "$@" || fail "in $ns: '$*' failed"
-}
-ns_run "$server_ns" ip link set lo up
+add_netns "$server_ns"
+in_ns "$server_ns" ip link set lo up
 for i in "${clients[@]}"; do
     ns=sctp-perf-$$-c$i
-    ip netns add "$ns" || fail "ip netns add $ns failed"
-    namespaces+=("$ns")
-    ns_run "$ns" ip link set lo up
+    add_netns "$ns"
+    in_ns "$ns" ip link set lo up
     # Each end made inside its namespace: nothing is left in the host's
     # namespace if the test dies.
     timeout 10 ip link add c0 netns "$ns" type veth peer name s$i netns "$server_ns" ||
         fail "cannot make the veth pair of client $i"
-    ns_run "$server_ns" ip addr add "10.251.$i.1/30" dev "s$i"
-    ns_run "$server_ns" ip link set "s$i" up
-    ns_run "$ns" ip addr add "10.251.$i.2/30" dev c0
-    ns_run "$ns" ip link set c0 up
+    in_ns "$server_ns" ip addr add "10.251.$i.1/30" dev "s$i"
+    in_ns "$server_ns" ip link set "s$i" up
+    in_ns "$ns" ip addr add "10.251.$i.2/30" dev c0
+    in_ns "$ns" ip link set c0 up
 done
-pass "namespaces ${namespaces[*]}: 3 clients, each on its own veth to the server's"
+pass "namespaces ${NAMESPACES[*]}: 3 clients, each on its own veth to the server's"
 
 SERVER_NETNS=$server_ns start_server SOCK_STREAM_srv -t tcp
 

@@ -5,7 +5,9 @@
 # its HdrHistogram log). sctp-perf-compare --merge must add their counts
 # exactly and put the merged p99 between the clients' own; --merge-logs must
 # write one log in which HdrHistogram's Java reader finds every client's
-# values and the p99 of all of them. Bad inputs are refused with exit 2.
+# values and the p99 of all of them. Bad inputs are refused with exit 2: a
+# report or a log given twice, and runs that did not measure at once (unless
+# --allow-apart, which merges them without a rate).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/hdr_log_reader.sh"
 
@@ -82,3 +84,38 @@ grep -q 'two or more' <<<"$ERR" || fail "one report to merge was not refused: $E
 run_capture 2 "$compare" --merge-logs "${logs[@]}"
 grep -q -- '-o FILE' <<<"$ERR" || fail "--merge-logs without -o was not refused: $ERR"
 pass "bad inputs refused with exit 2 and a sentence"
+
+# Each input once: a report or a log given twice would count twice.
+run_capture 2 "$compare" --merge "${reports[@]}" "${reports[0]}"
+grep -q "^sctp-perf-compare: ${reports[0]} is given twice: each report must count once" <<<"$ERR" ||
+    fail "a report given twice to --merge was not refused: $ERR"
+cp "${logs[1]}" "$WORK_DIR/copy.hlog"
+run_capture 2 "$compare" --merge-logs "${logs[@]}" "$WORK_DIR/copy.hlog" -o "$WORK_DIR/x.hlog"
+grep -q "^sctp-perf-compare: ${logs[1]} and $WORK_DIR/copy.hlog are the same log" <<<"$ERR" ||
+    fail "a copied log given to --merge-logs was not refused: $ERR"
+pass "a report or a log given twice: refused (exit 2)"
+
+# Three ping-pong runs one after another did not load the server at once:
+# their rates do not add up, so the merge is refused, or made without a rate.
+sequential=()
+for i in 1 2 3; do
+    run_capture 0 "$clt" -t tcp -p "$SERVER_PORT" -s 6 -c 500 --format json
+    printf '%s\n' "$OUT" >"$WORK_DIR/seq$i.json"
+    sequential+=("$WORK_DIR/seq$i.json")
+done
+run_capture 2 "$compare" --merge "${sequential[@]}"
+grep -q "^sctp-perf-compare: $WORK_DIR/seq3.json began to measure [0-9.]* s after $WORK_DIR/seq1.json had finished (measurement_began_at plus summary.duration_s): the clients did not measure at once, so their rates do not add up (--allow-apart merges their latencies, without a rate)$" <<<"$ERR" ||
+    fail "sequential runs were merged as if at once: $ERR"
+run_capture 0 "$compare" --merge "${sequential[@]}" --allow-apart -o "$WORK_DIR/apart.json"
+grep -q '^Not at once (--allow-apart): ' <<<"$OUT" || fail "--allow-apart: the text does not say so: $OUT"
+grep -q '^totals: 1500 round trips, - round trips/s in all$' <<<"$OUT" ||
+    fail "--allow-apart: a rate was given in all: $OUT"
+check_json "$WORK_DIR/apart.json" '
+    same("measured_at_once", $d->{measured_at_once} ? "true" : "false", "false");
+    same("round_trips", $d->{ping_pong}{round_trips}, 1500);
+    die "round_trips_per_s is $d->{ping_pong}{round_trips_per_s}, not null\n"
+        if defined $d->{ping_pong}{round_trips_per_s};'
+run_capture 0 "$compare" --merge "${reports[@]}" --format json
+printf '%s\n' "$OUT" >"$WORK_DIR/at-once.json"
+check_json "$WORK_DIR/at-once.json" 'same("measured_at_once", $d->{measured_at_once} ? "true" : "false", "true")'
+pass "runs one after another: refused (exit 2), merged without a rate with --allow-apart"

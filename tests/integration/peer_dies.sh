@@ -119,7 +119,7 @@ if [ "$signal" = kill ]; then
     peer_dies "rate with every output file" --rate 1000 --duration 30 --flows 4 --threads 2 \
         --interval 0.5 --interval-csv "$WORK_DIR/intervals.csv" \
         --histogram-log "$WORK_DIR/run.hlog" --latency-file "$WORK_DIR/latency.csv"
-    awk -F, 'NR > 1 && NF != 16 { bad = 1 } END { exit bad || NR < 3 }' "$WORK_DIR/intervals.csv" ||
+    awk -F, 'NR > 1 && NF != 17 { bad = 1 } END { exit bad || NR < 3 }' "$WORK_DIR/intervals.csv" ||
         fail "the interval CSV is not whole rows: $(cat "$WORK_DIR/intervals.csv")"
     replies=$(awk -F, 'NR > 1 { n += $4 } END { print n }' "$WORK_DIR/intervals.csv")
     awk -F, 'NF != 7 { bad = 1 } END { exit bad }' "$WORK_DIR/latency.csv" ||

@@ -11,14 +11,6 @@ source "$(dirname "$0")/lib.sh"
 clt="$BIN_DIR/SOCK_STREAM_clt"
 srv="$BIN_DIR/SOCK_STREAM_srv"
 
-# expect_field FILE PATH VALUE: fails unless the JSON value at PATH is VALUE
-# (JSON::PP prints true as 1).
-expect_field() {
-    local actual
-    actual=$(json_field "$1" "$2")
-    [ "$actual" = "$3" ] || fail "$2 is $actual, expected $3"
-}
-
 # Both ends on CPU 0, both spinning. They share the CPU, so each round trip
 # waits for a spinner to yield it: keep the count small.
 start_server SOCK_STREAM_srv -t tcp --cpu 0 --spin

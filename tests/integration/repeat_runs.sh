@@ -11,12 +11,6 @@ source "$(dirname "$0")/lib.sh"
 
 clt=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
 
-expect_field() {
-    local actual
-    actual=$(json_field "$1" "$2")
-    [ "$actual" = "$3" ] || fail "$(basename "$1"): $2 is $actual, expected $3"
-}
-
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
 
 # Ping-pong, 3 runs of 200: 600 pooled points, and [min, max] of 3 runs,

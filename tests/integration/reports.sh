@@ -8,12 +8,6 @@ source "$(dirname "$0")/lib.sh"
 
 CLIENT=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
 
-# perl_check FILE CODE: runs CODE with $d, the decoded JSON of FILE.
-perl_check() {
-    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
-        our $d = JSON::PP->new->decode(<$f>); eval $ARGV[1]; die $@ if $@;' "$1" "$2"
-}
-
 # ace_rows TEXT: the histogram rows of an ACE report (below, bins, above).
 ace_rows() { grep -E '^	.{12}  -  .{12}  :  ' <<<"$1"; }
 

@@ -59,7 +59,7 @@ finished=$(grep -E " finished [0-9]+ messages$" "$SERVER_LOG")
 grep -Eq "^$stamp""client 127\.0\.0\.1:[0-9]+ ok in [0-9]+\.[0-9]{3} s: finished [0-9]+ messages$" \
     <<<"$finished" || fail "finished-test line: $finished"
 took=$(sed -E 's/.* ok in ([0-9.]+) s: .*/\1/' <<<"$finished")
-perl -e 'exit($ARGV[0] >= 2.9 && $ARGV[0] < 10 ? 0 : 1)' "$took" ||
+perl -e 'exit($ARGV[0] >= 2.9 && $ARGV[0] < 10 ? 0 : 1)' -- "$took" ||
     fail "a 3 s test logged as taking $took s"
 pass "no idle line during a ${took} s test; its line: ${finished#* }"
 

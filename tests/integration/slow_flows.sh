@@ -17,18 +17,12 @@ run_capture 0 timeout 30 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SER
 json=$WORK_DIR/slow.json
 echo "$OUT" >"$json"
 
-# expect_field PATH VALUE: fails unless the report's value at PATH is VALUE.
-expect_field() {
-    local actual
-    actual=$(json_field "$json" "$1")
-    [ "$actual" = "$2" ] || fail "$1 is $actual, expected $2"
-}
 for field in messages_sent messages_replied latency_corrected.num_points; do
-    expect_field "load.$field" 6
+    expect_field "$json" "load.$field" 6
 done
-expect_field load.messages_lost 0
+expect_field "$json" load.messages_lost 0
 # The server counts the primer too: 2 x (3 + 100).
-expect_field load.server.messages_received 206
+expect_field "$json" load.server.messages_received 206
 pass "--rate 0.5, 2 flows of 3 messages against --io-timeout 1: all 6 sent, replied and timed"
 
 # The client's own clock: about 5 s of schedule, so the flows did wait far

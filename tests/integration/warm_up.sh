@@ -66,7 +66,7 @@ warm=$(json_field "$WORK_DIR/pp.json" warmup.round_trips)
 measured=$(json_field "$WORK_DIR/pp.json" summary.num_points)
 [ "$(json_field "$WORK_DIR/pp.json" warmup.duration_s)" = 0.3 ] || fail "ping-pong --warmup: duration_s"
 [ "$warm" -gt 0 ] && [ "$measured" -gt 0 ] || fail "ping-pong --warmup: $warm warm-up, $measured measured"
-perl -e 'exit !($ARGV[0] >= 0.5 && $ARGV[0] < 0.8)' "$(json_field "$WORK_DIR/pp.json" summary.duration_s)" ||
+perl -e 'exit !($ARGV[0] >= 0.5 && $ARGV[0] < 0.8)' -- "$(json_field "$WORK_DIR/pp.json" summary.duration_s)" ||
     fail "ping-pong --warmup: the measured duration is not the 0.5 s asked"
 grep -q $'^	warm-up: 0.300 s after the primer, not recorded: '"$warm"' round trips$' <<<"$OUT" ||
     fail "ping-pong --warmup: the warm-up line"
@@ -131,7 +131,7 @@ for mode in "-s 4" "-s 5 --rate 1000"; do
     run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" $mode --duration 0.3 --warmup 0.5 \
         --interval 0 --start-at "$instant" --json-file "$WORK_DIR/start.json"
     late_us=$(json_field "$WORK_DIR/start.json" start_at.late_us)
-    perl -e 'exit !(abs($ARGV[0]) < 100000)' "$late_us" ||
+    perl -e 'exit !(abs($ARGV[0]) < 100000)' -- "$late_us" ||
         fail "--warmup 0.5 --start-at ($mode): the measurement began $late_us us from the instant"
     pass "--warmup 0.5 --start-at ($mode): the measurement began at the instant ($late_us us late)"
 done

@@ -50,20 +50,26 @@ doc=$root/usr/share/doc/sctp-perf
 for file in copyright changelog.gz README.SCTP_PERF_TEST.gz sample-results/tcp-loopback/README.md; do
     [ -f "$doc/$file" ] || fail "no usr/share/doc/sctp-perf/$file"
 done
+count=0
+while read -r module; do
+    [ -f "$root/usr/share/sctp-perf/perl5/$module" ] || fail "run_spectrum.pl's $module is not in usr/share/sctp-perf/perl5"
+    count=$((count + 1))
+done < <(cd "$source_root/lib" && find SctpPerf -name '*.pm')
+[ "$count" -gt 5 ] || fail "found only $count of run_spectrum.pl's modules in $source_root/lib"
 for name in "${programs[@]}"; do
     file "$BIN_DIR/$name" | grep -q ', stripped' || fail "usr/bin/$name is not stripped: $(file "$BIN_DIR/$name")"
 done
-pass "the six programs, their man pages and completions, and the docs are there; programs stripped"
+pass "the six programs, their man pages and completions, the sweep's modules and the docs are there; programs stripped"
 
 echo "== relations"
 dpkg-deb -f "$deb" Package Version Depends Recommends
 depends=$(dpkg-deb -f "$deb" Depends)
-for package in libsctp1 perl libc6 libstdc++6; do
+for package in libsctp1 perl libcpanel-json-xs-perl libc6 libstdc++6; do
     tr ',' '\n' <<<"$depends" | awk '{ print $1 }' | grep -qxF "$package" ||
         fail "Depends lacks $package: $depends"
 done
 [ "$(dpkg-deb -f "$deb" Recommends)" = gnuplot-nox ] || fail "Recommends is not gnuplot-nox"
-pass "Depends names the linked libraries (libsctp1 among them) and perl; Recommends gnuplot-nox"
+pass "Depends names the linked libraries (libsctp1 among them), perl and libcpanel-json-xs-perl; Recommends gnuplot-nox"
 
 echo "== man pages and completions against --help"
 options_of() {    # the long options a program's whole help lists, one a line
@@ -114,13 +120,14 @@ grep -q '^percentile  A median us  B median us' <<<"$OUT" || fail "sctp-perf-com
 grep -q '^warning: A has only 1 run' <<<"$OUT" || fail "sctp-perf-compare did not warn of one run a side: $OUT"
 pass "sctp-perf-compare compared two runs of the unpacked client"
 
-echo "== the unpacked run_spectrum.pl, finding the programs beside itself"
+echo "== the unpacked run_spectrum.pl, finding the programs beside itself and its modules in usr/share"
 sweep=$WORK_DIR/sweep
-# A PATH without any other sctp-perf, so the programs can only come from usr/bin.
-run_capture 0 env PATH=/usr/bin:/bin "$BIN_DIR/run_spectrum.pl" --protocol tcp --start-server \
+# A PATH without any other sctp-perf, so the programs can only come from usr/bin;
+# no PERL5LIB, so the modules can only come from the package.
+run_capture 0 env -u PERL5LIB PATH=/usr/bin:/bin "$BIN_DIR/run_spectrum.pl" --protocol tcp --start-server \
     --min-power 0 --max-power 1 --iterations 100 --no-plot --output-dir "$sweep"
 [ "$(wc -l <"$sweep/spectrum.csv")" -eq 3 ] || fail "spectrum.csv has not a header and two sizes: $(cat "$sweep/spectrum.csv")"
-pass "run_spectrum.pl swept 2^0..2^1 with the programs in usr/bin"
+pass "run_spectrum.pl swept 2^0..2^1 with the programs in usr/bin and its modules in usr/share/sctp-perf/perl5"
 
 echo "== lintian"
 status=0

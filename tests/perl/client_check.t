@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The limits of what the sweep gives the client are the client's: before any run,
-# and before a server starts, the script gives each command line it will run to the
-# client with --check. With stand-ins (see SctpPerf::TestSweep): what is checked,
-# when, and that a refusal stops everything with exit 2 and the client's sentence.
+# and before a server starts, the script gives every command line it will run to
+# one client to check (--check-lines, one command line a line). With stand-ins
+# (see SctpPerf::TestSweep): what is checked, when, and that a refusal stops
+# everything with exit 2 and the client's sentence.
 # Then, when SCTP_PERF_BIN_DIR holds the built clients, the real clients' sentences
 # for the limits the script used to check itself; no server runs there, so a
 # sweep that ran anything would end in exit 1 (connection refused), not 2.
@@ -45,12 +46,15 @@ subtest 'every command line is checked, once, before the first run' => sub {
     my ($r, $log) = with_stand_ins([qw(--start-server --protocol tcp --min-power 0 --max-power 3 --iterations 4 -- -m 0)]);
     is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
     is_deeply calls($log), [ (map { "check $_" } 0 .. 3), (map { "run $_" } 0 .. 3) ], 'four checks, then four runs';
+    my @pids = -e "$log/check-pids.log" ? split /\n/, read_file("$log/check-pids.log") : ();
+    is scalar(@pids), 4, 'four command lines checked';
+    is scalar(keys %{ { map { $_ => 1 } @pids } }), 1, 'all by one client';
     my @checks = json_lines("$log/checks.log");
     my @runs = json_lines("$log/clients.log");
     for my $power (0 .. 3) {
         my ($program, $check, @check_args) = @{ $checks[$power] // [] };
         my (undef, @run_args) = @{ $runs[$power] // [] };
-        is $check, '--check', "2^$power: --check first";
+        is $check, '--check-lines', "2^$power: checked first";
         # The run has the JSON file of its size and the port of the server started since.
         my @expected = grep { $_ ne '-p' && $_ ne '40123' } @run_args;
         $expected[3] = $check_args[3] = 'JSON';

@@ -14,7 +14,7 @@ use SctpPerf::TestSweep qw(load_script);
 
 load_script();
 
-sub words($text) { return SctpPerf::RunSpectrum::parse_config_text($text, 'test.config') }
+sub words($text) { return SctpPerf::RunSpectrum::Options::parse_config_text($text, 'test.config') }
 
 is_deeply words(qq{"-c 1000"\n}), [qw(-c 1000)], 'one quoted string';
 is_deeply words(qq{  "-c   1000  -n"  }), [qw(-c 1000 -n)], 'split at any white space';
@@ -39,29 +39,29 @@ subtest 'read from a file' => sub {
     open my $fh, '>', $path or die;
     print {$fh} qq{# run_spectrum.config\n#"-c 1"\n"-c 1000 -m 5"\n};
     close $fh;
-    is_deeply SctpPerf::RunSpectrum::read_config_file($path), [qw(-c 1000 -m 5)], 'words from the file';
+    is_deeply SctpPerf::RunSpectrum::Options::read_config_file($path), [qw(-c 1000 -m 5)], 'words from the file';
 
-    my $s = SctpPerf::RunSpectrum::validate_options(
-        SctpPerf::RunSpectrum::parse_arguments('--config_file', $path, '--', '-n'));
+    my $s = SctpPerf::RunSpectrum::Options::validate_options(
+        SctpPerf::RunSpectrum::Options::parse_arguments('--config_file', $path, '--', '-n'));
     is $s->{config_file}, $path, '--config_file (original spelling) is taken, path case kept';
     is_deeply $s->{config_args}, [qw(-c 1000 -m 5)], 'config options';
-    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::power_size(3), '/tmp/x.json') ],
+    is_deeply [ SctpPerf::RunSpectrum::Commands::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::Options::power_size(3), '/tmp/x.json') ],
               [qw(/bin/clt -s 3 --json-file /tmp/x.json -t sctp -c 1000 -m 5 -n)],
               'client gets config options, then options after --';
 
     my $error = eval {
-        SctpPerf::RunSpectrum::validate_options(
-            SctpPerf::RunSpectrum::parse_arguments('--config-file', $path, '--iterations', '10'));
+        SctpPerf::RunSpectrum::Options::validate_options(
+            SctpPerf::RunSpectrum::Options::parse_arguments('--config-file', $path, '--iterations', '10'));
         undef;
     } // $@;
     like $error->{message}, qr/client option '-c' in --config-file cannot be used: .*--iterations/,
         '-c in the file clashes with --iterations';
 
-    $error = eval { SctpPerf::RunSpectrum::read_config_file($dir); undef } // $@;
+    $error = eval { SctpPerf::RunSpectrum::Options::read_config_file($dir); undef } // $@;
     is $error->{status}, 2, 'a directory: usage error';
     like $error->{message}, qr/config file '\Q$dir\E' is a directory, not a file/, 'said plainly';
 
-    $error = eval { SctpPerf::RunSpectrum::read_config_file("$dir/missing.config"); undef } // $@;
+    $error = eval { SctpPerf::RunSpectrum::Options::read_config_file("$dir/missing.config"); undef } // $@;
     is $error->{status}, 2, 'missing file: usage error';
     like $error->{message}, qr/cannot read config file '\Q$dir\E\/missing\.config': No such file/, 'missing file named';
 };
@@ -73,8 +73,8 @@ subtest 'the load options are the script\'s, not the config file\'s' => sub {
         print {$fh} qq{"$options"\n};
         close $fh;
         return eval {
-            SctpPerf::RunSpectrum::validate_options(
-                SctpPerf::RunSpectrum::parse_arguments('--config-file', "$dir/load.config", @args));
+            SctpPerf::RunSpectrum::Options::validate_options(
+                SctpPerf::RunSpectrum::Options::parse_arguments('--config-file', "$dir/load.config", @args));
         } // $@;
     };
     for my $case ([ '--rate 2000', '--rate' ], [ '--throughput', '--throughput' ],

@@ -68,7 +68,7 @@ subtest 'ping-pong, 1 to 16 bytes, both ends on one CPU' => sub {
     my $out = sweep_ok([ qw(--min-power 0 --max-power 4 --iterations 200), '--client-cpu', $cpu, '--server-cpu', $cpu ], 120);
     my ($header, @rows) = csv_rows($out);
     is scalar @rows, 5, 'CSV: five rows';
-    is $header, join(',', SctpPerf::RunSpectrum::csv_columns()), 'the ping-pong columns';
+    is $header, join(',', SctpPerf::RunSpectrum::Reports::csv_columns()), 'the ping-pong columns';
     is_deeply [ map { $_->{payload_bytes} } @rows ], [ 1, 2, 4, 8, 16 ], 'one row per payload size';
     for my $row (@rows) {
         is $row->{iterations}, 200, "$row->{payload_bytes} bytes: 200 iterations";
@@ -103,7 +103,7 @@ subtest 'ping-pong, 1 to 16 bytes, both ends on one CPU' => sub {
 subtest '--rate 2000 for 0.5 s, 16 and 32 bytes' => sub {
     my $out = sweep_ok([qw(--rate 2000 --duration 0.5 --min-power 4 --max-power 5)], 60);
     my ($header, @rows) = csv_rows($out);
-    is $header, join(',', SctpPerf::RunSpectrum::csv_columns('rate')), 'the ping-pong columns, then the load columns';
+    is $header, join(',', SctpPerf::RunSpectrum::Reports::csv_columns('rate')), 'the ping-pong columns, then the load columns';
     is_deeply [ map { $_->{payload_bytes} } @rows ], [ 16, 32 ], 'one row per payload size';
     my $doc = JSON::PP->new->decode(text_of("$out/spectrum.json") || '{}');
     for my $i (0 .. $#rows) {
@@ -134,7 +134,7 @@ subtest '--rate 2000 for 0.5 s, 16 and 32 bytes' => sub {
 subtest '--throughput for 0.5 s, 16 bytes to 64 KiB' => sub {
     my $out = sweep_ok([qw(--throughput --duration 0.5)], 120);
     my ($header, @rows) = csv_rows($out);
-    is $header, join(',', SctpPerf::RunSpectrum::csv_columns('throughput')), 'the load columns';
+    is $header, join(',', SctpPerf::RunSpectrum::Reports::csv_columns('throughput')), 'the load columns';
     is_deeply [ map { $_->{payload_bytes} } @rows ], [ map { 2**$_ } 4 .. 16 ], 'from 16 bytes (the load minimum) up';
     my $doc = JSON::PP->new->decode(text_of("$out/spectrum.json") || '{}');
     for my $i (0 .. $#rows) {

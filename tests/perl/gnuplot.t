@@ -17,7 +17,7 @@ use SctpPerf::TestSweep qw(load_script fixture_dir read_file);
 load_script();
 
 my $title = q{sctp-perf round-trip latency: TCP stream to my_host's box, 4 iterations per size};
-my $gp = SctpPerf::RunSpectrum::gnuplot_script(title => $title, payload_bytes => [ 1, 2, 4, 1024, 65536 ]);
+my $gp = SctpPerf::RunSpectrum::Plot::gnuplot_script(title => $title, payload_bytes => [ 1, 2, 4, 1024, 65536 ]);
 
 like $gp, qr/^data_file = 'spectrum\.csv'$/m, 'reads spectrum.csv';
 like $gp, qr/^image_file = 'spectrum\.png'$/m, 'writes spectrum.png';
@@ -34,16 +34,16 @@ for my $column (qw(min_us p50_us p99_us max_us)) {
 like $gp, qr/pngcairo/, 'prefers the cairo PNG terminal';
 like $gp, qr/^# .*gnuplot spectrum\.gp/m, 'says how to redraw';
 
-is SctpPerf::RunSpectrum::plot_title(
+is SctpPerf::RunSpectrum::Plot::plot_title(
     { transport => 'sctp', service => 'seqpack', server_host => undef, iterations => undef }, [ {} ], []),
     'sctp-perf round-trip latency: SCTP seqpack to the default host, client default iterations, unpinned',
     'title without a report or options';
-is SctpPerf::RunSpectrum::plot_title(
+is SctpPerf::RunSpectrum::Plot::plot_title(
     { transport => 'sctp', service => 'stream' }, [ { iterations => 7 } ],
     [ { report => { config => { transport => 'tcp', service => 'stream', server_hosts => ['127.0.0.1'] } } } ]),
     'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 7 iterations per size, unpinned',
     'title from the first run\'s report';
-is SctpPerf::RunSpectrum::plot_title(
+is SctpPerf::RunSpectrum::Plot::plot_title(
     { transport => 'sctp', service => 'seqpack', server_host => '192.0.2.10,198.51.100.10', iterations => 5 }, [ {} ],
     [ { report => { config => { server_hosts => [ '192.0.2.10', '198.51.100.10' ] } } } ]),
     'sctp-perf round-trip latency: SCTP seqpack to 192.0.2.10,198.51.100.10, 5 iterations per size, unpinned',
@@ -51,7 +51,7 @@ is SctpPerf::RunSpectrum::plot_title(
 
 subtest 'placement in the title' => sub {
     my $title = sub (%sweep) {
-        return SctpPerf::RunSpectrum::plot_title(
+        return SctpPerf::RunSpectrum::Plot::plot_title(
             { transport => 'tcp', service => 'stream', server_host => '127.0.0.1', iterations => 100, %sweep }, [ {} ], []);
     };
     my $head = 'sctp-perf round-trip latency: TCP stream to 127.0.0.1, 100 iterations per size';
@@ -64,58 +64,58 @@ subtest 'placement in the title' => sub {
     is $title->(client_cpu => '1', started_server => JSON::PP::false),
         "$head, client CPU 1", 'a server started by hand: its placement is not the script\'s to tell';
     is $title->(started_server => JSON::PP::true), "$head, unpinned", 'neither pinned';
-    like SctpPerf::RunSpectrum::plot_title(
+    like SctpPerf::RunSpectrum::Plot::plot_title(
         { transport => 'tcp', service => 'stream', mode => 'rate', rate_per_s => 10, flows => 1, duration_s => 1,
           client_cpu => '0', server_cpu => '1', started_server => JSON::PP::true }, [ {} ], []),
         qr/rate mode, 10 messages\/s per flow, 1 flow, 1 s per size, client CPU 0, server CPU 1$/, 'under load too';
 };
 
 like $gp, qr/^set ylabel 'round-trip latency \(microseconds, log10 scale\)'$/m, 'ping-pong: round-trip latency';
-like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], mode => 'rate'),
+like SctpPerf::RunSpectrum::Plot::gnuplot_script(title => 't', payload_bytes => [16], mode => 'rate'),
     qr/^set ylabel 'corrected round-trip latency, from each message''s due time \(microseconds, log10 scale\)'$/m,
     'rate: corrected latency';
-like SctpPerf::RunSpectrum::gnuplot_script(title => 't', payload_bytes => [16], mode => 'throughput'),
+like SctpPerf::RunSpectrum::Plot::gnuplot_script(title => 't', payload_bytes => [16], mode => 'throughput'),
     qr/^set ylabel 'uncorrected round-trip latency, from the actual send \(microseconds, log10 scale\)'$/m,
     'throughput: uncorrected latency';
 
 my $rate_run = { report => { config => { transport => 'tcp', service => 'stream', server_hosts => ['127.0.0.1'] },
                              load => { mode => 'rate', flows => 2, rate_asked_per_s => 2000 } } };
-is SctpPerf::RunSpectrum::plot_title(
+is SctpPerf::RunSpectrum::Plot::plot_title(
     { transport => 'tcp', service => 'stream', mode => 'rate', rate_per_s => 2000, duration_s => 0.5 },
     [ { iterations => 4 } ], [$rate_run]),
     'sctp-perf latency under load: TCP stream to 127.0.0.1, rate mode, 2000 messages/s per flow, 2 flows, 0.5 s per size, unpinned',
     'rate: the mode, the rate, the flows from the report and the duration';
-is SctpPerf::RunSpectrum::plot_title(
+is SctpPerf::RunSpectrum::Plot::plot_title(
     { transport => 'sctp', service => 'seqpack', mode => 'throughput', iterations => 1000, flows => 1 }, [ {} ], []),
     'sctp-perf latency under load: SCTP seqpack to the default host, throughput mode, as fast as the transport accepts, '
   . '1 flow, 1000 iterations per size, unpinned',
     'throughput: the mode, one flow and the iterations asked for (not the row\'s latency samples)';
-is SctpPerf::RunSpectrum::plot_title({ transport => 'tcp', service => 'stream', mode => 'throughput' }, [ {} ], []),
+is SctpPerf::RunSpectrum::Plot::plot_title({ transport => 'tcp', service => 'stream', mode => 'throughput' }, [ {} ], []),
     'sctp-perf latency under load: TCP stream to the default host, throughput mode, as fast as the transport accepts, '
   . 'client default flows, client default length, unpinned',
     'throughput with the client\'s defaults';
 
 SKIP: {
-    skip 'gnuplot is not installed (Debian: gnuplot-nox)', 2 unless SctpPerf::RunSpectrum::find_in_path('gnuplot');
+    skip 'gnuplot is not installed (Debian: gnuplot-nox)', 2 unless SctpPerf::RunSpectrum::Plot::find_in_path('gnuplot');
     my $dir = File::Temp->newdir;
     copy(fixture_dir() . '/expected-rate.csv', "$dir/spectrum.csv") or die "copy: $!";
     open my $fh, '>', "$dir/spectrum.gp" or die;
-    print {$fh} SctpPerf::RunSpectrum::gnuplot_script(title => 'rate', payload_bytes => [ 16, 32 ], mode => 'rate');
+    print {$fh} SctpPerf::RunSpectrum::Plot::gnuplot_script(title => 'rate', payload_bytes => [ 16, 32 ], mode => 'rate');
     close $fh;
     my $work = File::Temp->newdir;
-    ok SctpPerf::RunSpectrum::draw_plot("$dir", "$work"), 'gnuplot draws a load sweep\'s CSV';
+    ok SctpPerf::RunSpectrum::Plot::draw_plot("$dir", "$work"), 'gnuplot draws a load sweep\'s CSV';
     is substr(read_file("$dir/spectrum.png"), 0, 8), "\x89PNG\r\n\x1a\n", 'a PNG';
 }
 
 SKIP: {
-    skip 'gnuplot is not installed (Debian: gnuplot-nox)', 3 unless SctpPerf::RunSpectrum::find_in_path('gnuplot');
+    skip 'gnuplot is not installed (Debian: gnuplot-nox)', 3 unless SctpPerf::RunSpectrum::Plot::find_in_path('gnuplot');
     my $dir = File::Temp->newdir;
     copy(fixture_dir() . '/expected.csv', "$dir/spectrum.csv") or die "copy: $!";
     open my $fh, '>', "$dir/spectrum.gp" or die;
-    print {$fh} SctpPerf::RunSpectrum::gnuplot_script(title => $title, payload_bytes => [ 1, 2, 4 ]);
+    print {$fh} SctpPerf::RunSpectrum::Plot::gnuplot_script(title => $title, payload_bytes => [ 1, 2, 4 ]);
     close $fh;
     my $work = File::Temp->newdir;
-    ok SctpPerf::RunSpectrum::draw_plot("$dir", "$work"), 'gnuplot ran';
+    ok SctpPerf::RunSpectrum::Plot::draw_plot("$dir", "$work"), 'gnuplot ran';
     ok -s "$dir/spectrum.png", 'spectrum.png written';
     is substr(read_file("$dir/spectrum.png"), 0, 8), "\x89PNG\r\n\x1a\n", 'it is a PNG';
 }

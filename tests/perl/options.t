@@ -17,7 +17,7 @@ use SctpPerf::TestSweep qw(load_script run_script);
 
 load_script();
 
-sub parse(@args) { return SctpPerf::RunSpectrum::validate_options(SctpPerf::RunSpectrum::parse_arguments(@args)) }
+sub parse(@args) { return SctpPerf::RunSpectrum::Options::validate_options(SctpPerf::RunSpectrum::Options::parse_arguments(@args)) }
 
 # Returns the error object the parser died with, or undef.
 sub parse_error(@args) {
@@ -91,19 +91,19 @@ subtest 'placement: --client-cpu and --server-cpu' => sub {
     is_deeply [ @{$s}{qw(client_cpu server_cpu)} ], [ '0,2-3', '1-1' ], 'lists and ranges kept as given; underscore spellings';
     is parse(qw(--client-cpu 3))->{client_cpu}, '3', '--client-cpu without --start-server: the client only';
     for my $list (qw(0 7 0-1 0,1 0,2-3 10-12,15 0-0)) {
-        ok SctpPerf::RunSpectrum::is_cpu_list($list), "'$list' is a CPU list";
+        ok SctpPerf::RunSpectrum::Options::is_cpu_list($list), "'$list' is a CPU list";
     }
     for my $list ('', qw(-1 a 0- -0 1-0 0,,1 0, ,0 0-1-2 0;1 1.5 +1), '0 1', ' 0') {
-        ok !SctpPerf::RunSpectrum::is_cpu_list($list), "'$list' is not";
+        ok !SctpPerf::RunSpectrum::Options::is_cpu_list($list), "'$list' is not";
     }
 
-    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--client-cpu 0,2-3 --iterations 5 -- -m 0)), '/bin/clt', SctpPerf::RunSpectrum::power_size(3), '/t.json') ],
+    is_deeply [ SctpPerf::RunSpectrum::Commands::client_command(parse(qw(--client-cpu 0,2-3 --iterations 5 -- -m 0)), '/bin/clt', SctpPerf::RunSpectrum::Options::power_size(3), '/t.json') ],
               [qw(/bin/clt -s 3 --json-file /t.json -t sctp -c 5 --cpu 0,2-3 -m 0)],
               'the client gets --cpu LIST before the options after --';
     $s = parse(qw(--start-server --protocol tcp --server-cpu 1));
-    is_deeply [ SctpPerf::RunSpectrum::server_command($s, '/bin/srv') ], [qw(/bin/srv -p 0 -a 127.0.0.1 -t tcp --cpu 1)],
+    is_deeply [ SctpPerf::RunSpectrum::Commands::server_command($s, '/bin/srv') ], [qw(/bin/srv -p 0 -a 127.0.0.1 -t tcp --cpu 1)],
         'the server it starts gets --cpu LIST';
-    is_deeply [ SctpPerf::RunSpectrum::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::power_size(0), '/t.json') ], [qw(/bin/clt -s 0 --json-file /t.json -t tcp)],
+    is_deeply [ SctpPerf::RunSpectrum::Commands::client_command($s, '/bin/clt', SctpPerf::RunSpectrum::Options::power_size(0), '/t.json') ], [qw(/bin/clt -s 0 --json-file /t.json -t tcp)],
         'the client stays unpinned without --client-cpu';
 };
 
@@ -114,8 +114,8 @@ subtest "the client's long names for the script's own options" => sub {
         '--test-iterations, --server-port, --server-host, --test-transport-protocol';
     $s = parse(qw(--test_iterations 7 --server_port 5002 --server_host h --test_transport_protocol sctp));
     is_deeply [ @{$s}{qw(iterations port host protocol)} ], [ 7, 5002, 'h', 'sctp' ], 'with underscores too';
-    is_deeply [ SctpPerf::RunSpectrum::client_command(parse(qw(--server-host h --server-port 5003 --test-iterations 9)),
-                                                       '/bin/clt', SctpPerf::RunSpectrum::power_size(0), '/t.json') ],
+    is_deeply [ SctpPerf::RunSpectrum::Commands::client_command(parse(qw(--server-host h --server-port 5003 --test-iterations 9)),
+                                                       '/bin/clt', SctpPerf::RunSpectrum::Options::power_size(0), '/t.json') ],
         [qw(/bin/clt -s 0 --json-file /t.json -t sctp -c 9 -H h -p 5003)], 'reach the client as -c, -H and -p';
     like parse_error(qw(--test-iterations 1k))->{message}, qr/--iterations must be written in digits/,
         'read as the option they stand for';
@@ -146,7 +146,7 @@ subtest "the client's short options before '--' name the script's own" => sub {
 };
 
 subtest "the port from the server's log, with or without a timestamp" => sub {
-    my $port = \&SctpPerf::RunSpectrum::parse_server_port;
+    my $port = \&SctpPerf::RunSpectrum::Server::parse_server_port;
     is $port->("(12|12) starting server at port 40123\n"), 40123, 'pid and tid first';
     is $port->("2026-11-22T16:56:12.096Z (6736|6736) Accepting connections on port 45611\n"
                . "2026-11-22T16:56:12.096Z (6736|6736) starting server at port 45611\n"), 45611, 'a timestamp first';

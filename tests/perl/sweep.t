@@ -489,6 +489,18 @@ subtest 'finding the programs' => sub {
     }
 };
 
+subtest 'run through a symbolic link, it finds its modules beside its real file' => sub {
+    my $links = File::Temp->newdir;
+    my $link = File::Spec->catfile($links->dirname, 'run_spectrum.pl');
+    symlink(File::Spec->rel2abs(SctpPerf::TestSweep::script_path()), $link) or die "symlink: $!";
+    my ($log, $out) = (File::Temp->newdir, File::Temp->newdir);
+    my $r = run_script([ '--bin-dir', "$bin", '--output-dir', "$out", qw(--max-power 0 --no-plot) ],
+                       script => $link, cwd => File::Spec->rootdir, env => { FAKE_LOG_DIR => "$log" },
+                       timeout_s => 60);
+    is $r->{exit}, 0, 'exit status 0' or diag $r->{stderr};
+    is scalar(-e "$out/spectrum.csv" ? csv_lines($out) : ()), 2, 'a header and one size';
+};
+
 subtest 'an interrupt stops the client and the server' => sub {
     my $log = File::Temp->newdir;
     my $out = File::Temp->newdir;

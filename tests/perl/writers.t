@@ -16,8 +16,8 @@ use SctpPerf::TestSweep qw(load_script fixture_dir read_file);
 load_script();
 
 my $fixtures = fixture_dir();
-my @reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-s$_.json", SctpPerf::RunSpectrum::power_size($_)) } 0 .. 2;
-my @rows = map { SctpPerf::RunSpectrum::row_from_report($_) } @reports;
+my @reports = map { SctpPerf::RunSpectrum::Reports::read_report("$fixtures/client-s$_.json", SctpPerf::RunSpectrum::Options::power_size($_)) } 0 .. 2;
+my @rows = map { SctpPerf::RunSpectrum::Reports::row_from_report($_) } @reports;
 
 subtest 'rows' => sub {
     my %first = map { $_ => "$rows[0]{$_}" } grep { defined $rows[0]{$_} } keys %{ $rows[0] };
@@ -34,25 +34,25 @@ subtest 'rows' => sub {
 };
 
 subtest 'CSV' => sub {
-    my $csv = SctpPerf::RunSpectrum::csv_text(\@rows);
+    my $csv = SctpPerf::RunSpectrum::Writers::csv_text(\@rows);
     is $csv, read_file("$fixtures/expected.csv"), 'matches fixtures/expected.csv';
     my @lines = split /\n/, $csv;
     is scalar @lines, 4, 'header and three rows';
     is $lines[0], 'payload_bytes,iterations,min_us,mean_us,p50_us,p90_us,p99_us,p99_9_us,max_us,stddev_us,outliers',
         'header';
-    is SctpPerf::RunSpectrum::csv_text([]), "$lines[0]\n", 'no rows: header only';
-    is SctpPerf::RunSpectrum::csv_header() . join('', map { SctpPerf::RunSpectrum::csv_line($_) } @rows), $csv,
+    is SctpPerf::RunSpectrum::Writers::csv_text([]), "$lines[0]\n", 'no rows: header only';
+    is SctpPerf::RunSpectrum::Writers::csv_header() . join('', map { SctpPerf::RunSpectrum::Writers::csv_line($_) } @rows), $csv,
         'the header and a line per row, as a sweep appends them, make the same text';
 };
 
 subtest 'CSV appended line by line' => sub {
     my $dir = File::Temp->newdir;
     my $path = "$dir/spectrum.csv";
-    my $fh = SctpPerf::RunSpectrum::open_csv($path, 'ping-pong');
-    is read_file($path), SctpPerf::RunSpectrum::csv_header(), 'the header is on disk as soon as the file is opened';
+    my $fh = SctpPerf::RunSpectrum::Writers::open_csv($path, 'ping-pong');
+    is read_file($path), SctpPerf::RunSpectrum::Writers::csv_header(), 'the header is on disk as soon as the file is opened';
     for my $i (0 .. $#rows) {
-        SctpPerf::RunSpectrum::append_line($fh, $path, SctpPerf::RunSpectrum::csv_line($rows[$i]));
-        is read_file($path), SctpPerf::RunSpectrum::csv_text([ @rows[ 0 .. $i ] ]),
+        SctpPerf::RunSpectrum::Writers::append_line($fh, $path, SctpPerf::RunSpectrum::Writers::csv_line($rows[$i]));
+        is read_file($path), SctpPerf::RunSpectrum::Writers::csv_text([ @rows[ 0 .. $i ] ]),
             'row ' . ($i + 1) . ' is on disk at once, without a close or a flush';
     }
     close $fh;
@@ -60,7 +60,7 @@ subtest 'CSV appended line by line' => sub {
 
     SKIP: {
         skip 'no /dev/full here', 2 unless -c '/dev/full' && open my $full, '>', '/dev/full';
-        my $error = eval { SctpPerf::RunSpectrum::append_line($full, 'spectrum.csv', "1,2\n"); undef } // $@;
+        my $error = eval { SctpPerf::RunSpectrum::Writers::append_line($full, 'spectrum.csv', "1,2\n"); undef } // $@;
         is ref $error && $error->{status}, 1, 'a full disk: a runtime failure';
         like $error->{message}, qr/^cannot write spectrum\.csv: No space left on device$/, 'in one sentence naming the file';
     }
@@ -70,7 +70,7 @@ subtest 'JSON document' => sub {
     my $sweep = { service => 'stream', transport => 'tcp', iterations => 4, server_host => '127.0.0.1' };
     my @runs = map { { payload_power_of_2 => $_, payload_bytes => 2**$_, report => $reports[$_] } } 0 .. 2;
     my $failed = [ { payload_power_of_2 => 3, payload_bytes => 8, reason => 'SOCK_STREAM_clt exited with status 1' } ];
-    my $text = SctpPerf::RunSpectrum::json_text(SctpPerf::RunSpectrum::sweep_document(
+    my $text = SctpPerf::RunSpectrum::Writers::json_text(SctpPerf::RunSpectrum::Writers::sweep_document(
         sweep => $sweep, rows => \@rows, runs => \@runs, failed => $failed));
     my $doc = JSON::PP->new->decode($text);
 
@@ -102,12 +102,43 @@ subtest 'floats of format 2 keep their digits without exact decoding' => sub {
     open my $fh, '>', "$dir/r.json" or die;
     print {$fh} JSON::PP->new->encode($report);
     close $fh;
-    my $read = SctpPerf::RunSpectrum::read_report("$dir/r.json", SctpPerf::RunSpectrum::power_size(0));
-    my $text = SctpPerf::RunSpectrum::json_text($read);
+    my $read = SctpPerf::RunSpectrum::Reports::read_report("$dir/r.json", SctpPerf::RunSpectrum::Options::power_size(0));
+    my $text = SctpPerf::RunSpectrum::Writers::json_text($read);
     like $text, qr/"\Q$_->[0]\E" : \Q$_->[1]\E,?\n/, "$_->[1] as written"
         for [ min_us => '0.001' ], [ p_a => '12.345' ], [ p_b => '123456.789' ], [ p_c => '999999999.999' ],
             [ duration_s => '0.123456' ], [ long_s => '86400.000001' ], [ rate => '123457' ];
-    is SctpPerf::RunSpectrum::csv_field($read->{summary}{p_c}), '999999999.999', 'and in the CSV';
+    is SctpPerf::RunSpectrum::Writers::csv_field($read->{summary}{p_c}), '999999999.999', 'and in the CSV';
+};
+
+subtest 'Cpanel::JSON::XS reads a report as JSON::PP does' => sub {
+    plan skip_all => 'Cpanel::JSON::XS is not installed' unless eval { require Cpanel::JSON::XS; 1 };
+    is ref SctpPerf::RunSpectrum::Reports::json_decoder(), 'Cpanel::JSON::XS', 'the reports are read with it';
+    # The fixtures, and one with numbers of every form a JSON writer may give, among
+    # them whole floats (14.0), which Cpanel::JSON::XS would itself write as 14.0.
+    my $dir = File::Temp->newdir;
+    (my $forms = read_file("$fixtures/client-s0.json")) =~ s/\{/{ "forms": [14.0, 2000, 0.5, 1e+20, 1.23457e+20, 0.000123457, 86400.000001, -0.0, 12345678901234567890, 1e-07, true, false, null, "20", "\\u00e9"],/;
+    open my $fh, '>', "$dir/forms.json" or die;
+    print {$fh} $forms;
+    close $fh or die;
+    for my $case ([ "$fixtures/client-s0.json", 0, 'ping-pong' ], [ "$fixtures/client-s2.json", 2, 'ping-pong' ],
+                  [ "$fixtures/client-rate-s4.json", 4, 'rate' ], [ "$fixtures/client-throughput-s4.json", 4, 'throughput' ],
+                  [ "$dir/forms.json", 0, 'ping-pong' ]) {
+        my ($path, $power, $mode) = @$case;
+        my $read = sub ($decoder) {
+            no warnings qw(once);
+            local $SctpPerf::RunSpectrum::Reports::JSON_DECODER = $decoder;
+            my $report = SctpPerf::RunSpectrum::Reports::read_report($path, SctpPerf::RunSpectrum::Options::power_size($power));
+            return ($report, SctpPerf::RunSpectrum::Reports::row_from_report($report, $mode));
+        };
+        my ($xs_report, $xs_row) = $read->(Cpanel::JSON::XS->new->utf8);
+        my ($pp_report, $pp_row) = $read->(JSON::PP->new->utf8);
+        my $name = $path =~ s{.*/}{}r;
+        is_deeply $xs_row, $pp_row, "$name: the same row";
+        is SctpPerf::RunSpectrum::Writers::csv_line($xs_row, $mode), SctpPerf::RunSpectrum::Writers::csv_line($pp_row, $mode),
+            "$name: the same CSV line";
+        is SctpPerf::RunSpectrum::Writers::json_text($xs_report), SctpPerf::RunSpectrum::Writers::json_text($pp_report),
+            "$name: the same JSON written";
+    }
 };
 
 subtest 'reports the script refuses' => sub {
@@ -137,26 +168,26 @@ subtest 'reports the script refuses' => sub {
     for my $case (@cases) {
         my ($name, $text, $pattern) = @$case;
         my $path = defined $text ? $write->("$name.json", $text) : "$dir/none.json";
-        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, SctpPerf::RunSpectrum::power_size(0))); undef } // $@;
+        my $error = eval { SctpPerf::RunSpectrum::Reports::row_from_report(SctpPerf::RunSpectrum::Reports::read_report($path, SctpPerf::RunSpectrum::Options::power_size(0))); undef } // $@;
         like ref $error ? $error->{message} : $error, $pattern, $name;
     }
-    my $error = eval { SctpPerf::RunSpectrum::read_report("$fixtures/client-format1-s0.json", SctpPerf::RunSpectrum::power_size(0)) } // $@;
+    my $error = eval { SctpPerf::RunSpectrum::Reports::read_report("$fixtures/client-format1-s0.json", SctpPerf::RunSpectrum::Options::power_size(0)) } // $@;
     is ref $error, 'SctpPerf::RunSpectrum::WrongFormat', 'another format is told apart, so the sweep stops';
 
-    is SctpPerf::RunSpectrum::client_error_message("$fixtures/client-error.json"),
+    is SctpPerf::RunSpectrum::Reports::client_error_message("$fixtures/client-error.json"),
         'cannot connect to 127.0.0.1 port 45453: Connection refused; is the server running?',
         'a failed client\'s error report: its message';
-    is SctpPerf::RunSpectrum::client_error_message("$fixtures/client-s0.json"), undef, 'a report of figures: none';
-    is SctpPerf::RunSpectrum::client_error_message("$dir/none.json"), undef, 'no file: none';
-    is SctpPerf::RunSpectrum::client_error_message($write->('text.json', 'Segmentation fault')), undef, 'not JSON: none';
+    is SctpPerf::RunSpectrum::Reports::client_error_message("$fixtures/client-s0.json"), undef, 'a report of figures: none';
+    is SctpPerf::RunSpectrum::Reports::client_error_message("$dir/none.json"), undef, 'no file: none';
+    is SctpPerf::RunSpectrum::Reports::client_error_message($write->('text.json', 'Segmentation fault')), undef, 'not JSON: none';
 };
 
 # Load modes: the latency columns from load.latency_corrected (rate) or
 # load.latency_uncorrected (throughput), outliers empty, seven columns appended.
-my @rate_reports = map { SctpPerf::RunSpectrum::read_report("$fixtures/client-rate-s$_.json", SctpPerf::RunSpectrum::power_size($_)) } 4, 5;
-my @rate_rows = map { SctpPerf::RunSpectrum::row_from_report($_, 'rate') } @rate_reports;
-my $throughput_report = SctpPerf::RunSpectrum::read_report("$fixtures/client-throughput-s4.json", SctpPerf::RunSpectrum::power_size(4));
-my $throughput_row = SctpPerf::RunSpectrum::row_from_report($throughput_report, 'throughput');
+my @rate_reports = map { SctpPerf::RunSpectrum::Reports::read_report("$fixtures/client-rate-s$_.json", SctpPerf::RunSpectrum::Options::power_size($_)) } 4, 5;
+my @rate_rows = map { SctpPerf::RunSpectrum::Reports::row_from_report($_, 'rate') } @rate_reports;
+my $throughput_report = SctpPerf::RunSpectrum::Reports::read_report("$fixtures/client-throughput-s4.json", SctpPerf::RunSpectrum::Options::power_size(4));
+my $throughput_row = SctpPerf::RunSpectrum::Reports::row_from_report($throughput_report, 'throughput');
 
 sub as_text($row) { return { map { $_ => defined $row->{$_} ? "$row->{$_}" : undef } keys %$row } }
 
@@ -178,25 +209,25 @@ subtest 'load rows' => sub {
 };
 
 subtest 'load CSV' => sub {
-    is SctpPerf::RunSpectrum::csv_text(\@rate_rows, 'rate'), read_file("$fixtures/expected-rate.csv"),
+    is SctpPerf::RunSpectrum::Writers::csv_text(\@rate_rows, 'rate'), read_file("$fixtures/expected-rate.csv"),
         'rate: matches fixtures/expected-rate.csv';
-    is SctpPerf::RunSpectrum::csv_text([$throughput_row], 'throughput'), read_file("$fixtures/expected-throughput.csv"),
+    is SctpPerf::RunSpectrum::Writers::csv_text([$throughput_row], 'throughput'), read_file("$fixtures/expected-throughput.csv"),
         'throughput: matches fixtures/expected-throughput.csv';
-    my ($header) = split /\n/, SctpPerf::RunSpectrum::csv_text([], 'rate');
+    my ($header) = split /\n/, SctpPerf::RunSpectrum::Writers::csv_text([], 'rate');
     is $header, 'payload_bytes,iterations,min_us,mean_us,p50_us,p90_us,p99_us,p99_9_us,max_us,stddev_us,outliers,'
               . 'mode,flows,rate_asked_per_s,rate_achieved_per_s,messages_lost,payload_mb_per_s_sent,latency_kind',
         'the ping-pong columns first, unchanged, then the load columns';
-    is SctpPerf::RunSpectrum::csv_text(\@rows), read_file("$fixtures/expected.csv"), 'ping-pong CSV unchanged';
+    is SctpPerf::RunSpectrum::Writers::csv_text(\@rows), read_file("$fixtures/expected.csv"), 'ping-pong CSV unchanged';
 };
 
 subtest 'load JSON document' => sub {
     my $sweep = { service => 'stream', transport => 'tcp', mode => 'rate', rate_per_s => 2000, duration_s => 0.5, flows => 2 };
     my @runs = map { { payload_power_of_2 => $_ + 4, payload_bytes => 2**($_ + 4), report => $rate_reports[$_] } } 0, 1;
-    my $text = SctpPerf::RunSpectrum::json_text(SctpPerf::RunSpectrum::sweep_document(
+    my $text = SctpPerf::RunSpectrum::Writers::json_text(SctpPerf::RunSpectrum::Writers::sweep_document(
         sweep => $sweep, rows => \@rate_rows, runs => \@runs, failed => [], mode => 'rate'));
     my $doc = JSON::PP->new->decode($text);
     is_deeply $doc->{sweep}, $sweep, 'the sweep configuration with the load options';
-    is_deeply $doc->{columns}, [ SctpPerf::RunSpectrum::csv_columns('rate') ], 'the load columns';
+    is_deeply $doc->{columns}, [ SctpPerf::RunSpectrum::Reports::csv_columns('rate') ], 'the load columns';
     is $doc->{rows}[0]{outliers}, undef, 'outliers null';
     is $doc->{rows}[1]{latency_kind}, 'corrected', 'latency kind';
     is_deeply $doc->{runs}[0]{report}{load}, JSON::PP->new->decode(read_file("$fixtures/client-rate-s4.json"))->{load},
@@ -236,7 +267,7 @@ subtest 'load reports the script refuses' => sub {
     );
     for my $case (@cases) {
         my ($name, $path, $power, $mode, $pattern) = @$case;
-        my $error = eval { SctpPerf::RunSpectrum::row_from_report(SctpPerf::RunSpectrum::read_report($path, SctpPerf::RunSpectrum::power_size($power)), $mode); undef } // $@;
+        my $error = eval { SctpPerf::RunSpectrum::Reports::row_from_report(SctpPerf::RunSpectrum::Reports::read_report($path, SctpPerf::RunSpectrum::Options::power_size($power)), $mode); undef } // $@;
         like $error, $pattern, $name;
     }
 };

@@ -285,6 +285,18 @@ TEST_CASE("client options: --check is a switch that asks for validation only") {
     CHECK_THAT(out.str(), Catch::Matchers::Contains("--check"));
 }
 
+TEST_CASE("client options: --check-lines is given alone") {
+    // Alone, client_main reads the lines before any parse (client/check_lines.hpp).
+    CHECK_THAT(usage_message({"-s", "0", "--check-lines"}),
+               Catch::Matchers::Contains("--check-lines is given alone: it reads the command "
+                                         "lines to check from standard input"));
+    const command_line help({"--help"});
+    std::ostringstream out;
+    CHECK_FALSE(
+        parse_client_options(help.argc(), help.argv(), sctp_perf::testing::stream_client, out));
+    CHECK_THAT(out.str(), Catch::Matchers::Contains("--check-lines"));
+}
+
 TEST_CASE("client options: the workload modes and what each allows") {
     using protocol::test_mode;
     SECTION("ping-pong, plain") {

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iterator>
@@ -12,6 +15,8 @@
 #include "compare/comparison.hpp"
 #include "compare/report_reader.hpp"
 #include "compare/spectrum_plot.hpp"
+#include "report/run_report.hpp"
+#include "report_test_support.hpp"
 #include "text_lines.hpp"
 
 using namespace sctp_perf::compare;
@@ -371,4 +376,347 @@ TEST_CASE("compare: the plot script draws a percentile spectrum") {
                Contains("$A << EOD\n# 1/(1-percentile) median_us low_us high_us\n2 11 10 12\n"));
     CHECK_THAT(script, Contains("with filledcurves"));
     CHECK_THAT(script, Contains("title 'A: the median''s 93.75 % interval over runs'"));
+}
+
+TEST_CASE("compare: below the least number of runs no row has a verdict, and a gate exits 4") {
+    // B's p50 is twice A's in each of 3 runs a side: the interval lies far
+    // above 1.05, but 3 runs are below the 5 a verdict needs
+    // (least_runs_per_side(0.95)).
+    auto result = compare_runs(side_of({10, 11, 12}, "a"), side_of({20, 22, 24}, "b"), {},
+                               {{compared_percentile::p50, 0.05}});
+    CHECK(result.least_runs == 5);
+    REQUIRE(result.rows.size() == 5);
+    for (const auto& row : result.rows) {
+        CHECK(row.result == verdict::too_few_runs);
+        CHECK_FALSE(row.power);
+    }
+    CHECK(result.rows[0].ratio.low > 1.05);  // the interval is still shown
+    REQUIRE(result.gate.size() == 1);
+    CHECK_FALSE(result.gate[0].decided);
+    CHECK_FALSE(result.gate[0].failed);
+    CHECK(result.exit_status == exit_too_few_runs);
+    CHECK(exit_too_few_runs == 4);
+
+    std::ostringstream text;
+    write_text_comparison(text, result);
+    const auto lines = sctp_perf::testing::lines_of(text.str());
+    // Each of the five rows, and the gate's line.
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& line) {
+              return line.ends_with("too few runs for a verdict (n = 3, at least 5 needed)");
+          }) == 6);
+    CHECK_THAT(text.str(), Contains("gate --fail-if-slower: NOT DECIDED (exit 4): too few runs "
+                                    "for a verdict (n = 3, at least 5 needed)"));
+    CHECK_THAT(text.str(), Contains("  p50 slower by over 5 %: not decided, too few runs"));
+    CHECK_THAT(text.str(), Contains("A verdict needs 5 runs a side or more"));
+
+    std::ostringstream json_text;
+    write_json_comparison(json_text, result);
+    const auto doc = nlohmann::json::parse(json_text.str());
+    CHECK(doc["least_runs_per_side"] == 5);
+    CHECK(doc["percentiles"][0]["verdict"] == "too few runs");
+    CHECK(doc["percentiles"][0]["power"].is_null());
+    CHECK(doc["gate"]["decided"] == false);
+    CHECK(doc["gate"]["failed"] == false);
+    CHECK(doc["gate"]["rules"][0]["decided"] == false);
+    CHECK(doc["exit_code"] == 4);
+
+    // Without a gate, too few runs is no failure: the table is the answer.
+    CHECK(
+        compare_runs(side_of({10, 11, 12}, "a"), side_of({20, 22, 24}, "b"), {}, {}).exit_status ==
+        0);
+    // One side short is enough.
+    CHECK(compare_runs(side_of({10, 11, 12, 11, 10}, "a"), side_of({20, 22, 24, 22}, "b"), {},
+                       {{compared_percentile::p50, 0.05}})
+              .exit_status == exit_too_few_runs);
+    // A slower row beats an undecided one: slower is the stronger news.
+    std::vector<gate_outcome> outcomes(2);
+    outcomes[0].decided = false;
+    outcomes[1].failed = true;
+    CHECK(gate_exit_status(outcomes) == exit_slower);
+}
+
+TEST_CASE("compare: the power of a comparison, by hand") {
+    // Ratio 1.0 in [0.9, 1.1], threshold 5 %, 5 runs a side. Moved to ratio
+    // R, the interval is [0.9 R, 1.1 R]: slower once 0.9 R > 1.05, R >
+    // 1.05 / 0.9 = 1.16667; faster once 1.1 R < 0.95, R < 0.86364.
+    // The wider half, ln(1 / 0.9) = 0.105361, against ln 1.05 = 0.048790:
+    // (0.105361 / 0.048790)^2 = 4.66328 times the runs, 5 x 4.66328 =
+    // 23.3, so 24 a side.
+    const sctp_perf::ratio_interval ratio{1.0, 0.9, 1.1};
+    const auto power = power_of(ratio, 0.05, 5, 5, 5);
+    CHECK(power.slower_ratio == Approx(1.05 / 0.9));
+    CHECK(power.faster_ratio == Approx(0.95 / 1.1));
+    REQUIRE(power.runs_per_side);
+    CHECK(*power.runs_per_side == 24);
+    // 5 and 20 runs spread as 2 / (1/5 + 1/20) = 8 a side: 8 x 4.66328 = 37.3.
+    CHECK(*power_of(ratio, 0.05, 5, 20, 5).runs_per_side == 38);
+    // An interval of no width needs only the least number of runs.
+    CHECK(*power_of({1.0, 1.0, 1.0}, 0.05, 5, 5, 5).runs_per_side == 5);
+    // No number of runs resolves a threshold of 0.
+    CHECK_FALSE(power_of(ratio, 0.0, 5, 5, 5).runs_per_side);
+    // Far beyond any count: a billion, not an overflow.
+    CHECK(*power_of({1.0, 1e-6, 1e6}, 1e-9, 5, 5, 5).runs_per_side == 1'000'000'000);
+
+    // In the table, the JSON, and the gate's lines.
+    auto result =
+        compare_runs(side_of({10, 11, 12, 11, 10}, "a"), side_of({10, 12, 11, 10, 11}, "b"), {},
+                     {{compared_percentile::p50, 0.05}});
+    REQUIRE(result.rows[0].power);
+    const auto& p50 = *result.rows[0].power;
+    CHECK(p50.slower_ratio == Approx(1.05 * result.rows[0].ratio.ratio / result.rows[0].ratio.low));
+    std::ostringstream text;
+    write_text_comparison(text, result);
+    CHECK_THAT(text.str(), Contains("could call B/A  runs for 5 %  verdict for B"));
+    CHECK_THAT(text.str(),
+               Contains(fmt::format("<{:.3f} or >{:.3f}", p50.faster_ratio, p50.slower_ratio)));
+    CHECK_THAT(text.str(), Contains(fmt::format("it could see B/A above {:.3f} only, about {} "
+                                                "runs a side would resolve 5 %",
+                                                p50.slower_ratio, *p50.runs_per_side)));
+    std::ostringstream json_text;
+    write_json_comparison(json_text, result);
+    const auto doc = nlohmann::json::parse(json_text.str());
+    const auto& power_doc = doc["percentiles"][0]["power"];
+    CHECK(power_doc["slower_ratio"].get<double>() == Approx(p50.slower_ratio).margin(1e-5));
+    CHECK(power_doc["faster_ratio"].get<double>() == Approx(p50.faster_ratio).margin(1e-5));
+    CHECK(power_doc["runs_per_side_for_threshold"] == *p50.runs_per_side);
+    CHECK(doc["gate"]["rules"][0]["power"]["runs_per_side_for_threshold"] == *p50.runs_per_side);
+}
+
+TEST_CASE("compare: no figure prints as inf or nan, and none widens the table past reason") {
+    // Values no report may hold (the reader refuses them), compared all the
+    // same: 1e-300 against 1e308 is a ratio beyond a double.
+    side_runs a = side_of({1e-300, 1e-300, 1e-300, 1e-300, 1e-300}, "a");
+    side_runs b = side_of({1e308, 1e308, 1e308, 1e308, 1e308}, "b");
+    for (auto& run : a.runs) {
+        run.fill(1e-300);
+    }
+    for (auto& run : b.runs) {
+        run.fill(1e308);
+    }
+    const auto result = compare_runs(a, b, {}, {{compared_percentile::p50, 0.05}});
+    std::ostringstream text;
+    write_text_comparison(text, result);
+    CHECK(text.str().find("inf") == std::string::npos);
+    CHECK(text.str().find("nan") == std::string::npos);
+    for (const auto& line : sctp_perf::testing::lines_of(text.str())) {
+        CHECK(line.size() < 200);
+    }
+    std::ostringstream json_text;
+    write_json_comparison(json_text, result);
+    CHECK(json_text.str().find("inf") == std::string::npos);
+    CHECK(json_text.str().find("nan") == std::string::npos);
+
+    // Large times a report can hold print with an exponent, not 13 digits.
+    const auto large = compare_runs(side_of({4e12, 4e12, 4e12, 4e12, 4e12}, "a"),
+                                    side_of({5e12, 5e12, 5e12, 5e12, 5e12}, "b"), {}, {});
+    std::ostringstream large_text;
+    write_text_comparison(large_text, large);
+    CHECK_THAT(large_text.str(), Contains("4e+12"));
+    CHECK_THAT(large_text.str(), Contains("5e+12"));
+}
+
+TEST_CASE("compare: an empty or blank gate is refused, and each rule's error is said once") {
+    std::vector<std::string> errors;
+    CHECK(read_gate_rules("", 0.05, errors).empty());
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0], Contains("--fail-if-slower needs a list such as p99:5%,p50:3%, not "
+                                   "an empty one"));
+    errors.clear();
+    read_gate_rules("  ", 0.05, errors);
+    CHECK(errors.size() == 1);
+    errors.clear();
+    read_gate_rules(",", 0.05, errors);
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0], Contains("--fail-if-slower: ',' has an empty item"));
+    errors.clear();
+    const auto rules = read_gate_rules("p99:5%,,p50", 0.05, errors);
+    CHECK(rules.size() == 2);
+    CHECK(errors.size() == 1);
+
+    std::ostringstream out;
+    const char* empty[] = {"sctp-perf-compare", "--a", "x", "--b", "y", "--fail-if-slower", ""};
+    try {
+        parse_compare_options(static_cast<int>(std::size(empty)), empty, out);
+        FAIL("accepted");
+    } catch (const sctp_perf::usage_error_list& e) {
+        REQUIRE(e.sentences().size() == 1);
+        CHECK_THAT(e.sentences()[0], Contains("not an empty one"));
+    }
+    const char* comma[] = {"sctp-perf-compare", "--a", "x", "--b", "y", "--fail-if-slower", ","};
+    try {
+        parse_compare_options(static_cast<int>(std::size(comma)), comma, out);
+        FAIL("accepted");
+    } catch (const sctp_perf::usage_error_list& e) {
+        CHECK(e.sentences().size() == 1);
+    }
+}
+
+namespace {
+
+// A plain report's text with one value's JSON text replaced, as an editor
+// or a broken script would leave it: `key` is the percentile's key, `raw`
+// its new text (which may be no JSON number at all).
+std::string with_raw_percentile(const std::string& key, const std::string& raw) {
+    auto text = plain_report().dump();
+    const auto at = text.find("\"" + key + "\":");
+    REQUIRE(at != std::string::npos);
+    const auto begin = text.find(':', at) + 1;
+    const auto end = text.find_first_of(",}", begin);
+    return text.replace(begin, end - begin, raw);
+}
+
+}  // namespace
+
+TEST_CASE("compare: numbers are checked where they are read, naming the file and the key") {
+    CHECK(refusal_of(with_raw_percentile("p50_us", "1e400")) ==
+          "x.json has percentiles.p50_us = 1e400, beyond any number a report can hold: the "
+          "report was altered");
+    CHECK_THAT(refusal_of(with_raw_percentile("p99_us", "nan")),
+               Contains("x.json is not an sctp-perf report: it is not JSON (unreadable at byte") &&
+                   Contains("in percentiles.p99_us: 'nan'; JSON has no NaN or infinity)"));
+    CHECK_THAT(refusal_of(with_raw_percentile("p90_us", "-Infinity")),
+               Contains("in percentiles.p90_us: '-Infinity'"));
+    CHECK(refusal_of(with_raw_percentile("p50_us", "-3")) ==
+          "x.json has percentiles.p50_us = -3, not a positive time");
+    CHECK(refusal_of(with_raw_percentile("p50_us", "\"14.1\"")) ==
+          "x.json has percentiles.p50_us = \"14.1\", a text where a number belongs");
+    CHECK_THAT(refusal_of(with_raw_percentile("p50_us", "1e-300")),
+               Contains("x.json has percentiles.p50_us = 1e-300, below 0.001 us"));
+    CHECK_THAT(refusal_of(with_raw_percentile("max_us", "1e308")),
+               Contains("x.json has percentiles.max_us = 1e+308, above 18446744073709.55 us"));
+    auto runs = plain_report();
+    runs["runs"] = {run_of(11), run_of(12)};
+    runs["runs"][1]["percentiles"]["p99_us"] = true;
+    CHECK(refusal_of(runs.dump()) == "run 2 of x.json has percentiles.p99_us = true, not a number");
+    auto flows = plain_report();
+    flows["config"]["flows"] = "2";
+    CHECK(refusal_of(flows.dump()) == "x.json has config.flows = \"2\", not a whole number");
+}
+
+TEST_CASE("compare: a report at odds with itself is refused, naming what") {
+    auto text_version = plain_report();
+    text_version["format_version"] = "2";
+    CHECK_THAT(refusal_of(text_version.dump()),
+               Contains("x.json has format_version \"2\", a text: the clients write the report "
+                        "format as a whole number"));
+    CHECK(refusal_of(text_version.dump()).find("older") == std::string::npos);
+    auto fraction = plain_report();
+    fraction["format_version"] = 2.5;
+    CHECK_THAT(refusal_of(fraction.dump()), Contains("format_version 2.5, not a whole number"));
+
+    auto falling = plain_report(500.0);  // p50 500 us, max 96.4 us
+    CHECK(refusal_of(falling.dump()) ==
+          "x.json has percentiles.p50_us = 500 above percentiles.p90_us = 15.2: a percentile "
+          "cannot exceed a higher one, or the maximum; the report was altered");
+    auto maximum = plain_report();
+    maximum["percentiles"]["max_us"] = 1.0;
+    CHECK_THAT(refusal_of(maximum.dump()),
+               Contains("percentiles.p99_99_us = 96.4 above percentiles.max_us = 1"));
+
+    // A real report, its percentiles from the histogram it carries
+    // (report_test_support.hpp: p50 1.9 us, p90 and above 6 us).
+    sctp_perf::testing::small_run run;
+    std::ostringstream out;
+    sctp_perf::write_json_report(out, run.report);
+    auto doc = nlohmann::json::parse(out.str());
+    CHECK(parse_report(doc.dump(), "real.json").runs[0][0] == 1.9);
+    doc["percentiles"]["p50_us"] = 1.5;  // still in order, but not its histogram's
+    try {
+        parse_report(doc.dump(), "real.json");
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()) ==
+              "real.json has percentiles.p50_us = 1.5, but its own hdr_histogram puts it at 1.9 "
+              "us (within 1/1024): the report was altered");
+    }
+}
+
+TEST_CASE("compare: every setting uniform within a side, the odd report named") {
+    std::vector<report_runs> reports;
+    for (int i = 1; i <= 5; ++i) {
+        auto doc = plain_report(10.0 + i);
+        doc["config"]["spin"] = false;
+        doc["config"]["nagle"] = i == 4;
+        reports.push_back(parse_report(doc.dump(), fmt::format("a/{}.json", i)));
+    }
+    try {
+        gather_side('A', {"a"}, reports);
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()) ==
+              "the A side mixes configurations, so its runs measure different things: a/1.json "
+              "has Nagle off, a/4.json Nagle on (4 of its 5 reports are as a/1.json)");
+    }
+    // Flows, rate, arrivals, batch, streams, ordering, spinning: each counts.
+    auto load = plain_report();
+    load["config"]["mode"] = "rate";
+    load["config"]["flows"] = 4;
+    load["config"]["rate_per_s"] = 1000;
+    load["config"]["batch"] = 1;
+    load["load"] = {{"arrivals", "uniform"}};
+    load["sctp"] = {{"streams_used", 1}, {"unordered", false}};
+    load["server"] = {{"spin", false}};
+    const auto usual = parse_report(load.dump(), "b/1.json");
+    CHECK(describe_settings(usual.settings) ==
+          ", server spin off, 4 flows, rate 1000/s a flow, uniform arrivals, batch 1, 1 SCTP "
+          "stream, ordered delivery");
+    const std::vector<std::pair<nlohmann::json::json_pointer, nlohmann::json>> changes = {
+        {"/config/flows"_json_pointer, 8},       {"/config/rate_per_s"_json_pointer, 2000},
+        {"/config/batch"_json_pointer, 16},      {"/load/arrivals"_json_pointer, "poisson"},
+        {"/sctp/streams_used"_json_pointer, 16}, {"/sctp/unordered"_json_pointer, true},
+        {"/server/spin"_json_pointer, true},     {"/config/spin"_json_pointer, true}};
+    const std::vector<std::string> sentences = {
+        "b/1.json has 4 flows, b/2.json 8 flows",
+        "b/1.json has rate 1000/s a flow, b/2.json rate 2000/s a flow",
+        "b/1.json has batch 1, b/2.json batch 16",
+        "b/1.json has uniform arrivals, b/2.json poisson arrivals",
+        "b/1.json has 1 SCTP stream, b/2.json 16 SCTP streams",
+        "b/1.json has ordered delivery, b/2.json unordered delivery",
+        "b/1.json has server spin off, b/2.json server spin on",
+        "b/2.json has spin on, b/1.json does not say"};
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        auto odd = load;
+        odd[changes[i].first] = changes[i].second;
+        try {
+            gather_side('B', {"b"}, {usual, parse_report(odd.dump(), "b/2.json")});
+            FAIL("accepted");
+        } catch (const input_error& e) {
+            CHECK_THAT(std::string(e.what()), Contains(sentences[i]));
+        }
+    }
+    // A side at one with itself is described by its settings.
+    const auto side = gather_side('B', {"b"}, {usual});
+    CHECK(side.settings.flows == 4u);
+}
+
+TEST_CASE("compare: each report counts once, on one side or on both") {
+    const auto one = parse_report(plain_report(11.0).dump(), "a/1.json");
+    const auto two = parse_report(plain_report(12.0).dump(), "a/2.json");
+    // The same text under another name, formatted differently: one report.
+    const auto copy = parse_report(plain_report(11.0).dump(4), "a/copy.json");
+    const auto again = parse_report(plain_report(11.0).dump(), "a/1.json");
+    const auto refusal = [](const std::vector<report_runs>& a, const std::vector<report_runs>& b) {
+        try {
+            refuse_repeated_reports(a, b);
+        } catch (const input_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    CHECK(refusal({one, two}, {}) == "(accepted)");
+    CHECK(refusal({one, two, copy}, {}) ==
+          "the A side: a/1.json and a/copy.json are the same report (the same content): a copy "
+          "would count as another run that agrees; give one of them");
+    CHECK(refusal({one, two, again}, {}) ==
+          "the A side: a/1.json is given twice: each report must count once");
+    CHECK(refusal({two}, {one, copy}) ==
+          "the B side: a/1.json and a/copy.json are the same report (the same content): a copy "
+          "would count as another run that agrees; give one of them");
+    CHECK(refusal({one, two}, {copy}) ==
+          "a/1.json (on the A side) and a/copy.json (on the B side) are the same report: a "
+          "report on both sides compares its runs with themselves; give it to one side");
+    // Runs of one --repeat report may agree: they are not reports.
+    auto repeated = plain_report();
+    repeated["runs"] = {run_of(11), run_of(11)};
+    CHECK(parse_report(repeated.dump(), "r.json").runs.size() == 2);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/interval_report.hpp"
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <sstream>
@@ -42,7 +44,8 @@ interval_sample half_second(const log_linear_histogram* latency) {
 
 const std::string header =
     "elapsed_s,length_s,messages_sent,messages_received,mb_per_s_sent,mb_per_s_received,"
-    "p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,utc,min_us,mean_us,stddev_us\n";
+    "p50_us,p99_us,max_us,latency_kind,cpu_percent,rss_kib,utc,min_us,mean_us,stddev_us,"
+    "latency_samples\n";
 
 // 2026-11-26T07:08:03.5Z on the wall clock.
 std::chrono::system_clock::time_point half_past_three_s() {
@@ -63,11 +66,12 @@ TEST_CASE("interval csv: header once, then one row per interval", "[interval]") 
     s.latency_corrected = false;
     s.ends_at = half_past_three_s();
     csv.write(s);
-    CHECK(out.str() == header +
-                           "3.000,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
-                           "corrected,12.5,5324,,1.001,1.050,0.029\n"
-                           "3.500,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
-                           "uncorrected,12.5,5324,2026-11-26T07:08:03.500000Z,1.001,1.050,0.029\n");
+    CHECK(out.str() ==
+          header +
+              "3.000,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
+              "corrected,12.5,5324,,1.001,1.050,0.029,100\n"
+              "3.500,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,"
+              "uncorrected,12.5,5324,2026-11-26T07:08:03.500000Z,1.001,1.050,0.029,100\n");
 }
 
 TEST_CASE("interval csv: an interval without timed replies leaves latency empty", "[interval]") {
@@ -83,8 +87,33 @@ TEST_CASE("interval csv: an interval without timed replies leaves latency empty"
         s.rss_kib = 4096;
         csv.write(s);
         CHECK(out.str() ==
-              header + "1.000,1.000,0,0,0.000000,0.000000,,,,corrected,0.0,4096,,,,\n");
+              header + "1.000,1.000,0,0,0.000000,0.000000,,,,corrected,0.0,4096,,,,,0\n");
     }
+}
+
+// One reply that straggled past the last whole interval: 12775320 ns, so min,
+// mean, max, p50 and p99 are all 12775.320 us; the sample standard deviation
+// divides by n - 1 = 0 and is left empty, as "-" in the line.
+TEST_CASE("interval csv and line: one sample defines every figure but the deviation",
+          "[interval]") {
+    log_linear_histogram one;
+    one.record(12'775'320);
+    std::ostringstream out;
+    sctp_perf::interval_csv_writer csv(out);
+    interval_sample s;
+    s.elapsed_s = 1.012;
+    s.length_s = 0.012;
+    s.messages_received = 1;
+    s.latency = &one;
+    s.rss_kib = 29932;
+    csv.write(s);
+    const double p50_us = static_cast<double>(one.percentile_ns(500'000)) / 1000.0;
+    CHECK(out.str() == header + fmt::format("1.012,0.012,0,1,0.000000,0.000000,{0:.3f},{0:.3f},"
+                                            "12775.320,corrected,0.0,29932,,12775.320,"
+                                            "12775.320,,1\n",
+                                            p50_us));
+    const std::string line = sctp_perf::format_interval_line(s);
+    CHECK(line.find("min  12775.320 mean  12775.320 sd          - us") != std::string::npos);
 }
 
 TEST_CASE("interval line: every number of the interval, with units", "[interval]") {

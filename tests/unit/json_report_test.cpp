@@ -206,3 +206,23 @@ TEST_CASE("json report: SCTP runs state requested and effective timers") {
     CHECK(doc["environment"]["sctp_rto_socket"]["min_ms"] == 20);
     CHECK(doc["environment"]["sctp_rto_system"]["min_ms"] == 1000);
 }
+
+// One round trip of 500 ns: its min, mean and max are 0.5 us; the sample
+// variance divides by n - 1 = 0, so it and the deviation are null, not 0
+// (report/defined_statistics.hpp).
+TEST_CASE("json report: one round trip defines no variance or deviation") {
+    sctp_perf::testing::small_run run;
+    sctp_perf::latency_recorder one{sctp_perf::bin_layout{0.0, 4.0, 4, 2}};
+    one.record(std::chrono::nanoseconds(500), 0);
+    run.report.recorder = &one;
+    run.report.options.iterations = 1;
+    std::ostringstream out;
+    sctp_perf::write_json_report(out, run.report);
+    const auto s = nlohmann::json::parse(out.str())["summary"];
+    CHECK(s["num_points"] == 1);
+    CHECK(s["min_us"].get<double>() == 0.5);
+    CHECK(s["mean_us"].get<double>() == 0.5);
+    CHECK(s["max_us"].get<double>() == 0.5);
+    CHECK(s["variance_us2"].is_null());
+    CHECK(s["stddev_us"].is_null());
+}

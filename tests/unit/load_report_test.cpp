@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -302,4 +303,26 @@ TEST_CASE("load report: fan-out adds a row per server, in text, JSON and the flo
     std::ostringstream plain;
     write_flow_csv(plain, one);
     CHECK(lines_of(plain.str())[0].find("server") == std::string::npos);
+}
+
+// One timed reply of 7 us: min, mean, max and every percentile 7.000 us; the
+// sample deviation divides by n - 1 = 0, so the text says "-" and JSON null
+// (report/defined_statistics.hpp).
+TEST_CASE("load report: one timed reply defines no deviation, in text and JSON") {
+    auto l = rate_result({7});
+    l.corrected->record(7000);
+    l.uncorrected->record(7000);
+    const auto text = summary_of(l);
+    CHECK(text.find("\tnum_points 1  min 7.000  mean 7.000  stddev -\n") != std::string::npos);
+    const auto doc = load_json(l);
+    CHECK(doc["latency_corrected"]["num_points"] == 1);
+    CHECK(doc["latency_corrected"]["min_us"].get<double>() == 7.0);
+    CHECK(doc["latency_corrected"]["stddev_us"].is_null());
+    CHECK(doc["latency_uncorrected"]["stddev_us"].is_null());
+
+    // A second reply of 9 us: a deviation of sqrt(2) = 1.414 us.
+    l.corrected->record(9000);
+    CHECK(summary_of(l).find("\tnum_points 2  min 7.000  mean 8.000  stddev 1.414\n") !=
+          std::string::npos);
+    CHECK(load_json(l)["latency_corrected"]["stddev_us"].get<double>() == Approx(std::sqrt(2.0)));
 }

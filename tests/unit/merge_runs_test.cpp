@@ -2,6 +2,8 @@
 // Merging several clients' runs: histograms, series, reports and interval
 // logs. Data small enough to check by hand.
 
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
@@ -217,7 +219,9 @@ TEST_CASE("merge: each host's measurement start, its offset from the earliest, h
     run.report.options.start_at.reset();
     run.report.measurement_began = instant + nanoseconds(3'000'000'500);
     hosts.push_back(parse_host_run(report_text(run, "box"), "c.json"));
-    const auto merged = merge_host_runs(hosts, false);
+    // Each measured for 0.25 s: the third began long after the others had
+    // finished, which only --allow-apart merges.
+    const auto merged = merge_host_runs(hosts, false, true);
     const auto doc = nlohmann::json::parse(merged_report_json(merged).dump());
 
     REQUIRE(doc["hosts"].size() == 3);  // one row per report, whatever its host's name
@@ -247,6 +251,76 @@ TEST_CASE("merge: each host's measurement start, its offset from the earliest, h
         "box", "SOCK_STREAM_clt", "2026-11-26T14:05:03.000000Z", "2999988", "-", "7", "28.0"};
     CHECK(words_of_row(text.str(), "box", "a.json") == a);
     CHECK(words_of_row(text.str(), "box", "c.json") == c);
+}
+
+TEST_CASE("merge: one report given twice is refused, by content whatever its name") {
+    sctp_perf::testing::small_run run;
+    const auto text = report_text(run, "alpha");
+    std::vector<host_run> hosts;
+    hosts.push_back(parse_host_run(text, "alpha.json"));
+    hosts.push_back(parse_host_run(report_text(run, "beta"), "beta.json"));
+    hosts.push_back(parse_host_run(nlohmann::json::parse(text).dump(4), "copy.json"));
+    CHECK_THROWS_WITH(merge_host_runs(hosts, false),
+                      "alpha.json and copy.json are the same report (the same content): a copy "
+                      "would count as another run that agrees; give one of them, or its counts "
+                      "would be added twice");
+    hosts.back().source = "alpha.json";
+    CHECK_THROWS_WITH(merge_host_runs(hosts, false),
+                      Catch::StartsWith("alpha.json is given twice: each report must count once"));
+}
+
+TEST_CASE("merge: reports measured one after another are not summed into a rate") {
+    // Three clients of 0.25 s each (report_test_support.hpp), begun at T,
+    // T + 1 s and T + 2 s: the latest start, T + 2 s, comes 1.75 s after the
+    // earliest end, T + 0.25 s.
+    using std::chrono::seconds;
+    const sctp_perf::wall_time instant{seconds(1'795'701'900)};
+    sctp_perf::testing::small_run run;
+    std::vector<host_run> hosts;
+    for (int i = 0; i < 3; ++i) {
+        run.report.measurement_began = instant + seconds(i);
+        hosts.push_back(parse_host_run(report_text(run, "box"), fmt::format("{}.json", i)));
+    }
+    CHECK_THROWS_WITH(merge_host_runs(hosts, false),
+                      "2.json began to measure 1.750 s after 0.json had finished "
+                      "(measurement_began_at plus summary.duration_s): the clients did not "
+                      "measure at once, so their rates do not add up (--allow-apart merges their "
+                      "latencies, without a rate)");
+    const auto apart = merge_host_runs(hosts, false, true);
+    CHECK(apart.at_once == false);
+    const auto doc = nlohmann::json::parse(merged_report_json(apart).dump());
+    CHECK(doc["measured_at_once"] == false);
+    CHECK(doc["ping_pong"]["round_trips"] == 21);
+    CHECK(doc["ping_pong"]["round_trips_per_s"].is_null());
+    std::ostringstream text;
+    write_text_merged(text, apart);
+    CHECK_THAT(text.str(), Catch::Contains("Not at once (--allow-apart): 2.json began to measure "
+                                           "1.750 s after 0.json had finished"));
+    CHECK_THAT(text.str(), Catch::Contains("totals: 21 round trips, - round trips/s in all"));
+
+    // Overlapping by a little is at once: the rates add up.
+    hosts.clear();
+    for (int i = 0; i < 3; ++i) {
+        run.report.measurement_began = instant + std::chrono::milliseconds(100 * i);
+        hosts.push_back(parse_host_run(report_text(run, "box"), fmt::format("{}.json", i)));
+    }
+    const auto at_once = merge_host_runs(hosts, false);
+    CHECK(at_once.at_once == true);
+    CHECK(nlohmann::json::parse(
+              merged_report_json(at_once).dump())["ping_pong"]["round_trips_per_s"] == 84.0);
+}
+
+TEST_CASE("merge: a number beyond what a report holds is refused, naming the key") {
+    sctp_perf::testing::small_run run;
+    auto doc = nlohmann::json::parse(report_text(run, "alpha"));
+    doc["summary"]["duration_s"] = -1.0;
+    CHECK_THROWS_WITH(parse_host_run(doc.dump(), "x.json"),
+                      "x.json has summary.duration_s = -1.0, below 0 s, the least duration a "
+                      "report can hold: the report was altered");
+    doc = nlohmann::json::parse(report_text(run, "alpha"));
+    doc["summary"]["mean_us"] = "2";
+    CHECK_THROWS_WITH(parse_host_run(doc.dump(), "x.json"),
+                      "x.json has summary.mean_us = \"2\", a text where a number belongs");
 }
 
 TEST_CASE("merge: a measurement start that is not a time is refused") {
@@ -330,6 +404,19 @@ TEST_CASE("merge logs: a log that starts before the first moves the merged start
     CHECK(merged.largest_misalignment_ms == 2);
 }
 
+TEST_CASE("merge logs: one log given twice is refused") {
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto h = histogram_of({1000});
+    const auto a = log_of(t, {{1000, h}});
+    const auto b = log_of(t + 5, {{1000, h}});
+    CHECK_NOTHROW(merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"}));
+    CHECK_THROWS_WITH(merge_histogram_logs({a, b, a}, {"a.hlog", "b.hlog", "a.hlog"}),
+                      "a.hlog is given twice: each log must count once, or its values would be "
+                      "added twice");
+    CHECK_THROWS_WITH(merge_histogram_logs({a, a}, {"a.hlog", "copy.hlog"}),
+                      Catch::StartsWith("a.hlog and copy.hlog are the same log"));
+}
+
 TEST_CASE("merge logs: intervals of different lengths are refused") {
     constexpr std::int64_t t = 1'700'000'000'000;
     const auto h = histogram_of({1000});
@@ -337,6 +424,25 @@ TEST_CASE("merge logs: intervals of different lengths are refused") {
     const auto b = log_of(t, {{2000, h}, {2000, h}});
     CHECK_THROWS_WITH(merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"}),
                       Catch::Contains("a.hlog has intervals of 1.000 s, another log of 2.000 s"));
+}
+
+// A run's last interval ends with the run: log A's last replies came 4 ms
+// after its second interval's nominal end, so that interval is 1.004 s long
+// (no third one was begun for them); log B's ended on time. Both are logs of
+// 1 s intervals, and their two intervals add up one to one.
+TEST_CASE("merge logs: a last interval a few ms long or short is the same length") {
+    constexpr std::int64_t t = 1'700'000'000'000;
+    const auto h = histogram_of({1000});
+    const auto a = log_of(t, {{1000, h}, {1004, h}});
+    const auto b = log_of(t, {{1000, h}, {1000, h}});
+    const auto merged = merge_histogram_logs({a, b}, {"a.hlog", "b.hlog"});
+    CHECK(merged.interval_ms == 1000);
+    CHECK(merged.merged_count == 8);  // 2 logs x 2 intervals x 2 tags, one sample each
+    // A first interval of 1 s against one of 2 s is still refused, whatever
+    // the last intervals hold.
+    const auto c = log_of(t, {{2000, h}, {1000, h}});
+    CHECK_THROWS_WITH(merge_histogram_logs({a, c}, {"a.hlog", "c.hlog"}),
+                      Catch::Contains("has intervals of"));
 }
 
 TEST_CASE("merge: the command line, and the rules a merge adds") {

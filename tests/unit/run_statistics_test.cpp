@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stats/run_statistics.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -43,6 +44,63 @@ TEST_CASE("run statistics: order-statistic coverage from the binomial by hand") 
     // Far past where 2^-n underflows a double, still a probability.
     CHECK(order_statistic_coverage(2000, 956) > 0.9);
     CHECK(order_statistic_coverage(2000, 956) < 1.0);
+}
+
+TEST_CASE("run statistics: the ratio's order-statistic coverage from U's distribution by hand") {
+    // Two samples of n, C(2n, n) equally likely arrangements; P(U = 0) = P(U
+    // = 1) = 1 / C(2n, n). The widest interval (k = 1) misses when U = 0 or
+    // U = mn: 1 - 2 / C(2n, n). The next (k = 2) misses when U <= 1 or >=
+    // mn - 1: 1 - 4 / C(2n, n).
+    CHECK(ratio_order_statistic_coverage(3, 3, 1) == Approx(1.0 - 2.0 / 20.0));   // 90 %
+    CHECK(ratio_order_statistic_coverage(4, 4, 1) == Approx(1.0 - 2.0 / 70.0));   // 97.1 %
+    CHECK(ratio_order_statistic_coverage(4, 4, 2) == Approx(1.0 - 4.0 / 70.0));   // 94.3 %
+    CHECK(ratio_order_statistic_coverage(5, 5, 2) == Approx(1.0 - 4.0 / 252.0));  // 98.4 %
+    // 5 and 5, k = 3: P(U <= 2) = (1 + 1 + 2) / 252, U = 2 being {0, 2} or
+    // {1, 1} of pairs out of order.
+    CHECK(ratio_order_statistic_coverage(5, 5, 3) == Approx(1.0 - 8.0 / 252.0));
+    CHECK(ratio_order_statistic_coverage(4, 4, 0) == 0.0);
+    CHECK(ratio_order_statistic_coverage(1, 1, 1) == 0.0);  // one pair: no interval
+
+    // The least number of runs a side: the first n whose k = 2 reaches the
+    // confidence. 95 %: 4 gives 94.3 %, 5 gives 98.4 %. 99 %: 5 gives 98.4
+    // %, 6 gives 1 - 4 / 924 = 99.57 %. 90 %: 3 gives 1 - 4 / 20 = 80 %, 4
+    // gives 94.3 %.
+    CHECK(least_runs_per_side(0.95) == 5);
+    CHECK(least_runs_per_side(0.99) == 6);
+    CHECK(least_runs_per_side(0.90) == 4);
+    // 4 / C(2n, n) <= 10^-6 needs C(2n, n) >= 4 10^6: C(24, 12) = 2704156 is
+    // short, C(26, 13) = 10400600 is not.
+    CHECK(least_runs_per_side(0.999999) == 13);
+}
+
+TEST_CASE("run statistics: the ratio's order-statistic interval covers a scale change") {
+    // B is A's distribution times 1.2 (log-normal); the interval between the
+    // 2nd smallest and 2nd largest of the 25 ratios b / a of 5 and 5 holds
+    // 1.2 in 98.4 % of sets. 4000 sets: within 1 %.
+    std::mt19937_64 generator(11);
+    std::lognormal_distribution<double> draw(0.0, 0.4);
+    int held = 0;
+    constexpr int sets = 4000;
+    for (int set = 0; set < sets; ++set) {
+        std::vector<double> ratios;
+        std::vector<double> a(5);
+        std::vector<double> b(5);
+        for (auto& x : a) {
+            x = draw(generator);
+        }
+        for (auto& y : b) {
+            y = 1.2 * draw(generator);
+        }
+        for (const double y : b) {
+            for (const double x : a) {
+                ratios.push_back(y / x);
+            }
+        }
+        std::sort(ratios.begin(), ratios.end());
+        held += ratios[1] <= 1.2 && 1.2 <= ratios[23];
+    }
+    CHECK(static_cast<double>(held) / sets ==
+          Approx(ratio_order_statistic_coverage(5, 5, 2)).margin(0.01));
 }
 
 TEST_CASE("run statistics: the median's interval takes the narrowest ranks that reach 95 %") {

@@ -9,15 +9,18 @@
 #include <sys/socket.h>
 
 #include <array>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "protocol/wire_protocol.hpp"
 #include "server/session.hpp"
 #include "transport/message_channel.hpp"
+#include "transport/socket_setup.hpp"
 
 using namespace sctp_perf;
 using namespace std::chrono_literals;
@@ -142,6 +145,52 @@ TEST_CASE("session: ping-pong of 3 round trips, then the client's close", "[serv
     REQUIRE(p.s->done());
     CHECK(p.s->outcome().completed);
     CHECK(p.s->outcome().messages_done == 3);
+}
+
+TEST_CASE("session: lent its loop's thread, ping-pong goes on until the loop recalls it",
+          "[server]") {
+    session_on_pair p;
+    // A wait that went wrong fails the test at the I/O timeout, not hangs it.
+    set_io_timeout(p.s->native_handle(), p.identity.io_timeout);
+    set_io_timeout(p.client.get(), p.identity.io_timeout);
+    send_header(p, protocol::test_mode::ping_pong, 4, 0);
+    p.advance(1ms);
+    expect_accepted(p);
+    std::atomic<std::size_t> handed_in{0};
+    std::atomic<bool> stopping{false};
+    const session::thread_recall recall{handed_in, stopping};
+    // The client: 5 round trips; the recall comes due after the 4th reply.
+    std::atomic<int> replies{0};
+    std::thread client([&] {
+        for (int i = 0; i < 5; ++i) {
+            const std::array<std::byte, 4> request{std::byte{0x10}, std::byte{1}, std::byte{2},
+                                                   std::byte(0x20 + i)};
+            p.send(request);
+            std::array<std::byte, protocol::reply_size> reply{};
+            if (::recv(p.client.get(), reply.data(), reply.size(), MSG_WAITALL) !=
+                    static_cast<ssize_t>(reply.size()) ||
+                reply[1] != std::byte(0x20 + i)) {
+                return;
+            }
+            if (++replies == 4) {
+                handed_in = 1;  // as a session handed to the worker would
+            }
+        }
+    });
+    p.s->advance(p.t0 + 2ms, p.scratch, &recall);
+    // The session sees the recall after the 4th reply or, if the client set
+    // it only after that look, after the 5th; one advance() per request
+    // would have served one.
+    const auto lent = p.s->outcome().messages_done;
+    CHECK(lent >= 4);
+    if (lent < 5) {
+        p.s->advance(p.t0 + 3ms, p.scratch, &recall);  // its first read still waits
+    }
+    client.join();
+    CHECK(replies == 5);
+    CHECK(p.s->outcome().messages_done == 5);
+    CHECK_FALSE(p.s->done());
+    CHECK_FALSE(p.s->wants_to_write());  // every reply went out whole
 }
 
 TEST_CASE("session: a silent connection ends at the header timeout", "[server]") {

@@ -23,6 +23,8 @@ set -euo pipefail
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly script_dir
 readonly guest_src="${script_dir}/guest"
+# shellcheck source-path=SCRIPTDIR source=host-lib.sh
+source "${script_dir}/host-lib.sh"
 
 # Every line the guest prints for the host starts with this tag, so kernel
 # messages and check chatter can never be mistaken for a result.
@@ -68,17 +70,12 @@ Options:
                        UBSAN_OPTIONS with log_path=DIR/report, and
                        SCTPPERF_SANITIZER_DIR=DIR, make every report written
                        there fail its check and the run (see guest/run-checks.sh)
-  --vm-timeout SECONDS bound on the whole VM run (default: 720)
+  --vm-timeout SECONDS bound on the whole VM run (default: 1500)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
   --no-install         never call apt-get; fail if a host tool is missing
   -h, --help           show this help
 EOF
-}
-
-die() {
-    echo "run-vm-checks: $*" >&2
-    exit 1
 }
 
 bin_dir=""
@@ -90,9 +87,11 @@ skip_checks=""
 checks_dir="${guest_src}/checks"
 extra_trees=()
 guest_env=()
-# The checks took ~145 s on an idle 2-CPU host; hol_blocking adds 55-75 s
-# (~120 s with every retry), and a busy host stretches all of it.
-vm_timeout_s=720
+# The checks took 370 s on an idle 2-CPU host (the guest boot included),
+# and a host kept busy by two other CPU-bound processes slows the emulator
+# by half or more. The bound only catches a hang: a run cut short by it
+# fails every check not yet run.
+vm_timeout_s=1500
 work_dir=""
 allow_install=1
 
@@ -186,16 +185,7 @@ ensure_host_tools() {
         missing+=(busybox-static)
     fi
     ((${#missing[@]})) || return 0
-
-    if ((allow_install == 0)) || [[ "$(id -u)" != 0 ]]; then
-        die "missing host packages: ${missing[*]} (install them with apt-get install --no-install-recommends ${missing[*]})"
-    fi
-    echo "run-vm-checks: installing ${missing[*]}" >&2
-    # An out-of-date package list makes apt-get install fail on a fresh
-    # machine; refreshing it first is cheap compared with the VM run.
-    apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
-        die "apt-get install ${missing[*]} failed"
+    install_host_packages "${missing[@]}"
 }
 
 # --- kernel --------------------------------------------------------------
@@ -268,24 +258,6 @@ ensure_kernel() {
 
 # --- initramfs -----------------------------------------------------------
 
-# Copies a file to the same absolute path under the image root, following
-# symbolic links so the image holds the real bytes.
-copy_into_image() {
-    local file="$1"
-    mkdir -p "${image_root}$(dirname "${file}")"
-    cp -L "${file}" "${image_root}${file}"
-}
-
-# Copies every shared library an executable needs, and the dynamic loader,
-# to the paths ldd reports; glibc's loader searches /lib/x86_64-linux-gnu and
-# /usr/lib/x86_64-linux-gnu without any ld.so.cache.
-copy_libraries() {
-    local exe="$1" lib
-    while read -r lib; do
-        [[ -n "${lib}" ]] && copy_into_image "${lib}"
-    done < <(ldd "${exe}" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
-}
-
 module_file() {
     # Module names use "_" where file names may use "-".
     local name="$1" pattern
@@ -343,14 +315,14 @@ build_initramfs() {
     for tool in ip tc; do
         path="$(find_tool "${tool}")"
         cp -L "${path}" "${image_root}/sctp-perf/sbin/${tool}"
-        copy_libraries "${path}"
+        copy_libraries "${image_root}" "${path}"
     done
 
     local program included=()
     for program in "${programs[@]}"; do
         if [[ -x "${bin_dir}/${program}" ]]; then
             cp -L "${bin_dir}/${program}" "${image_root}/sctp-perf/bin/"
-            copy_libraries "${bin_dir}/${program}"
+            copy_libraries "${image_root}" "${bin_dir}/${program}"
             included+=("${program}")
         fi
     done
@@ -522,13 +494,7 @@ report() {
 main() {
     ensure_host_tools
     ensure_kernel
-    if [[ -z "${work_dir}" ]]; then
-        temp_work_dir="$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-vm.XXXXXX")"
-        work_dir="${temp_work_dir}"
-    else
-        mkdir -p "${work_dir}"
-        work_dir="$(cd "${work_dir}" && pwd)"
-    fi
+    use_work_dir sctp-perf-vm
     build_initramfs
     run_vm
     report

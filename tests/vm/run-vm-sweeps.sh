@@ -27,6 +27,8 @@ readonly script_dir
 readonly repo_root="${script_dir}/../.."
 readonly sweeps_src="${script_dir}/guest/sweeps"
 readonly spectrum_script="${repo_root}/run_spectrum.pl"
+# shellcheck source-path=SCRIPTDIR source=host-lib.sh
+source "${script_dir}/host-lib.sh"
 
 # sweep name -> the guest check that makes it and the programs it needs.
 declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep
@@ -104,11 +106,6 @@ Options:
 EOF
 }
 
-die() {
-    echo "run-vm-sweeps: $*" >&2
-    exit 1
-}
-
 bin_dir=""
 output_dir=""
 iterations=5000
@@ -184,33 +181,10 @@ ensure_host_tools() {
     command -v fc-match >/dev/null || missing+=(fontconfig)
     command -v sha256sum >/dev/null && command -v base64 >/dev/null || missing+=(coreutils)
     ((${#missing[@]})) || return 0
-    if ((allow_install == 0)) || [[ "$(id -u)" != 0 ]]; then
-        die "missing host packages: ${missing[*]} (install them with apt-get install --no-install-recommends ${missing[*]})"
-    fi
-    echo "run-vm-sweeps: installing ${missing[*]}" >&2
-    apt-get update -qq >&2 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
-        die "apt-get install ${missing[*]} failed"
+    install_host_packages "${missing[@]}"
 }
 
 # --- the guest's extra files ---------------------------------------------
-
-# Copies a file to the same absolute path under the tree, following
-# symbolic links so the tree holds the real bytes.
-copy_into_tree() {
-    local file="$1" target="${2:-$1}"
-    mkdir -p "${tree}$(dirname "${target}")"
-    cp -L "${file}" "${tree}${target}"
-}
-
-# Every shared library an executable needs, and the dynamic loader, at the
-# paths ldd reports (as run-vm-checks.sh does for the programs).
-copy_libraries() {
-    local lib
-    while read -r lib; do
-        [[ -n "${lib}" ]] && copy_into_tree "${lib}"
-    done < <(ldd "$1" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }')
-}
 
 # perl_files PERL SCRIPT: the files of the Perl modules (and their XS
 # libraries) that SCRIPT, run_spectrum.pl, uses under PERL: those it loads at
@@ -218,15 +192,16 @@ copy_libraries() {
 # runs nothing), plus the Math::BigInt/BigFloat family that JSON::PP loads
 # only when allow_bignum meets its first number. Each is copied to the path
 # perl found it at, which is on the same perl's built-in @INC in the guest.
-# A whole sweep run on the host under strace opened exactly these files and
-# no other Perl file.
+# The script's own modules (SctpPerf::*) are left out: they go beside the
+# script, where it looks for them (build_tree). A whole sweep run on the host
+# under strace opened exactly these files and no other Perl file.
 perl_files() {
     # shellcheck disable=SC2016 # the $ signs are Perl's
     "$1" -e '
         my $script = shift;
         require $script;
         JSON::PP->new->allow_bignum->decode("[0.5, 12345678901234567890]");
-        print "$_\n" for grep { $_ ne $script } values %INC;
+        print "$INC{$_}\n" for grep { $INC{$_} ne $script && !m{\ASctpPerf/} } keys %INC;
         print "$_\n" for @DynaLoader::dl_shared_objects;
     ' "$2"
 }
@@ -239,23 +214,25 @@ build_tree() {
     # At /usr/bin/perl, where run_spectrum.pl's "#!/usr/bin/env perl" finds it.
     local perl_bin
     perl_bin="$(command -v perl)"
-    copy_into_tree "${perl_bin}" /usr/bin/perl
-    copy_libraries "${perl_bin}"
+    copy_into_root "${tree}" "${perl_bin}" /usr/bin/perl
+    copy_libraries "${tree}" "${perl_bin}"
     local file count=0
     while read -r file; do
-        copy_into_tree "${file}"
+        copy_into_root "${tree}" "${file}"
         count=$((count + 1))
     done < <(perl_files "${perl_bin}" "$(cd "$(dirname "${spectrum_script}")" && pwd)/run_spectrum.pl")
     ((count > 10)) || die "could not list the Perl modules run_spectrum.pl loads"
 
-    # Beside the programs, so its default --bin-dir search finds them.
-    copy_into_tree "${spectrum_script}" /sctp-perf/bin/run_spectrum.pl
+    # Beside the programs, so its default --bin-dir search finds them, with
+    # its modules in lib/ beside it, as in the source tree.
+    copy_into_root "${tree}" "${spectrum_script}" /sctp-perf/bin/run_spectrum.pl
     chmod 0755 "${tree}/sctp-perf/bin/run_spectrum.pl"
+    cp -R "${repo_root}/lib" "${tree}/sctp-perf/bin/lib"
 
-    copy_into_tree /usr/bin/gnuplot-nox /usr/bin/gnuplot
-    copy_libraries /usr/bin/gnuplot-nox
+    copy_into_root "${tree}" /usr/bin/gnuplot-nox /usr/bin/gnuplot
+    copy_libraries "${tree}" /usr/bin/gnuplot-nox
     for file in /usr/share/gnuplot/gnuplot/*/gnuplotrc; do
-        [[ -f "${file}" ]] && copy_into_tree "${file}"
+        [[ -f "${file}" ]] && copy_into_root "${tree}" "${file}"
     done
     # The pngcairo terminal draws its text through pango and fontconfig: the
     # host's fontconfig configuration and the one font its default "Sans"
@@ -263,7 +240,7 @@ build_tree() {
     local font
     font="$(fc-match -f '%{file}' sans)"
     [[ -f "${font}" ]] || die "fontconfig names no font file for 'sans' (install fonts-dejavu-core)"
-    copy_into_tree "${font}"
+    copy_into_root "${tree}" "${font}"
     mkdir -p "${tree}/etc" "${tree}/var/cache/fontconfig"
     cp -rL /etc/fonts "${tree}/etc/"
 
@@ -354,13 +331,7 @@ trap 'exit 1' INT TERM
 
 main() {
     ensure_host_tools
-    if [[ -z "${work_dir}" ]]; then
-        temp_work_dir="$(mktemp -d "${TMPDIR:-/tmp}/sctp-perf-sweeps.XXXXXX")"
-        work_dir="${temp_work_dir}"
-    else
-        mkdir -p "${work_dir}"
-        work_dir="$(cd "${work_dir}" && pwd)"
-    fi
+    use_work_dir sctp-perf-sweeps
     mkdir -p "${output_dir}"
     output_dir="$(cd "${output_dir}" && pwd)"
     build_tree

@@ -61,11 +61,13 @@ class send_schedule {
     send_schedule(clock::time_point t0, double rate_per_s, arrival_process process, unsigned flow,
                   unsigned flows, std::uint64_t seed) noexcept;
 
-    bool paced() const noexcept { return period_ns_ > 0.0L; }
+    // Asked several times per message: a flag, not a long double compare.
+    bool paced() const noexcept { return paced_; }
     clock::time_point start() const noexcept { return t0_; }
 
-    // The due time of the next measured message (message position()).
-    clock::time_point next_due() const noexcept { return at(next_offset_ns_); }
+    // The due time of the next measured message (message position()):
+    // unpaced, t0 without the long double arithmetic.
+    clock::time_point next_due() const noexcept { return paced_ ? at(next_offset_ns_) : t0_; }
     // That message has been sent or started: the next one becomes due.
     void advance() noexcept;
     std::uint64_t position() const noexcept { return position_; }
@@ -89,6 +91,7 @@ class send_schedule {
 
     clock::time_point t0_;
     long double period_ns_;
+    bool paced_ = period_ns_ > 0.0L;
     arrival_process process_;
     long double phase_ns_ = 0.0L;        // uniform: this flow's offset from t0
     std::mt19937_64 random_;             // poisson only

@@ -88,6 +88,17 @@ need_program() {
     [ -x "${SCTPPERF_BIN}/$1" ] || skip "$1 is not in the bin dir (not built)"
 }
 
+# need_both_styles: what a check of both socket styles needs: the kernel's
+# modules, the SOCK_STREAM programs (always built, so missing fails) and the
+# SOCK_SEQPACK ones (missing skips).
+need_both_styles() {
+    need_modules
+    require_program SOCK_STREAM_srv
+    require_program SOCK_STREAM_clt
+    need_program SOCK_SEQPACK_srv
+    need_program SOCK_SEQPACK_clt
+}
+
 # Skips the check when a program's --help does not mention an option, so a
 # check written against a documented option waits for it instead of failing.
 need_option() {
@@ -301,6 +312,25 @@ expect_field() {
     [ "${_got}" = "$2" ] || mismatches="${mismatches}; $1 is '${_got}', expected $2"
 }
 
+# expect_at_least PATH N: as expect_field, for a whole number of at least N.
+expect_at_least() {
+    _got="$(report_field "$1")"
+    [ -n "${_got}" ] && [ "${_got}" -ge "$2" ] ||
+        mismatches="${mismatches}; $1 is '${_got}', expected at least $2"
+}
+
+# judge WHAT [SEEN]: fails the check unless $mismatches is empty, naming WHAT
+# and every mismatch, after the last run's client stderr (REPORT.err) and the
+# servers' last log lines; otherwise logs "WHAT: SEEN" when SEEN is given.
+judge() {
+    if [ -n "${mismatches}" ]; then
+        show_client_stderr "${REPORT}"
+        show_server_logs
+        fail "$1:${mismatches#;}"
+    fi
+    [ -z "${2:-}" ] || log "$1: $2"
+}
+
 # json_value FILE PATH: json_field on a JSON document, for a single look-up.
 json_value() {
     json_flatten "$1" | awk -v want="$2" 'BEGIN { FS = "\t" } $1 == want { print $2; exit }'
@@ -322,19 +352,52 @@ show_server_logs() {
     done
 }
 
+# show_client_stderr OUT: a client's stderr (OUT.err), to see its side of a
+# failure.
+show_client_stderr() {
+    sed 's/^/    client: /' "$1.err"
+}
+
+# client_ok OUT STATUS WHAT [LIMIT_S]: fails the check unless a client's exit
+# STATUS is 0, after its stderr (OUT.err) and the servers' last log lines.
+# The reason names WHAT and the status, or, for 124 (wait_bounded) and 137
+# (run_client's timeout), the time bound of LIMIT_S seconds that killed it.
+client_ok() {
+    [ "$2" -eq 0 ] && return 0
+    show_client_stderr "$1"
+    show_server_logs
+    [ "$2" -eq 124 ] || [ "$2" -eq 137 ] && fail "$3: client killed at its ${4:+$4 s }time bound"
+    fail "$3: client exited with status $2"
+}
+
+# run_report WHAT OUT LIMIT_S NS PROGRAM ARGS...: run_client, which must exit
+# 0 (client_ok, naming WHAT), then the JSON report OUT (ARGS ask for it)
+# flattened into OUT.flat (json_flatten). Sets REPORT (OUT), FLAT (OUT.flat)
+# and RUN_S (the run's seconds), and empties $mismatches for expect_field and
+# judge.
+run_report() {
+    _report_what="$1"
+    REPORT="$2"
+    shift 2
+    _report_started="$(now_s)"
+    _report_status=0
+    run_client "${REPORT}" "$@" || _report_status=$?
+    # shellcheck disable=SC2034 # read by the checks
+    RUN_S="$(float_sub "$(now_s)" "${_report_started}")"
+    client_ok "${REPORT}" "${_report_status}" "${_report_what}" "$1"
+    FLAT="${REPORT}.flat"
+    json_flatten "${REPORT}" >"${FLAT}"
+    mismatches=""
+}
+
 # check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its
 # report counts exactly COUNT samples; prints the client's stderr and the
 # servers' last log lines if not.
 check_run() {
-    if [ "$2" -ne 0 ]; then
-        sed 's/^/    client: /' "$1.err"
-        show_server_logs
-        [ "$2" -eq 124 ] || [ "$2" -eq 137 ] && fail "$4: client killed at its time bound"
-        fail "$4: client exited with status $2"
-    fi
+    client_ok "$1" "$2" "$4"
     _n="$(json_num "$1" summary num_points)"
     if [ "${_n}" != "$3" ]; then
-        sed 's/^/    client: /' "$1.err"
+        show_client_stderr "$1"
         head -c 2000 "$1" | sed 's/^/    report: /'
         fail "$4: summary.num_points is '${_n}', expected $3"
     fi

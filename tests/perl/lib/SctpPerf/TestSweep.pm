@@ -92,7 +92,8 @@ sub wait_until($timeout_s, $check) {
 # gets SIGTERM, then its whole process group SIGKILL (the script runs as the leader
 # of a process group, as a shell's job does). `env` adds environment variables;
 # `on_start` is called with the pid once it runs (e.g. to signal it) and the path
-# of its stderr, which grows as it runs. The programs the script starts run in
+# of its stderr, which grows as it runs; `script` runs another path to the script
+# (a symbolic link to it). The programs the script starts run in
 # process groups of their own, outside the script's; each dies with it (the script
 # asks the kernel for that), so none runs on after the test.
 sub run_script($args, %o) {
@@ -109,7 +110,7 @@ sub run_script($args, %o) {
         open STDIN, '<', File::Spec->devnull;
         open STDOUT, '>', $out;
         open STDERR, '>', $err;
-        exec { $^X } $^X, script_path(), @$args or POSIX::_exit(127);
+        exec { $^X } $^X, $o{script} // script_path(), @$args or POSIX::_exit(127);
     }
     $o{on_start}->($pid, $err) if $o{on_start};
     my $timed_out = 0;
@@ -141,13 +142,16 @@ sub run_script($args, %o) {
 # and takes FAKE_CLIENT_FAIL and FAKE_CLIENT_SLEEP_AT by "NB" (client-100B.args). With
 # --rate or --throughput it writes client-rate-sP.json or client-throughput-sP.json
 # (or the -s4 one, changed), and refuses P < 4 as the real client does (exit 2).
-# With --check it runs nothing: it logs its arguments to checks.log and exits 0, or 2
-# with "NAME: SENTENCE" lines and a pointer to --help, as the real client does, for
-# the sizes below 16 bytes in a load mode and for those steered so:
+# Given --check-lines alone it runs nothing: it reads command lines from stdin, one
+# a line, each a JSON list of words, logs each to checks.log (as its program, then
+# --check-lines and the words) and its pid to check-pids.log, and prints the line's
+# number; or, at the first line it refuses, exits 2 with "NAME: SENTENCE" lines and
+# a pointer to --help, as the real client does, for the sizes below 16 bytes in a
+# load mode and for those steered so:
 #   FAKE_CLIENT_CHECK_FAIL=1,3  refuse those powers (or "100B" sizes)
 #   FAKE_CLIENT_CHECK_MESSAGE=TEXT  the sentence ("fake refusal at P" unless given)
 #   FAKE_CLIENT_CHECK_FAIL_WITH=WORD  refuse so only when WORD is among its arguments
-# calls.log has every invocation, check or run, in order: ["check", P] or ["run", P].
+# calls.log has every line checked and every run, in order: ["check", P] or ["run", P].
 # Signals as the real client takes them while it measures: the first SIGINT or
 # SIGTERM ends its sleep, it writes its report marked interrupted ("interrupted":
 # true, "interrupted_by": "SIGINT") and exits 128 + the signal (130, 143); a second
@@ -157,7 +161,7 @@ sub run_script($args, %o) {
 #   FAKE_CLIENT_FAIL_MESSAGE=TEXT  that message ("connection refused at power P" unless
 #                          given), printed as "fake client: TEXT" and the report's error
 #   FAKE_CLIENT_FAIL_WITH=WORD  fail so only when WORD is among its arguments
-#   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power (a run; --check
+#   FAKE_CLIENT_EXIT=2     exit 2 ("unknown option") for every power (a run; the check
 #                          takes the options: a client whose run rejects them all the same)
 #   FAKE_CLIENT_NO_JSON=1  exit 0 without writing the JSON report
 #   FAKE_CLIENT_FORMAT1=1  write the format_version 1 report client-format1-s0.json
@@ -193,7 +197,7 @@ sub make_fake_bin() {
     my $fixtures = fixture_dir();
     my $client = <<"PL";
 #!$^X
-use strict; use warnings; use JSON::PP; use Time::HiRes ();
+use strict; use warnings; use B (); use JSON::PP; use Time::HiRes ();
 my \$log = \$ENV{FAKE_LOG_DIR};
 my (\$power, \$bytes, \$json_file);
 my \$mode = 'ping-pong';
@@ -205,21 +209,44 @@ for my \$i (0 .. \$#ARGV) {
 }
 sub log_text { my (\$name, \$text, \$mode) = \@_; return unless \$log;
                open my \$fh, \$mode // '>', "\$log/\$name" or die; print {\$fh} \$text; close \$fh }
+if (\@ARGV == 1 && \$ARGV[0] eq '--check-lines') {
+    my (\$name) = \$0 =~ m{([^/]+)\\z};
+    my \$number = 0;
+    while (my \$line = <STDIN>) {
+        ++\$number;
+        my \@words = \@{ decode_json(\$line) };
+        # As the real client: every word a JSON string, numbers too.
+        if (grep { ref || B::svref_2object(\\\$_)->FLAGS & (B::SVp_IOK | B::SVp_NOK) } \@words) {
+            print STDERR "\$name: --check-lines: line \$number is not a JSON list of the words of a command line\\n";
+            exit 2;
+        }
+        my (\$p, \$b);
+        my \$m = 'ping-pong';
+        for my \$i (0 .. \$#words) {
+            \$p = \$words[\$i + 1] if \$words[\$i] eq '-s';
+            \$b = \$words[\$i + 1] if \$words[\$i] eq '--payload-bytes';
+            \$m = \$1 if \$words[\$i] =~ /\\A--(rate|throughput)\\z/;
+        }
+        my \$k = defined \$p ? \$p : "\${b}B";
+        \$b //= 2**\$p;
+        log_text('checks.log', encode_json([\$0, '--check-lines', \@words]) . "\\n", '>>');
+        log_text('check-pids.log', "\$\$\\n", '>>');
+        log_text('calls.log', encode_json(['check', \$k]) . "\\n", '>>');
+        my \@refusals;
+        push \@refusals, \$ENV{FAKE_CLIENT_CHECK_MESSAGE} // "fake refusal at \$k"
+            if (grep { \$_ eq \$k } split /,/, \$ENV{FAKE_CLIENT_CHECK_FAIL} // '')
+               && (!defined \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} } \@words);
+        push \@refusals, "--\$m needs a payload of at least 16 bytes (-s 4)" if \$m ne 'ping-pong' && \$b < 16;
+        if (\@refusals) {
+            print STDERR map({ "\$name: \$_\\n" } \@refusals), "Try '\$name --help' for the options.\\n";
+            exit 2;
+        }
+        print "\$number\\n";
+    }
+    exit 0;
+}
 my \$key = defined \$power ? \$power : "\${bytes}B";
 \$bytes //= 2**\$power;
-if (grep { \$_ eq '--check' } \@ARGV) {
-    log_text('checks.log', encode_json([\$0, \@ARGV]) . "\\n", '>>');
-    log_text('calls.log', encode_json(['check', \$key]) . "\\n", '>>');
-    my (\$name) = \$0 =~ m{([^/]+)\\z};
-    my \@refusals;
-    push \@refusals, \$ENV{FAKE_CLIENT_CHECK_MESSAGE} // "fake refusal at \$key"
-        if (grep { \$_ eq \$key } split /,/, \$ENV{FAKE_CLIENT_CHECK_FAIL} // '')
-           && (!defined \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} || grep { \$_ eq \$ENV{FAKE_CLIENT_CHECK_FAIL_WITH} } \@ARGV);
-    push \@refusals, "--\$mode needs a payload of at least 16 bytes (-s 4)" if \$mode ne 'ping-pong' && \$bytes < 16;
-    exit 0 unless \@refusals;
-    print STDERR map({ "\$name: \$_\\n" } \@refusals), "Try '\$name --help' for the options.\\n";
-    exit 2;
-}
 my \$interrupted = '';
 for my \$name (qw(INT TERM HUP)) {
     \$SIG{\$name} = sub {

@@ -24,11 +24,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 need_option SOCK_STREAM_clt --payload-bytes
 
 # sized_run STYLE NAME CLIENT ARGS...: runs CLIENT against the server started
@@ -38,33 +34,17 @@ sized_run() {
     _name="$2"
     _client="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_style}-${_name}.json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        --format json --io-timeout 10 "$@" || _status=$?
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        [ "${_status}" -eq 137 ] && fail "${_style} ${_name}: client killed at its ${client_limit_s} s bound"
-        fail "${_style} ${_name}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
-    mismatches=""
+    run_report "${_style} ${_name}" "${CHECK_WORK}/${_style}-${_name}.json" "${client_limit_s}" - \
+        "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json --io-timeout 10 "$@"
 }
 
-# judge STYLE NAME: fails unless $mismatches is empty; then logs what it saw.
-judge() {
-    if [ -n "${mismatches}" ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "$1 $2:${mismatches#;}"
-    fi
+# sizes_seen: the sizes and counts of the last run, for the log.
+sizes_seen() {
     _bytes=""
     [ -z "$(report_field load.bytes_sent)" ] ||
-        _bytes="bytes_sent=$(report_field load.bytes_sent) bytes_replied=$(report_field load.bytes_replied) server_bytes_received=$(report_field load.server.bytes_received) server_bytes_sent=$(report_field load.server.bytes_sent)"
-    log "$1 $2: payload=$(report_field config.payload_bytes) reply=$(report_field config.reply_bytes)" \
-        "points=$(report_field summary.num_points)" ${_bytes:+"${_bytes}"}
+        _bytes=" bytes_sent=$(report_field load.bytes_sent) bytes_replied=$(report_field load.bytes_replied) server_bytes_received=$(report_field load.server.bytes_received) server_bytes_sent=$(report_field load.server.bytes_sent)"
+    echo "payload=$(report_field config.payload_bytes) reply=$(report_field config.reply_bytes)" \
+        "points=$(report_field summary.num_points)${_bytes}"
 }
 
 # ping_pong STYLE PAYLOAD REPLY CLIENT ARGS...: 200 round trips, exact count and sizes.
@@ -78,7 +58,7 @@ ping_pong() {
     expect_field summary.num_points 200
     expect_field config.payload_bytes "${_payload}"
     expect_field config.reply_bytes "${_reply}"
-    judge "${_style}" "ping-pong ${_payload}/${_reply}"
+    judge "${_style} ping-pong ${_payload}/${_reply}" "$(sizes_seen)"
 }
 
 # rate STYLE PAYLOAD REPLY CLIENT ARGS...: 2 flows x 200 messages, exact bytes.
@@ -100,7 +80,7 @@ rate() {
     expect_field load.server.bytes_received $((600 * _payload))
     expect_field load.server.replies_sent 600
     expect_field load.server.bytes_sent $((600 * _reply))
-    judge "${_style}" "rate ${_payload}/${_reply}"
+    judge "${_style} rate ${_payload}/${_reply}" "$(sizes_seen)"
 }
 
 # sizes_and_echo STYLE SERVER CLIENT [TRANSPORT ARGS...]: every run against

@@ -28,11 +28,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 
 # per_flow KEY: KEY of every load.per_flow entry, comma-separated.
 per_flow() {
@@ -46,40 +42,24 @@ per_flow() {
 }
 
 # load_run STYLE MODE CLIENT ARGS...: runs CLIENT against the server started
-# last; fails unless it exits 0. Sets REPORT, its flattened form FLAT and
-# RUN_S, the run's seconds.
+# last with run_report, which fails unless it exits 0 and sets REPORT, its
+# flattened form FLAT and RUN_S, the run's seconds.
 load_run() {
     _style="$1"
     _mode="$2"
     _client="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_style}-${_mode}.json"
-    _started="$(now_s)"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        -s 7 --interval 0 --format json --io-timeout 10 "$@" || _status=$?
-    RUN_S="$(float_sub "$(now_s)" "${_started}")"
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        [ "${_status}" -eq 137 ] && fail "${_style} ${_mode}: client killed at its ${client_limit_s} s bound"
-        fail "${_style} ${_mode}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
+    run_report "${_style} ${_mode}" "${CHECK_WORK}/${_style}-${_mode}.json" "${client_limit_s}" - \
+        "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 --interval 0 --format json \
+        --io-timeout 10 "$@"
 }
 
-# judge STYLE MODE: fails unless $mismatches is empty; then logs the counts.
-judge() {
-    if [ -n "${mismatches}" ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "$1 $2:${mismatches#;}"
-    fi
+# counts_seen: the last run's counts, for the log.
+counts_seen() {
     # Throughput mode times no message against a schedule: null, no points.
     _corrected="$(report_field load.latency_corrected.num_points)"
     [ -n "${_corrected}" ] || _corrected="$(report_field load.latency_corrected)"
-    log "$1 $2: sent=$(report_field load.messages_sent)" \
+    echo "sent=$(report_field load.messages_sent)" \
         "received_by_server=$(report_field load.messages_received_by_server)" \
         "echo_requested=$(report_field load.messages_echo_requested)" \
         "replied=$(report_field load.messages_replied)" \
@@ -102,7 +82,6 @@ load_modes() {
     _srv_log="${CHECK_WORK}/${_style}-srv.log"
 
     load_run "${_style}" rate "${_client}" "$@" --rate 500 -c 300 --flows 4
-    mismatches=""
     expect_field load.mode rate
     expect_field load.flows 4
     expect_field load.messages_sent 1200
@@ -121,10 +100,9 @@ load_modes() {
         mismatches="${mismatches}; per_flow messages_replied is '${_replied}', expected 300 in each of 4 flows"
     await_lines "${_srv_log}" 'finished 400 messages' 4 10 ||
         mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 400 messages') 'finished 400 messages' lines, expected 4"
-    judge "${_style}" rate
+    judge "${_style} rate" "$(counts_seen)"
 
     load_run "${_style}" throughput "${_client}" "$@" --throughput -c 5000 --flows 2
-    mismatches=""
     expect_field load.mode throughput
     expect_field load.flows 2
     expect_field load.echo_every 1000
@@ -144,11 +122,10 @@ load_modes() {
         mismatches="${mismatches}; per_flow messages_replied is '${_replied}', expected 5 in each of 2 flows"
     await_lines "${_srv_log}" 'finished 5100 messages' 2 10 ||
         mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 5100 messages') 'finished 5100 messages' lines, expected 2"
-    judge "${_style}" throughput
+    judge "${_style} throughput" "$(counts_seen)"
 
     # Ping-pong over two flows runs framed: a closed loop on each.
     load_run "${_style}" framed-ping-pong "${_client}" "$@" -c 200 --flows 2
-    mismatches=""
     expect_field load.mode ping-pong
     expect_field load.messages_sent 400
     expect_field load.messages_received_by_server 400
@@ -161,7 +138,7 @@ load_modes() {
         mismatches="${mismatches}; per_flow messages_sent is '${_sent}', expected 200 in each of 2 flows"
     await_lines "${_srv_log}" 'finished 300 iterations' 2 10 ||
         mismatches="${mismatches}; the server logged $(count_lines "${_srv_log}" 'finished 300 iterations') 'finished 300 iterations' lines, expected 2"
-    judge "${_style}" framed-ping-pong
+    judge "${_style} framed-ping-pong" "$(counts_seen)"
 
     server_alive "${SERVER_PID}" "${_srv_log}"
     stop_pid "${SERVER_PID}"

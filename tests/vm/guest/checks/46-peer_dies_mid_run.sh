@@ -42,11 +42,7 @@ first_line_limit_s=20
 # A progress line: "[   1.000 s] sent      400 recv ...".
 progress_line='^\[ *[0-9]+\.[0-9]+ s] sent '
 
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 
 # start_bounded_client OUT CLIENT ARGS...: start_client, under timeout(1).
 # busybox's timeout execs the program in its own process, so CLIENT_PID is

@@ -30,18 +30,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
-
-# expect_at_least PATH N
-expect_at_least() {
-    _got="$(report_field "$1")"
-    [ -n "${_got}" ] && [ "${_got}" -ge "$2" ] ||
-        mismatches="${mismatches}; $1 is '${_got}', expected at least $2"
-}
+need_both_styles
 
 # feature_run NAME NS CLIENT ARGS...: a client run that must succeed; sets
 # REPORT and FLAT.
@@ -50,17 +39,8 @@ feature_run() {
     _ns="$2"
     _client="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_name}.json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" "${_ns}" "${_client}" -H 127.0.0.1 \
-        -p "${SERVER_PORT}" -s 7 --interval 0 --format json --io-timeout 10 "$@" || _status=$?
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "${_name}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
+    run_report "${_name}" "${CHECK_WORK}/${_name}.json" "${client_limit_s}" "${_ns}" "${_client}" \
+        -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 --interval 0 --format json --io-timeout 10 "$@"
 }
 
 # refused NAME WANT_TEXT LIMIT_S NS PROGRAM ARGS...: PROGRAM must exit 1
@@ -79,14 +59,6 @@ refused() {
     log "${_name}: exit 1, $(head -n 1 "${_out}.err")"
 }
 
-judge() {
-    if [ -n "${mismatches}" ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "$1:${mismatches#;}"
-    fi
-}
-
 all_features="--streams 16 --unordered --pr-sctp ttl:2000 --sack-delay 100 --sack-freq 2 --stream-scheduler rr"
 
 # features STYLE SERVER CLIENT [-t sctp]
@@ -99,7 +71,6 @@ features() {
     start_server "${CHECK_WORK}/${_style}-srv.log" - "${_server}" "$@" -p 0 ${all_features}
     # shellcheck disable=SC2086
     feature_run "${_style}-all" - "${_client}" "$@" ${all_features} --rate 500 -c 320
-    mismatches=""
     for end in sctp server.sctp; do
         expect_field "${end}.outbound_streams" 16
         expect_field "${end}.inbound_streams" 16
@@ -138,7 +109,6 @@ features() {
     # every one.
     feature_run "${_style}-throughput" - "${_client}" "$@" --streams 16 --unordered \
         --throughput -c 3000
-    mismatches=""
     expect_field load.messages_sent 3000
     expect_field load.messages_received_by_server 3000
     expect_field load.messages_replied 3
@@ -149,7 +119,6 @@ features() {
 
     # The same server, ordered this time: no unordered chunk either way.
     feature_run "${_style}-ordered" - "${_client}" "$@" --streams 4 --rate 500 -c 100
-    mismatches=""
     expect_field sctp.unordered false
     expect_field transport.unordered_chunks_sent 0
     expect_field transport.unordered_chunks_received 0
@@ -180,7 +149,6 @@ rtx_and_interleave() {
     shift 3
     start_server "${CHECK_WORK}/${_style}-rtx-srv.log" - "${_server}" "$@" -p 0 --pr-sctp rtx:3
     feature_run "${_style}-rtx" - "${_client}" "$@" --pr-sctp rtx:3 --rate 500 -c 50
-    mismatches=""
     expect_field sctp.pr_sctp rtx:3
     expect_field server.sctp.pr_sctp rtx:3
     expect_field sctp.pr_supported true
@@ -193,7 +161,6 @@ rtx_and_interleave() {
         --interleave --streams 4
     feature_run "${_style}-interleave" intl "${_client}" "$@" --interleave --streams 4 \
         --rate 500 -c 40
-    mismatches=""
     expect_field sctp.interleaving true
     expect_field server.sctp.interleaving true
     expect_field load.messages_replied 40

@@ -15,11 +15,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 
 # placed_run STYLE CLIENT COUNT ARGS...: one spinning, pinned run against the
 # server started last; checks its count and its placement.
@@ -28,18 +24,8 @@ placed_run() {
     _client="$2"
     _count="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_style}.json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        -s 7 --cpu 0 --spin --format json "$@" || _status=$?
-    FLAT="${REPORT}.flat"
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "${_style}: client exited with status ${_status}"
-    fi
-    json_flatten "${REPORT}" >"${FLAT}"
-    mismatches=""
+    run_report "${_style}" "${CHECK_WORK}/${_style}.json" "${client_limit_s}" - "${_client}" \
+        -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 --cpu 0 --spin --format json "$@"
     expect_field config.spin true
     expect_field server.spin true
     expect_field environment.client_cpu_affinity 0
@@ -51,8 +37,7 @@ placed_run() {
     else
         expect_field summary.num_points "${_count}"
     fi
-    [ -z "${mismatches}" ] || fail "${_style}:${mismatches#;}"
-    log "${_style}: ${_count} round trips, client on CPU 0, server on CPU 1, both spinning"
+    judge "${_style}" "${_count} round trips, client on CPU 0, server on CPU 1, both spinning"
 }
 
 start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 --cpu 1 --spin

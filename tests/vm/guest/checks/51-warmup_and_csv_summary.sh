@@ -18,11 +18,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 need_option SOCK_STREAM_clt --warmup
 need_option SOCK_STREAM_clt --csv-summary
 
@@ -33,26 +29,14 @@ counted_run() {
     _name="$2"
     _client="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_style}-${_name}.json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        --format json --io-timeout 10 --csv-summary "${CSV}" "$@" || _status=$?
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "${_style} ${_name}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
-    mismatches=""
+    run_report "${_style} ${_name}" "${CHECK_WORK}/${_style}-${_name}.json" "${client_limit_s}" - \
+        "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json --io-timeout 10 \
+        --csv-summary "${CSV}" "$@"
 }
 
-judge() {
-    if [ -n "${mismatches}" ]; then
-        show_server_logs
-        fail "$1 $2:${mismatches#;}"
-    fi
-    log "$1 $2: points=$(report_field summary.num_points)" \
+# counts_seen: the last run's counts, for the log.
+counts_seen() {
+    echo "points=$(report_field summary.num_points)" \
         "server_received=$(report_field load.server.messages_received)" \
         "warm-up=$(report_field warmup.messages)"
 }
@@ -78,7 +62,7 @@ warm_up() {
     expect_field config.primer_iterations 7
     grep -q "Test for 57 iterations" "${CHECK_WORK}/${_style}-srv.log" ||
         mismatches="${mismatches}; the server was not asked for 57 iterations"
-    judge "${_style}" "ping-pong --primer 7"
+    judge "${_style} ping-pong --primer 7" "$(counts_seen)"
 
     counted_run "${_style}" rate-primer "${_client}" "$@" -s 5 --flows 2 --rate 200 -c 30 \
         --primer 7 --interval 0
@@ -86,7 +70,7 @@ warm_up() {
     expect_field load.messages_lost 0
     expect_field load.server.messages_received 74
     expect_field load.server.replies_sent 74
-    judge "${_style}" "rate --primer 7"
+    judge "${_style} rate --primer 7" "$(counts_seen)"
 
     counted_run "${_style}" rate-warmup "${_client}" "$@" -s 5 --flows 2 --rate 200 \
         --duration 1 --warmup 0.5 --interval 0
@@ -94,7 +78,7 @@ warm_up() {
     expect_field load.messages_sent 400
     expect_field load.messages_replied 400
     expect_field load.server.messages_received 800
-    judge "${_style}" "rate --warmup 0.5"
+    judge "${_style} rate --warmup 0.5" "$(counts_seen)"
 
     server_alive "${SERVER_PID}" "${CHECK_WORK}/${_style}-srv.log"
     stop_pid "${SERVER_PID}"

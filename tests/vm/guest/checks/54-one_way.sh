@@ -19,11 +19,7 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 need_option SOCK_STREAM_clt --one-way
 
 # split_run LABEL CLIENT RTT_MEAN_PATH POINTS ARGS...: one run with --one-way
@@ -34,18 +30,9 @@ split_run() {
     _rtt_path="$3"
     _points="$4"
     shift 4
-    REPORT="${CHECK_WORK}/$(echo "${_label}" | tr ' /' '__').json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        --format json --io-timeout 10 --one-way "$@" || _status=$?
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "${_label}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
-    mismatches=""
+    run_report "${_label}" "${CHECK_WORK}/$(echo "${_label}" | tr ' /' '__').json" \
+        "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json \
+        --io-timeout 10 --one-way "$@"
     expect_field one_way.same_host true
     expect_field one_way.negative_parts 0
     expect_field one_way.client_to_server.summary.num_points "${_points}"
@@ -58,11 +45,7 @@ split_run() {
     awk -v u="${_up}" -v t="${_turn}" -v d="${_down}" -v r="${_rtt}" \
         'BEGIN { s = u + t + d; e = s - r; if (e < 0) e = -e; exit !(u > 0 && d > 0 && t < r && e <= 0.01) }' ||
         mismatches="${mismatches}; parts ${_up} + ${_turn} + ${_down} us against a round trip of ${_rtt} us"
-    if [ -n "${mismatches}" ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "${_label}:${mismatches#;}"
-    fi
+    judge "${_label}"
     log "${_label}: client->server ${_up} + turnaround ${_turn} + server->client ${_down} us = round trip ${_rtt} us (means, emulated timing)"
 }
 

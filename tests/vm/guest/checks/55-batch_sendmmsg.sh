@@ -22,18 +22,8 @@
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
 client_limit_s=40
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 need_option SOCK_STREAM_clt --batch
-
-expect_at_least() {
-    _got="$(report_field "$1")"
-    [ -n "${_got}" ] && [ "${_got}" -ge "$2" ] ||
-        mismatches="${mismatches}; $1 is '${_got}', expected at least $2"
-}
 
 # expect_above_one PATH: notes a mismatch unless PATH is a number above 1.
 expect_above_one() {
@@ -49,29 +39,14 @@ batch_run() {
     _name="$2"
     _client="$3"
     shift 3
-    REPORT="${CHECK_WORK}/${_style}-${_name}.json"
-    _status=0
-    run_client "${REPORT}" "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" \
-        -s 7 --interval 0 --format json --io-timeout 10 "$@" || _status=$?
-    if [ "${_status}" -ne 0 ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        [ "${_status}" -eq 137 ] && fail "${_style} ${_name}: client killed at its ${client_limit_s} s bound"
-        fail "${_style} ${_name}: client exited with status ${_status}"
-    fi
-    FLAT="${REPORT}.flat"
-    json_flatten "${REPORT}" >"${FLAT}"
-    mismatches=""
+    run_report "${_style} ${_name}" "${CHECK_WORK}/${_style}-${_name}.json" "${client_limit_s}" - \
+        "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 --interval 0 --format json \
+        --io-timeout 10 "$@"
 }
 
-# judge STYLE NAME: fails unless $mismatches is empty; then logs the figures.
-judge() {
-    if [ -n "${mismatches}" ]; then
-        sed 's/^/    client: /' "${REPORT}.err"
-        show_server_logs
-        fail "$1 $2:${mismatches#;}"
-    fi
-    log "$1 $2: sent=$(report_field load.messages_sent)" \
+# figures_seen: the last run's figures, for the log.
+figures_seen() {
+    echo "sent=$(report_field load.messages_sent)" \
         "received_by_server=$(report_field load.messages_received_by_server)" \
         "replied=$(report_field load.messages_replied)" \
         "send_calls=$(report_field load.send_calls)" \
@@ -97,7 +72,7 @@ batches() {
     expect_field load.server.messages_received 5100
     expect_above_one load.messages_per_send_call
     expect_at_least transport.ordered_chunks_sent 5101
-    judge "${_style}" "throughput --batch 16"
+    judge "${_style} throughput --batch 16" "$(figures_seen)"
 
     batch_run "${_style}" ticks "${_client}" "$@" --rate 1000 --tick-rate 10 -c 500 --batch 64 \
         --streams 4
@@ -108,7 +83,7 @@ batches() {
     expect_field load.messages_lost 0
     expect_field load.server.messages_received 600
     expect_above_one load.messages_per_send_call
-    judge "${_style}" "--tick-rate 10 --batch 64 --streams 4"
+    judge "${_style} --tick-rate 10 --batch 64 --streams 4" "$(figures_seen)"
 
     server_alive "${SERVER_PID}" "${CHECK_WORK}/${_style}-srv.log"
     stop_pid "${SERVER_PID}"

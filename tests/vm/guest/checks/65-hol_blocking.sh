@@ -292,12 +292,7 @@ run_variant() {
         _status=0
         wait_bounded "${_run#*:}" "${client_limit_s}" || _status=$?
         _run="${_run%:*}"
-        if [ "${_status}" -ne 0 ]; then
-            sed 's/^/    client: /' "${CHECK_WORK}/${_run}.json.err"
-            show_server_logs
-            [ "${_status}" -eq 124 ] && fail "${_run}: client killed at its ${client_limit_s} s bound"
-            fail "${_run}: client exited with status ${_status}"
-        fi
+        client_ok "${CHECK_WORK}/${_run}.json" "${_status}" "${_run}" "${client_limit_s}"
         json_flatten "${CHECK_WORK}/${_run}.json" >"${CHECK_WORK}/${_run}.flat"
     done
     lossy off

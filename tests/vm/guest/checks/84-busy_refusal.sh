@@ -11,11 +11,7 @@
 
 count=200
 busy_text="the server refused the test: server is serving its maximum number of clients"
-need_modules
-require_program SOCK_STREAM_srv
-require_program SOCK_STREAM_clt
-need_program SOCK_SEQPACK_srv
-need_program SOCK_SEQPACK_clt
+need_both_styles
 
 # busy_round NAME SERVER CLIENT [-t sctp]: the whole story against one server.
 busy_round() {
