@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sctp_perf {
 
@@ -22,6 +23,19 @@ class usage_error : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Several broken rules of one command line (options/usage_errors.hpp
+// gathers them). main prints "NAME: " before what(); what() starts every
+// later sentence on its own line with the same "NAME: ", so each line of the
+// report carries the program's name.
+class usage_error_list : public usage_error {
+  public:
+    usage_error_list(const std::vector<std::string>& sentences, const std::string& program_name);
+    const std::vector<std::string>& sentences() const noexcept { return sentences_; }
+
+  private:
+    std::vector<std::string> sentences_;
+};
+
 // The peer did something the protocol does not allow (closed early, sent
 // garbage, went silent). It ends one connection, never the server.
 class peer_error : public std::runtime_error {
@@ -32,6 +46,15 @@ class peer_error : public std::runtime_error {
 // The peer closed the connection cleanly between two messages: the normal end
 // of a test that runs until the client stops, an error anywhere else.
 class peer_closed : public peer_error {
+  public:
+    using peer_error::peer_error;
+};
+
+// With several SCTP streams the server must answer each request on the
+// stream it came on (client/reply_stream.hpp checks it): a reply elsewhere is
+// its error, not a silence, so nothing about timeouts is added to it on the
+// way up.
+class reply_on_wrong_stream : public peer_error {
   public:
     using peer_error::peer_error;
 };
@@ -63,6 +86,14 @@ class start_missed : public std::runtime_error {
 
 // A name in an address list that does not resolve; what() names it and says why.
 class resolve_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// A histogram or a HdrHistogram log that cannot be read
+// (report/histogram_log_reader.hpp); what() is one sentence saying what is
+// wrong with it.
+class histogram_decode_error : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };

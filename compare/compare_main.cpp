@@ -18,17 +18,10 @@
 #include "compare/report_reader.hpp"
 #include "compare/spectrum_plot.hpp"
 #include "errors.hpp"
+#include "runtime/standard_output.hpp"
 
 namespace sctp_perf::compare {
 namespace {
-
-void write_stdout(const std::string& text, const char* what) {
-    std::cout << text << std::flush;
-    if (!std::cout) {
-        throw std::system_error(errno, std::generic_category(),
-                                fmt::format("cannot write {} to standard output", what));
-    }
-}
 
 int merge_reports(const compare_options& options) {
     const auto merged =
@@ -51,7 +44,7 @@ int merge_reports(const compare_options& options) {
     } else {
         write_text_merged(text, merged);
     }
-    write_stdout(text.str(), "the merged report");
+    write_standard_output(text.str(), "the merged report");
     return exit_success;
 }
 
@@ -59,7 +52,7 @@ int merge_logs(const compare_options& options) {
     const auto merged = merge_log_files(options.merge_paths, options.output_file);
     std::ostringstream text;
     write_log_merge_summary(text, merged, options.merge_paths, options.output_file);
-    write_stdout(text.str(), "the summary of the merge");
+    write_standard_output(text.str(), "the summary of the merge");
     return exit_success;
 }
 
@@ -89,7 +82,7 @@ int run(const compare_options& options) {
     } else {
         write_text_comparison(text, result);
     }
-    write_stdout(text.str(), "the comparison");
+    write_standard_output(text.str(), "the comparison");
     if (!options.plot_file.empty()) {
         draw_spectrum_plot(result, options.plot_file);
     }

@@ -17,6 +17,8 @@
 # word among them, MS in MS|off, stands for a value and is left out), and IFACE
 # completes the host's network interfaces (/sys/class/net). Other values
 # get bash's default completion (file names), which also suits the paths.
+# A value name in brackets ("--help [GROUP]") may be left out: the option
+# completes as a switch.
 use v5.36;
 
 my ($name, $output, $dashes, @command) = @ARGV;
@@ -31,7 +33,10 @@ my (@options, %takes_value, %choices, %interface);
 for my $line (@lines) {
     next unless $line =~ /^ {0,6}(-\S.*)$/;
     my ($head) = split /\s{2,}/, $1;
-    my @tokens = grep { length } map { s/^[\[(]+|[\],)]+$//gr } split ' ', $head;
+    # An optional value ("--help [GROUP]") completes as a switch: the word
+    # after it is as likely another option.
+    my @tokens = grep { length } map { s/^[\[(]+|[\],)]+$//gr }
+                 grep { !/^\[[A-Z][A-Z_]*\]$/ } split ' ', $head;
     my @group;    # options named together, before their value name
     for my $token (@tokens) {
         if ($token =~ $option_re) {

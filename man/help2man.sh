@@ -7,21 +7,29 @@
 # summary on the first line of --help, "PROGRAM - summary". Compressed with
 # gzip -9n, as Debian wants (no name or time stamp in the header).
 #
-# Usage: man/help2man.sh PROGRAM INCLUDE OUTPUT.1.gz
+# HELP is the option that prints the whole help: "--help all" for the
+# programs whose bare --help gives only the options most runs need, "--help"
+# (the default) for the others.
+#
+# Usage: man/help2man.sh PROGRAM INCLUDE OUTPUT.1.gz [HELP]
 set -euo pipefail
 
-program=${1:?usage: $0 PROGRAM INCLUDE OUTPUT.1.gz}
-include=${2:?usage: $0 PROGRAM INCLUDE OUTPUT.1.gz}
-output=${3:?usage: $0 PROGRAM INCLUDE OUTPUT.1.gz}
+usage="usage: $0 PROGRAM INCLUDE OUTPUT.1.gz [HELP]"
+program=${1:?$usage}
+include=${2:?$usage}
+output=${3:?$usage}
+help=${4:---help}
 name=$(basename "$program")
 
-summary=$("$program" --help | sed -n "1s/^$name - //p")
+# $help is split into its words on purpose: "--help all" is two.
+# shellcheck disable=SC2086
+summary=$("$program" $help | sed -n "1s/^$name - //p")
 if [ -z "$summary" ]; then
-    echo "help2man.sh: the first line of '$name --help' is not '$name - SUMMARY'" >&2
+    echo "help2man.sh: the first line of '$name $help' is not '$name - SUMMARY'" >&2
     exit 1
 fi
 help2man --no-info --section=1 --name="$summary" --include="$include" \
-    --output="$output.roff" "$program"
+    --help-option="$help" --output="$output.roff" "$program"
 gzip -9n <"$output.roff" >"$output.tmp"
 rm -f "$output.roff"
 mv "$output.tmp" "$output"

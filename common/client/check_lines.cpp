@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "client/descriptor_budget.hpp"
+#include "client/machine_defaults.hpp"
 #include "errors.hpp"
+#include "options/client_options.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -61,6 +65,16 @@ void check_lines(std::istream& in, std::ostream& out, const char* program_name,
         throw std::runtime_error(
             "cannot write the numbers of the lines checked to standard output");
     }
+}
+
+void check_client_lines(std::istream& in, std::ostream& out, const char* program_name,
+                        const program_info& program) {
+    std::ostringstream discarded;
+    check_lines(in, out, program_name, [&](int words, const char* const* line) {
+        if (const auto options = parse_client_options(words, line, program, discarded)) {
+            check_run_limits(with_machine_defaults(*options), program);
+        }
+    });
 }
 
 }  // namespace sctp_perf

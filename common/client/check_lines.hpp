@@ -16,6 +16,8 @@
 #include <istream>
 #include <ostream>
 
+#include "options/program_info.hpp"
+
 namespace sctp_perf {
 
 // Checks one command line (argc and argv as main gets them, argv[0] the
@@ -32,5 +34,12 @@ bool asks_check_lines(int argc, const char* const* argv);
 // std::runtime_error when `out` cannot be written.
 void check_lines(std::istream& in, std::ostream& out, const char* program_name,
                  const command_line_check& check);
+
+// check_lines with the client's own check: each line parsed as `program`
+// parses its command line, given the machine's defaults, and its run limits
+// checked (check_run_limits), as --check checks them. A line's --help or
+// --version would print: its text is no answer of the check, and is dropped.
+void check_client_lines(std::istream& in, std::ostream& out, const char* program_name,
+                        const program_info& program);
 
 }  // namespace sctp_perf

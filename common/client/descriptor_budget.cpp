@@ -150,4 +150,11 @@ void check_descriptor_limit(const client_options& options) {
     }
 }
 
+void check_run_limits(const client_options& options, const program_info& program) {
+    // The ports first (towards each server, with several): more
+    // descriptors are of no use without them.
+    check_port_budget(options, program.service != socket_service::seqpack);
+    check_descriptor_limit(options);
+}
+
 }  // namespace sctp_perf

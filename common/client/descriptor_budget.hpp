@@ -18,6 +18,7 @@
 #include <string>
 
 #include "options/client_options.hpp"
+#include "options/program_info.hpp"
 
 namespace sctp_perf {
 
@@ -74,5 +75,11 @@ void check_port_budget(const client_options& options, bool dealt_over_addresses)
 // `options` describe but the hard limit is not, raises the soft limit to
 // the hard one; throws usage_error when even that is too low.
 void check_descriptor_limit(const client_options& options);
+
+// Both checks above, for `program`'s socket service. A limit too low for the
+// flows is the command line's mistake, and it should not surface at flow
+// 1019 of 5000: checked before anything else, by a run, by --check and by
+// each line of --check-lines alike.
+void check_run_limits(const client_options& options, const program_info& program);
 
 }  // namespace sctp_perf

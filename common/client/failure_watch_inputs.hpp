@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include "client/load/load_result.hpp"
 #include "protocol/sctp_paths_blob.hpp"
-#include "report/load_result.hpp"
 #include "report/run_report.hpp"
 #include "transport/message_channel.hpp"
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/flow_setup_loop.hpp"
 
-#include <sys/epoll.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -11,6 +9,7 @@
 
 #include "client/flow_failure.hpp"
 #include "client/test_negotiation.hpp"
+#include "transport/epoll_set.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/stream_connector.hpp"
 
@@ -46,10 +45,6 @@ class flow_setup_loop {
           accepted_(static_cast<unsigned>(channels.size())) {
         attempts_.resize(std::min<std::size_t>(options.connect_window, options.flows));
         channels_.resize(options.flows);
-        epoll_ = unique_fd(::epoll_create1(EPOLL_CLOEXEC));
-        if (!epoll_) {
-            throw std::system_error(errno, std::generic_category(), "epoll_create1");
-        }
     }
 
     void run() {
@@ -58,12 +53,8 @@ class flow_setup_loop {
         }
         std::vector<epoll_event> events(attempts_.size());
         while (busy_ > 0) {
-            const int ready = ::epoll_wait(epoll_.get(), events.data(),
-                                           static_cast<int>(events.size()), wait_ms());
-            if (ready < 0 && errno != EINTR) {
-                throw std::system_error(errno, std::generic_category(), "epoll_wait");
-            }
-            for (int i = 0; i < std::max(ready, 0); ++i) {
+            const auto ready = epoll_.wait(events, wait_before_nearest_deadline());
+            for (std::size_t i = 0; i < ready; ++i) {
                 step(attempts_[events[i].data.u32]);
             }
             expire(clock::now());
@@ -125,7 +116,7 @@ class flow_setup_loop {
             attempt.route = route;
             attempt.phase = setup_phase::connecting;
             attempt.deadline = clock::now() + options_.common.io_timeout;
-            watch(started.socket.get(), EPOLL_CTL_ADD, dialer_.connect_events(), attempt);
+            watch(started.socket.get(), dialer_.connect_events(), attempt);
             attempt.fd = std::move(started.socket);
             return;
         }
@@ -145,16 +136,12 @@ class flow_setup_loop {
         attempt.last_reason = std::system_category().message(failure);
     }
 
-    void watch(int fd, int operation, std::uint32_t events, const flow_attempt& attempt) {
-        epoll_event event{};
-        event.events = events;
-        event.data.u32 = static_cast<std::uint32_t>(&attempt - attempts_.data());
-        if (::epoll_ctl(epoll_.get(), operation, fd, &event) != 0) {
-            throw std::system_error(errno, std::generic_category(), "epoll_ctl");
-        }
+    // Events on `fd` come back with the place of `attempt` in the window.
+    void watch(int fd, std::uint32_t events, const flow_attempt& attempt) {
+        epoll_.add(fd, events, {.u32 = static_cast<std::uint32_t>(&attempt - attempts_.data())});
     }
 
-    void forget(int fd) { ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, fd, nullptr); }
+    void forget(int fd) { epoll_.remove(fd); }
 
     void step(flow_attempt& attempt) {
         try {
@@ -186,7 +173,7 @@ class flow_setup_loop {
         send_test_header(*attempt.channel, header_);
         attempt.phase = setup_phase::awaiting_answer;
         attempt.deadline = clock::now() + options_.common.io_timeout;
-        watch(attempt.channel->native_handle(), EPOLL_CTL_ADD, EPOLLIN, attempt);
+        watch(attempt.channel->native_handle(), EPOLLIN, attempt);
     }
 
     void answered(flow_attempt& attempt) {
@@ -219,7 +206,7 @@ class flow_setup_loop {
     }
 
     // Until the nearest deadline, in whole milliseconds rounded up.
-    int wait_ms() const {
+    std::chrono::milliseconds wait_before_nearest_deadline() const {
         auto nearest = clock::time_point::max();
         for (const auto& attempt : attempts_) {
             if (attempt.phase != setup_phase::idle) {
@@ -227,7 +214,7 @@ class flow_setup_loop {
             }
         }
         const auto left = std::chrono::ceil<std::chrono::milliseconds>(nearest - clock::now());
-        return static_cast<int>(std::clamp<long long>(left.count(), 0, 60'000));
+        return std::clamp(left, std::chrono::milliseconds(0), std::chrono::milliseconds(60'000));
     }
 
     flow_dialer& dialer_;
@@ -235,7 +222,7 @@ class flow_setup_loop {
     const protocol::test_header& header_;
     std::vector<std::unique_ptr<message_channel>>& channels_;
     std::vector<flow_attempt> attempts_;  // the window
-    unique_fd epoll_;
+    epoll_set epoll_;
     unsigned next_flow_ = 0;
     unsigned busy_ = 0;
     unsigned accepted_ = 0;

@@ -10,13 +10,6 @@
 
 namespace sctp_perf {
 
-// The server answered on another stream: its error, not a silence, so nothing
-// about timeouts is added to it on the way up.
-class reply_on_wrong_stream : public peer_error {
-  public:
-    using peer_error::peer_error;
-};
-
 // Throws reply_on_wrong_stream, naming the reply (`reply`, e.g. "the reply to
 // request 7") and both streams, when `came_on` is not `sent_on`.
 void check_reply_stream(std::string_view reply, std::uint16_t came_on, std::uint16_t sent_on);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "errors.hpp"
@@ -41,6 +42,27 @@ void check_start_ahead(const start_instant& start, steady_time now, std::string_
             (start_setup_lead + silence_margin).count(), start_setup_lead.count(),
             silence_margin.count()));
     }
+}
+
+std::optional<start_instant> wait_to_connect(std::optional<wall_time> start_at,
+                                             std::chrono::nanoseconds warmup) {
+    if (!start_at) {
+        return std::nullopt;
+    }
+    auto start = start_on_steady_clock(*start_at);
+    start.steady -= warmup;
+    check_start_ahead(start, std::chrono::steady_clock::now(), "it had not yet connected");
+    wait_until(start.steady - start_setup_lead, nullptr);
+    return start;
+}
+
+std::optional<start_instant> with_server_timeout(std::optional<start_instant> start,
+                                                 std::optional<std::chrono::milliseconds> timeout) {
+    if (start && timeout) {
+        start->server_io_timeout =
+            start->server_io_timeout ? std::min(*start->server_io_timeout, *timeout) : *timeout;
+    }
+    return start;
 }
 
 bool wait_until(steady_time until, const std::atomic<int>* stop) {

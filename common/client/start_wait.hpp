@@ -52,6 +52,21 @@ struct start_instant {
     std::optional<std::chrono::milliseconds> server_io_timeout;
 };
 
+// With --start-at (`start_at`): the instant on the steady clock, once the
+// time to connect has come (start_setup_lead before it). Ctrl-C while this
+// sleeps ends the program at once, as while connecting: nothing has been
+// measured. A --warmup runs before the instant, so that on every host the
+// measurement, not the warm-up, begins at it: the steady instant the run
+// waits for is `warmup` earlier. Without --start-at: none, at once.
+std::optional<start_instant> wait_to_connect(std::optional<wall_time> start_at,
+                                             std::chrono::nanoseconds warmup);
+
+// The start instant with a server's I/O timeout (server_io_timeout, from its
+// settings) as a bound too: the shortest of the servers' bounds a client's
+// silence between its primer and the instant.
+std::optional<start_instant> with_server_timeout(std::optional<start_instant> start,
+                                                 std::optional<std::chrono::milliseconds> timeout);
+
 // Converts `requested` to the steady clock, reading both clocks once.
 start_instant start_on_steady_clock(wall_time requested);
 

@@ -198,7 +198,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "exit without connecting (no host is resolved, no file opened): status 0 and "
          "nothing printed when a run would start, 2 and the run's sentences when not")
         ("check-lines", po::bool_switch(&raw.check_lines),
-         "check many command lines in one run, each as --check would: read them from standard "
+         "check many command lines in one run, each as --check would; read them from standard "
          "input, one a line, each a JSON list of its words without the program's name "
          "([\"-s\", \"4\", \"-t\", \"tcp\"]); print the number of each line that would run, "
          "and stop at the first that would not with --check's answer for it; given alone");
@@ -208,7 +208,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
 help_layout client_help(const option_groups& groups, const program_info& program) {
     const bool multi = program.service == socket_service::seqpack;
     const std::string& name = program.name;
-    const std::string server = multi ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+    const std::string server(server_program_name(program));
     const std::string tcp = multi ? "" : " -t tcp";
     help_layout help;
     help.usage = name + " -s POWER | --payload-bytes N [options]";
@@ -218,6 +218,27 @@ help_layout client_help(const option_groups& groups, const program_info& program
                    {"SCTP", &groups.sctp},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
+    // For a first run against one server, and the ways to keep its results.
+    help.essentials = {"payload-size-power-of-2",
+                       "payload-bytes",
+                       "test-iterations",
+                       "duration",
+                       "repeat",
+                       "rate",
+                       "flows",
+                       "server-host",
+                       "server-port",
+                       "test-transport-protocol",
+                       "cpu",
+                       "format",
+                       "json-file",
+                       "csv-summary",
+                       "check",
+                       "check-lines",
+                       "help"};
+    help.essentials_note =
+        "All times are microseconds of a full round trip (request out, reply back),\n"
+        "never halved. Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
     help.notes = std::string(number_forms_note) +
                  "R takes the same suffixes and decimals. S is seconds and US microseconds, with\n"
                  "decimals allowed (0.5, 1e-3).\n"

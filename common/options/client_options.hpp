@@ -100,8 +100,8 @@ struct client_options {
     std::chrono::nanoseconds warmup = default_warmup;
     unsigned flows = default_flows;  // connections (stream) or associations (seqpack), 1..max_flows
     // Client threads driving the flows. 0: --threads not given, and the
-    // run takes min(flows, CPUs it may run on), which client_main decides: the
-    // machine's share of a run is no option's to read.
+    // run takes min(flows, CPUs it may run on), which client/machine_defaults
+    // decides: the machine's share of a run is no option's to read.
     unsigned threads = 0;
     // SOCK_STREAM: flows being set up (connecting, opening the test) at once.
     unsigned connect_window = default_connect_window;

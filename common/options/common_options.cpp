@@ -19,7 +19,10 @@ void add_common_options(option_groups& groups, raw_common_options& raw,
     auto& unreadable = raw.unreadable_numbers;
     // clang-format off
     groups.general.add_options()
-        ("help,h", "show this help and exit")
+        ("help,h",
+         po::value<std::string>()->implicit_value(std::string(), "")->value_name("[GROUP]"),
+         "show the options most runs need and exit; with GROUP (a caption below, in lower "
+         "case), every option of that group; with all, every option, with notes and examples")
         ("version", "show the version and exit");
     if (program.offers_transport_choice) {
         groups.connection.add_options()

@@ -7,8 +7,8 @@
 //
 // Defaults that depend on the machine (the client's and the server's
 // threads, the server's --max-clients under ulimit -n) are not options'
-// defaults but decisions taken when the program starts (client_main,
-// server_main); the options leave them at 0.
+// defaults but decisions taken when the program starts
+// (client/machine_defaults, server_main); the options leave them at 0.
 
 #include <chrono>
 #include <cstdint>

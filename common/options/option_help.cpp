@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "options/option_help.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <boost/program_options/cmdline.hpp>
 #include <boost/program_options/value_semantic.hpp>
+#include <cctype>
 #include <ostream>
+
+#include "errors.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -60,7 +65,14 @@ void split_semantic_name(const std::string& name, std::string& value_name,
     default_text = name.substr(open + 3, name.size() - open - 4);
 }
 
-void write_option(std::string& out, const po::option_description& option) {
+// The description up to its first "; " or " (": what the option is, without
+// the ranges, cases and reasons that follow, for the short help.
+std::string first_clause(const std::string& description) {
+    return description.substr(0, std::min(description.find("; "), description.find(" (")));
+}
+
+// `brief`: the first clause of the description only (and the default).
+void write_option(std::string& out, const po::option_description& option, bool brief = false) {
     // "  -c, --test-iterations N" or "      --rate R"; the description starts
     // in its own column, or on the next line when the name runs into it.
     constexpr std::size_t description_column = 30;
@@ -81,7 +93,7 @@ void write_option(std::string& out, const po::option_description& option) {
         split_semantic_name(semantic->name(), value_name, default_text);
         line += ' ' + value_name;
     }
-    std::string description = option.description();
+    std::string description = brief ? first_clause(option.description()) : option.description();
     if (!default_text.empty()) {
         description += " (default: " + default_text + ")";
     }
@@ -94,19 +106,79 @@ void write_option(std::string& out, const po::option_description& option) {
     wrap(out, description, description_column, help_width, description_column);
 }
 
-}  // namespace
-
-void write_help(std::ostream& out, const program_info& program, const help_layout& help) {
+// "NAME - summary", wrapped, and the usage line: how every help begins.
+std::string help_heading(const program_info& program, const help_layout& help) {
     std::string text = program.name + " - ";
     wrap(text, program.summary, 2, help_width, text.size());
     text += "\nUsage: " + help.usage + "\n";
-    for (const auto& [caption, group] : help.groups) {
-        if (group->options().empty()) {
-            continue;
+    return text;
+}
+
+std::string group_name(const std::string& caption) {
+    std::string name = caption;
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return name;
+}
+
+void write_group(std::string& text, const std::string& caption,
+                 const po::options_description& group) {
+    text += '\n' + caption + ":\n";
+    for (const auto& option : group.options()) {
+        write_option(text, *option);
+    }
+}
+
+// "a, b, c or d".
+std::string listed(const std::vector<std::string>& names) {
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    }
+    return text;
+}
+
+// The options most runs need, then the line that names the groups.
+void write_essentials(std::string& text, const help_layout& help) {
+    text += "\nThe options most runs need:\n";
+    for (const auto& name : help.essentials) {
+        for (const auto& [caption, group] : help.groups) {
+            if (const auto* option = group->find_nothrow(name, false)) {
+                write_option(text, *option, /*brief=*/true);
+                break;
+            }
         }
-        text += '\n' + caption + ":\n";
-        for (const auto& option : group->options()) {
-            write_option(text, *option);
+    }
+    if (!help.essentials_note.empty()) {
+        text += '\n' + help.essentials_note;
+    }
+    auto groups = help_group_names(help);
+    groups.pop_back();  // "all", named apart
+    text += '\n';
+    wrap(text,
+         "Every option of a group: --help GROUP, GROUP one of " + listed(groups) +
+             ". Every option, with notes and examples: --help all.",
+         0, help_width, 0);
+}
+
+}  // namespace
+
+std::vector<std::string> help_group_names(const help_layout& help) {
+    std::vector<std::string> names;
+    for (const auto& [caption, group] : help.groups) {
+        if (!group->options().empty()) {
+            names.push_back(group_name(caption));
+        }
+    }
+    names.emplace_back(whole_help_group);
+    return names;
+}
+
+void write_help(std::ostream& out, const program_info& program, const help_layout& help) {
+    std::string text = help_heading(program, help);
+    for (const auto& [caption, group] : help.groups) {
+        if (!group->options().empty()) {
+            write_group(text, caption, *group);
         }
     }
     if (!help.notes.empty()) {
@@ -116,6 +188,29 @@ void write_help(std::ostream& out, const program_info& program, const help_layou
         text += "\nExamples:\n" + help.examples;
     }
     out << text;
+}
+
+void write_help_for(std::ostream& out, const program_info& program, const help_layout& help,
+                    const std::string& group) {
+    if (group == whole_help_group || (group.empty() && help.essentials.empty())) {
+        write_help(out, program, help);
+        return;
+    }
+    std::string text = help_heading(program, help);
+    if (group.empty()) {
+        write_essentials(text, help);
+        out << text;
+        return;
+    }
+    for (const auto& [caption, options] : help.groups) {
+        if (!options->options().empty() && group_name(caption) == group) {
+            write_group(text, caption, *options);
+            out << text;
+            return;
+        }
+    }
+    throw usage_error(fmt::format("--help takes one of the groups {}, not '{}'",
+                                  listed(help_group_names(help)), group));
 }
 
 }  // namespace sctp_perf

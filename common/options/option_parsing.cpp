@@ -45,10 +45,22 @@ std::string unknown_option_sentence(const po::unknown_option& e, const option_gr
     return sentence;
 }
 
+// "--help GROUP" and "-h GROUP" as "--help=GROUP", which Boost reads as the
+// help's value: an option whose value may be left out takes none from the
+// next word.
+void join_help_group(std::vector<std::string>& args) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+        if ((args[i] == "--help" || args[i] == "-h") && !args[i + 1].starts_with('-')) {
+            args[i] = "--help=" + args[i + 1];
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        }
+    }
+}
+
 // Stores the words of the command line in `given`, and runs the number
 // options' notifiers; throws usage_error for what Boost cannot parse.
 void store_command_line(int argc, const char* const* argv, const option_groups& groups,
-                        po::variables_map& given) {
+                        bool help_takes_group, po::variables_map& given) {
     po::options_description all;
     for (const auto* group : groups.shown()) {
         all.add(*group);
@@ -63,11 +75,11 @@ void store_command_line(int argc, const char* const* argv, const option_groups& 
         // could silently pick the wrong option.
         const auto style =
             po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(normalise_long_option_names(argc, argv))
-                      .options(all)
-                      .positional(stray)
-                      .style(style)
-                      .run(),
+        auto args = normalise_long_option_names(argc, argv);
+        if (help_takes_group) {
+            join_help_group(args);
+        }
+        po::store(po::command_line_parser(args).options(all).positional(stray).style(style).run(),
                   given);
         po::notify(given);
     } catch (const po::unknown_option& e) {
@@ -82,14 +94,17 @@ void store_command_line(int argc, const char* const* argv, const option_groups& 
 bool parse_command_line(int argc, const char* const* argv, const option_groups& groups,
                         const help_layout& help, const program_info& program,
                         po::variables_map& given, std::ostream& out) {
-    store_command_line(argc, argv, groups, given);
+    store_command_line(argc, argv, groups, !help.essentials.empty(), given);
     if (given.count("unexpected-argument")) {
         const auto& words = given["unexpected-argument"].as<std::vector<std::string>>();
         throw usage_error("unexpected argument '" + words.front() +
                           "': every value belongs to an option (-x VALUE or --name VALUE)");
     }
     if (given.count("help")) {
-        write_help(out, program, help);
+        // A group when the help takes one (the programs that name essentials).
+        const auto& value = given["help"].value();
+        const auto* group = boost::any_cast<std::string>(&value);
+        write_help_for(out, program, help, group != nullptr ? *group : std::string());
         return false;
     }
     if (given.count("version")) {

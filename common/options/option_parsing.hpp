@@ -21,8 +21,9 @@ namespace sctp_perf {
 std::vector<std::string> normalise_long_option_names(int argc, const char* const* argv);
 
 // Parses the command line (long names normalised as above) against every
-// group in `groups`. Returns false when --help or --version was given (the
-// text has been written to `out`). Throws usage_error for unknown options
+// group in `groups`. Returns false when --help (with its group, when the
+// help names essentials: option_help.hpp) or --version was given (the text
+// has been written to `out`). Throws usage_error for unknown options
 // (suggesting the nearest one), stray words and missing values.
 bool parse_command_line(int argc, const char* const* argv, const option_groups& groups,
                         const help_layout& help, const program_info& program,

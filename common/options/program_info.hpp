@@ -27,4 +27,10 @@ struct program_info {
     bool offers_transport_choice = true;  // -t sctp|tcp; SOCK_SEQPACK is SCTP only
 };
 
+// The server program a client program talks to, for the sentences that say
+// what to start.
+inline std::string_view server_program_name(const program_info& client) noexcept {
+    return client.service == socket_service::seqpack ? "SOCK_SEQPACK_srv" : "SOCK_STREAM_srv";
+}
+
 }  // namespace sctp_perf

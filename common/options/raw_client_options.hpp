@@ -67,6 +67,13 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
 // What --help prints around the client's options.
 help_layout client_help(const option_groups& groups, const program_info& program);
 
+// The workload options into `result`: the mode, its rate and echoes, count
+// or duration, flows, threads and the per-interval outputs; a sentence in
+// `errors` for each rule broken (workload_option_rules.cpp).
+void validate_workload(const raw_client_options& raw,
+                       const boost::program_options::variables_map& given, client_options& result,
+                       std::vector<std::string>& errors);
+
 // The client's options from the raw values; throws usage_error_list naming
 // every broken rule.
 client_options validate_client_options(const raw_client_options& raw,

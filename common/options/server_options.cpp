@@ -83,6 +83,19 @@ help_layout server_help(const option_groups& groups, const program_info& program
                    {"SCTP", &groups.sctp},
                    {"Output", &groups.output},
                    {"General", &groups.general}};
+    // For a server a client can reach, placed where its latency is known.
+    help.essentials = {"server-port",
+                       "server-accept-addr",
+                       "test-transport-protocol",
+                       "threads",
+                       "cpu",
+                       "spin",
+                       "io-timeout",
+                       "quiet",
+                       "help"};
+    help.essentials_note =
+        "SIGINT or SIGTERM stop the server. Exit status: 0 stopped by a signal,\n"
+        "1 runtime failure, 2 usage error.\n";
     help.notes = std::string(number_forms_note) +
                  "S is seconds (decimals allowed for --io-timeout and --header-timeout).\n"
                  "Logs go to stderr as 'TIME (pid|tid) message', TIME in UTC to the millisecond.\n"

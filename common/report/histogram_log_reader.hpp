@@ -15,21 +15,14 @@
 #include <cstdint>
 #include <iosfwd>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "errors.hpp"
 #include "stats/log_linear_histogram.hpp"
 
 namespace sctp_perf {
-
-// A histogram or a log that cannot be read; what() is one sentence saying
-// what is wrong with it.
-class histogram_decode_error : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
 
 // The longest base64 text decode_compressed_histogram takes: the compressed
 // encoding of a histogram with a large count in every one of our buckets

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The load-mode parts of the reports: the summary in the ace text, the
-// `load` object of the JSON (README.SCTP_PERF_TEST section 9 lists its
-// fields) and the per-flow CSV.
+// The load-mode parts of the reports, one reporter per format, each in a
+// file of its own: the summary in the ace text (load_text_report.cpp), the
+// `load` object of the JSON (load_json_report.cpp; README.SCTP_PERF_TEST
+// section 9 lists its fields) and the per-flow CSV (load_csv_report.cpp).
+// The figures they share are load_figures.hpp's; the spread over the flows
+// is stats/value_spread.hpp's.
 
 #include <cstddef>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "report/load_result.hpp"
+#include "client/load/load_result.hpp"
 
 namespace sctp_perf {
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "report/load_result.hpp"
+#include "client/load/load_result.hpp"
 #include "stats/latency_recorder.hpp"
 #include "stats/run_statistics.hpp"
 

@@ -12,8 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "client/load/load_result.hpp"
 #include "options/client_options.hpp"
-#include "report/load_result.hpp"
+#include "protocol/server_settings_blob.hpp"
 #include "report/paths_report.hpp"
 #include "report/repeat_report.hpp"
 #include "runtime/clock_probe.hpp"
@@ -81,6 +82,9 @@ struct run_report {
     // What the server said of itself, as it said it: the JSON report echoes
     // it whole; the rest reads it through protocol::decode_server_settings.
     nlohmann::json server_settings;
+    // The same, decoded once as the server accepted the test, for what the
+    // client's run takes from it (client/connection_checks.hpp).
+    protocol::server_settings_blob decoded_server_settings;
     // Fan-out (several -H servers): each server in -H order, the first
     // being the one server_settings and peer_addresses describe; empty
     // with one server.

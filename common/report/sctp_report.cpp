@@ -8,6 +8,7 @@
 
 #include "protocol/server_settings_blob.hpp"
 #include "report/transport_json.hpp"
+#include "transport/sctp_features_blob.hpp"
 
 namespace sctp_perf {
 namespace {

@@ -1,26 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/transport_json.hpp"
 
+#include "protocol/transport_counters_blob.hpp"
+
 namespace sctp_perf {
 
 nlohmann::ordered_json transport_counters_json(const transport_counters& counters) {
     return protocol::encode_transport_counters(counters);
-}
-
-protocol::sctp_features_blob sctp_features_of(const sctp_feature_request& asked,
-                                              const sctp_feature_state& got) {
-    protocol::sctp_features_blob features;
-    features.streams_used = asked.streams;
-    features.outbound_streams = got.outbound_streams;
-    features.inbound_streams = got.inbound_streams;
-    features.unordered = asked.unordered;
-    features.pr_sctp = describe(asked.pr);
-    features.pr_supported = got.pr_supported;
-    features.sack_delay_ms = got.sack_delay_ms;
-    features.sack_freq = got.sack_freq;
-    features.scheduler = got.scheduler;
-    features.interleaving = got.interleaving;
-    return features;
 }
 
 }  // namespace sctp_perf

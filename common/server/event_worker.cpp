@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -70,21 +69,12 @@ void install_wake_signal() {
 event_worker::event_worker(const server_identity& identity, std::function<void()> ended)
     : identity_(identity),
       ended_(std::move(ended)),
-      epoll_(::epoll_create1(EPOLL_CLOEXEC)),
       wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
       scratch_(session::scratch_bytes) {
-    if (!epoll_) {
-        throw system_error_of("epoll_create1 failed");
-    }
     if (!wake_) {
         throw system_error_of("eventfd failed");
     }
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.ptr = nullptr;  // the eventfd; every session has its entry here
-    if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, wake_.get(), &event) != 0) {
-        throw system_error_of("epoll_ctl failed");
-    }
+    epoll_.add(wake_.get(), EPOLLIN, {.ptr = nullptr});  // every session has its entry here
 }
 
 event_worker::~event_worker() {
@@ -143,30 +133,15 @@ void event_worker::run() {
                 seen = identity_.spin ? poll_in(*lone, empty_polls) : wait_in(*lone, seen);
                 continue;
             }
-            auto timeout_ms = 0;
-            if (!identity_.spin) {
-                const auto now = clock::now();
-                const auto sleep =
-                    next_check_ == clock::time_point::max()
-                        ? std::chrono::duration_cast<std::chrono::milliseconds>(longest_sleep)
-                        : std::chrono::ceil<std::chrono::milliseconds>(
-                              std::max(next_check_ - now, clock::duration::zero()));
-                timeout_ms = static_cast<int>(std::min<long long>(sleep.count(), 60'000));
-            }
-            const int n = ::epoll_wait(epoll_.get(), events.data(), events_per_wait, timeout_ms);
-            if (n < 0) {
-                if (errno == EINTR) {
-                    continue;
-                }
-                throw system_error_of("epoll_wait failed");
-            }
+            const auto n = epoll_.wait(
+                events, identity_.spin ? std::chrono::milliseconds(0) : sleep_before_next_check());
             if (identity_.spin && n == 0 && ++empty_polls % polls_per_yield == 0) {
                 ::sched_yield();
             }
             const auto now = clock::now();
             seen = now;
-            for (int i = 0; i < n; ++i) {
-                auto* e = static_cast<entry*>(events[static_cast<std::size_t>(i)].data.ptr);
+            for (std::size_t i = 0; i < n; ++i) {
+                auto* e = static_cast<entry*>(events[i].data.ptr);
                 if (e == nullptr) {
                     take_inbox(now);
                 } else if (e->s) {
@@ -190,6 +165,16 @@ void event_worker::run() {
         }
     }
     entries_.clear();
+}
+
+std::chrono::milliseconds event_worker::sleep_before_next_check() const {
+    if (next_check_ == clock::time_point::max()) {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(longest_sleep);
+    }
+    // Rounded up: a wake-up a little early would find nothing due and sleep again.
+    const auto sleep = std::chrono::ceil<std::chrono::milliseconds>(
+        std::max(next_check_ - clock::now(), clock::duration::zero()));
+    return std::min<std::chrono::milliseconds>(sleep, longest_sleep);
 }
 
 event_worker::entry* event_worker::lone_reader(clock::time_point now) {
@@ -264,12 +249,11 @@ void event_worker::take_inbox(clock::time_point now) {
     for (auto& s : arrived) {
         auto& e = *entries_.emplace_back(std::make_unique<entry>());
         e.s = std::move(s);
-        epoll_event event{};
-        event.events = 0;
-        event.data.ptr = &e;
-        if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, e.s->native_handle(), &event) != 0) {
+        try {
+            epoll_.add(e.s->native_handle(), 0, {.ptr = &e});
+        } catch (const std::system_error& failure) {
             log_error("client {}: cannot watch its socket ({}); closing", e.s->client(),
-                      std::system_category().message(errno));
+                      failure.code().message());
             e.s.reset();
             --load_;
             continue;
@@ -312,12 +296,8 @@ void event_worker::update_interest(entry& e) {
     if (reading == e.reading && writing == e.writing) {
         return;
     }
-    epoll_event event{};
-    event.events = (reading ? EPOLLIN : 0u) | (writing ? EPOLLOUT : 0u);
-    event.data.ptr = &e;
-    if (::epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, e.s->native_handle(), &event) != 0) {
-        throw system_error_of("epoll_ctl failed");
-    }
+    epoll_.modify(e.s->native_handle(), (reading ? EPOLLIN : 0u) | (writing ? EPOLLOUT : 0u),
+                  {.ptr = &e});
     e.reading = reading;
     e.writing = writing;
 }

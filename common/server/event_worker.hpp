@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "server/session.hpp"
+#include "transport/epoll_set.hpp"
 #include "transport/unique_fd.hpp"
 
 namespace sctp_perf {
@@ -75,6 +76,9 @@ class event_worker {
     };
 
     void run();
+    // How long epoll may sleep without spinning: until the next deadline,
+    // in whole milliseconds rounded up, and never past longest_sleep.
+    std::chrono::milliseconds sleep_before_next_check() const;
     // The one session that may wait in its own receive now (or, spinning,
     // be polled directly), or null.
     entry* lone_reader(clock::time_point now);
@@ -94,7 +98,7 @@ class event_worker {
 
     const server_identity& identity_;
     std::function<void()> ended_;
-    unique_fd epoll_;
+    epoll_set epoll_;
     unique_fd wake_;  // eventfd: the inbox has sessions, or stop
     std::thread thread_;
     std::atomic<bool> stopping_{false};

@@ -3,11 +3,11 @@
 
 #include "protocol/server_settings_blob.hpp"
 #include "protocol/wire_protocol.hpp"
-#include "report/transport_json.hpp"
 #include "runtime/clock_relation.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_features_blob.hpp"
 #include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_device.hpp"

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+// A session's data path: reading requests and queueing replies, in every
+// mode, and the bounds on each wait. How a test opens is in
+// session_opening.cpp, how a session ends in session_ending.cpp.
 #include "server/session.hpp"
 
 #include <fmt/format.h>
@@ -8,7 +11,6 @@
 #include <utility>
 
 #include "errors.hpp"
-#include "protocol/server_account_blob.hpp"
 #include "server/server_log.hpp"
 #include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
@@ -32,43 +34,6 @@ constexpr auto overtaken_quiet = std::chrono::milliseconds(200);
 // reading its replies is held back as a blocking server would hold it,
 // instead of growing the server's memory.
 constexpr std::size_t reply_backlog_bytes = 64 * 1024;
-
-double seconds_of(std::chrono::milliseconds timeout) {
-    return std::chrono::duration<double>(timeout).count();
-}
-
-// What a load session counted, for its account.
-struct load_counts {
-    std::uint64_t messages_received = 0;
-    std::uint64_t bytes_received = 0;
-    std::uint64_t replies_sent = 0;
-    std::uint64_t bytes_sent = 0;
-    std::uint32_t payload_bytes = 0;
-    std::uint32_t reply_bytes = 0;
-};
-
-std::string account_json(const load_counts& counts, std::chrono::duration<double> elapsed,
-                         const process_usage& before, const process_usage& after,
-                         const message_channel& channel, const server_identity& identity) {
-    const int fd = channel.native_handle();
-    protocol::server_account account;
-    account.messages_received = counts.messages_received;
-    account.bytes_received = counts.bytes_received;
-    account.replies_sent = counts.replies_sent;
-    account.bytes_sent = counts.bytes_sent;
-    account.payload_bytes = counts.payload_bytes;
-    account.reply_bytes = counts.reply_bytes;
-    account.duration_s = elapsed.count();
-    account.cpu_percent = cpu_percent_between(before, after);
-    account.rss_kib = after.rss_kib;
-    account.partially_reliable = identity.sctp.pr.any();
-    if (account.partially_reliable) {
-        account.pr_abandoned = read_pr_sctp_abandoned(fd, channel.association_id()).total();
-    }
-    account.transport = read_transport_counters(fd, identity.transport, channel.association_id());
-    account.paths = account_paths(channel.path_watch().get());
-    return protocol::encode_server_account(account);
-}
 
 }  // namespace
 
@@ -127,15 +92,6 @@ std::chrono::milliseconds session::request_bound() const noexcept {
     return max_gap_ + identity_.io_timeout;
 }
 
-std::string session::request_bound_text() const {
-    if (max_gap_ == std::chrono::milliseconds::zero()) {
-        return fmt::format("{:.1f} s (--io-timeout)", seconds_of(identity_.io_timeout));
-    }
-    return fmt::format(
-        "{:.1f} s (the client's longest scheduled gap {:.1f} s + --io-timeout {:.1f} s)",
-        seconds_of(request_bound()), seconds_of(max_gap_), seconds_of(identity_.io_timeout));
-}
-
 message_channel::received_part session::receive(std::span<std::byte> buffer, bool with_delivery) {
     const bool wait = std::exchange(wait_once_, false);
     waited_ = waited_ || wait;
@@ -156,8 +112,7 @@ session::clock::time_point session::advance(clock::time_point now, std::span<std
         on_closed(e);
     } catch (const peer_error& e) {
         if (phase_ == phase::header) {
-            finish(fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
-                               seconds_of(identity_.header_timeout), e.what()));
+            finish(header_failure(e.what()));
         } else if (phase_ == phase::closing && out_.empty()) {
             complete();  // gone another way: the test itself was complete
         } else {
@@ -252,103 +207,6 @@ bool session::flush(clock::time_point now) {
     return true;
 }
 
-void session::on_deadline(clock::time_point now) {
-    if (phase_ == phase::header) {
-        finish(fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
-                           seconds_of(identity_.header_timeout),
-                           message_filled_ == 0
-                               ? peer_went_silent()
-                               : incomplete_message(message_filled_, message_.size())));
-        return;
-    }
-    if (!out_.empty()) {
-        if (phase_ == phase::refusing) {
-            phase_ = phase::done;
-            return;
-        }
-        finish("send timed out: the peer stopped reading");
-        return;
-    }
-    switch (phase_) {
-        case phase::overtaken:
-            send_account(now);  // none came for a while: count what came
-            return;
-        case phase::closing:
-            complete();  // silent after its test: the test itself was complete
-            return;
-        case phase::load: {
-            // The bound of the wait for the next whole request, whatever
-            // arrives of it meanwhile: the client's schedule may leave
-            // max_gap_ between two requests.
-            const auto part = seqpacket_ ? message_filled_ : partial_.size();
-            finish(part == 0
-                       ? fmt::format("receive timed out: no request for {}", request_bound_text())
-                       : fmt::format("the client sent {} bytes but no whole request in {}", part,
-                                     request_bound_text()));
-            return;
-        }
-        default:
-            break;
-    }
-    finish(message_filled_ == 0 ? peer_went_silent()
-                                : incomplete_message(message_filled_, message_.size()));
-}
-
-void session::on_closed(const peer_closed& closed) {
-    switch (phase_) {
-        case phase::closing:
-            if (out_.empty()) {
-                complete();  // the expected end
-                return;
-            }
-            break;
-        case phase::ping_pong:
-            if (header_.iterations == 0 && message_filled_ == 0) {
-                complete();  // the client ends a test of unknown length by closing
-                return;
-            }
-            break;
-        case phase::load:
-        case phase::overtaken:
-            if (!seqpacket_ && !partial_.empty()) {
-                finish(fmt::format("{} after {} of {} bytes", closed.what(), partial_.size(),
-                                   header_.payload_bytes));
-                return;
-            }
-            break;
-        default:
-            break;
-    }
-    if (message_filled_ == 0) {
-        finish(closed.what());
-        return;
-    }
-    const auto what =
-        fmt::format("{} after {} of {} bytes", closed.what(), message_filled_, message_.size());
-    finish(phase_ == phase::header
-               ? fmt::format("no whole test header within {:.1f} s (--header-timeout): {}",
-                             seconds_of(identity_.header_timeout), what)
-               : what);
-}
-
-void session::finish(std::string reason) {
-    outcome_.reason = std::move(reason);
-    phase_ = phase::done;
-}
-
-void session::complete() {
-    outcome_.completed = true;
-    phase_ = phase::done;
-}
-
-std::string session::incomplete_message(std::size_t received, std::size_t expected) const {
-    const auto timeout = phase_ == phase::header ? identity_.header_timeout : identity_.io_timeout;
-    return fmt::format(
-        "the peer sent {} of the {} bytes of a message in {:.1f} s (a message must come whole "
-        "within the I/O timeout)",
-        received, expected, seconds_of(timeout));
-}
-
 bool session::read_message(std::size_t also_whole) {
     const auto size = message_.size();
     // Part after part while they come, so that a large message takes one
@@ -403,97 +261,6 @@ bool session::read_header() {
         message_.resize(protocol::header_size);
     }
     return read_message();
-}
-
-protocol::decoded_header session::decode_whole_header(std::size_t filled) const {
-    auto decoded = decode_header_start();
-    if (decoded.verdict == protocol::status::accepted) {
-        if (filled != protocol::header_size) {
-            // SOCK_SEQPACKET: this version's header in a message of the old size
-            throw peer_error(message_of_wrong_size(filled, protocol::header_size));
-        }
-        protocol::header_bytes bytes{};
-        std::copy_n(message_.begin(), bytes.size(), bytes.begin());
-        decoded = protocol::decode_header(bytes);
-    }
-    return decoded;
-}
-
-bool session::refused(const protocol::decoded_header& decoded, bool busy) {
-    if (decoded.verdict == protocol::status::unsupported_version) {
-        outcome_.reason =
-            fmt::format("refused: the client speaks protocol version {}, this server version {}",
-                        decoded.peer_version, protocol::version);
-    } else if (decoded.verdict != protocol::status::accepted) {
-        outcome_.reason = fmt::format("refused: {}", protocol::describe(decoded.verdict));
-    } else if (busy) {
-        outcome_.reason = "refused: too many clients at once";
-    } else {
-        return false;
-    }
-    phase_ = phase::refusing;
-    return true;
-}
-
-void session::send_settings() {
-    const auto settings =
-        server_settings_json(identity_, channel_->native_handle(), channel_->association_id());
-    out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(settings.size())), {});
-    out_.push(std::as_bytes(std::span(settings.data(), settings.size())), {});
-}
-
-void session::take_header(clock::time_point now) {
-    const auto filled = std::exchange(message_filled_, 0);
-    input_since_ = now;
-    const auto decoded = decode_whole_header(filled);
-    const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
-    out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
-    output_since_ = now;
-    if (refused(decoded, busy)) {
-        return;
-    }
-    send_settings();
-    header_ = decoded.header;
-    begin_test(now);
-}
-
-void session::begin_test(clock::time_point now) {
-    max_gap_ = std::chrono::milliseconds(header_.max_gap_ms);
-    // Sized by this test's reply (validated: at most max_reply_bytes).
-    reply_size_ = protocol::reply_size_of(header_);
-    reply_.resize(reply_size_);
-    protocol::fill_payload(reply_);
-    const auto mode = header_.mode;
-    stamps_at_ = protocol::server_stamps_offset(mode);
-    if (header_.server_timestamps) {
-        log_info("The client asks for server timestamps (one-way latency) in every reply");
-    }
-    if (mode == protocol::test_mode::ping_pong) {
-        if (header_.iterations == 0) {
-            log_info(
-                "Test for as many iterations as the client sends, {}-byte requests, "
-                "{}-byte replies",
-                header_.payload_bytes, reply_size_);
-        } else {
-            log_info("Test for {} iterations, {}-byte requests, {}-byte replies",
-                     header_.iterations, header_.payload_bytes, reply_size_);
-        }
-        message_.resize(header_.payload_bytes);  // validated: 1..max_payload_bytes
-        phase_ = phase::ping_pong;
-        return;
-    }
-    log_info("Test in {} mode, {}-byte requests, {}-byte replies", protocol::name_of(mode),
-             header_.payload_bytes, reply_size_);
-    if (mode == protocol::test_mode::rate || mode == protocol::test_mode::throughput) {
-        outcome_.unit = "messages";
-    }
-    // A byte stream keeps only a request a read cut short; SOCK_SEQPACKET
-    // reads one request, one message, at a time.
-    message_.resize(seqpacket_ ? header_.payload_bytes : 0);
-    partial_.reserve(header_.payload_bytes);
-    load_started_ = now;
-    usage_before_ = read_process_usage();
-    phase_ = phase::load;
 }
 
 void session::take_ping_pong_request(clock::time_point now) {
@@ -670,36 +437,6 @@ std::size_t session::take_requests(std::span<const std::byte> bytes, clock::time
     }
     settle_end(ended, now);
     return at;
-}
-
-void session::send_account(clock::time_point now) {
-    outcome_.messages_done = messages_received_;
-    const load_counts counts{messages_received_, bytes_received_,       replies_sent_,
-                             bytes_sent_,        header_.payload_bytes, reply_size_};
-    const auto text = account_json(counts, now - load_started_, usage_before_, read_process_usage(),
-                                   *channel_, identity_);
-    out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())), {});
-    out_.push(std::as_bytes(std::span(text.data(), text.size())), {});
-    output_since_ = now;
-    partial_.clear();
-    message_filled_ = 0;
-    phase_ = phase::closing;
-}
-
-void log_session_end(const session& s) {
-    const std::chrono::duration<double> took = session::clock::now() - s.started();
-    const auto& outcome = s.outcome();
-    // After the duration come the words the line had before it was timed
-    // ("finished N iterations", "closed after N iterations: why"): scripts
-    // look for them, some at the end of the line.
-    if (outcome.completed) {
-        log_info("client {} ok in {:.3f} s: finished {} {}", s.client(), took.count(),
-                 outcome.messages_done, outcome.unit);
-    } else {
-        log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client(), took.count(),
-                  outcome.messages_done, outcome.unit, outcome.reason);
-    }
-    log_path_events(s.client(), s.started(), s.path_watch());
 }
 
 }  // namespace sctp_perf

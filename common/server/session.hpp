@@ -191,6 +191,8 @@ class session {
     // its log sentences state it.
     std::chrono::milliseconds request_bound() const noexcept;
     std::string request_bound_text() const;
+    // "no whole test header within S s (--header-timeout): WHAT".
+    std::string header_failure(std::string_view what) const;
 
     std::unique_ptr<message_channel> channel_;
     std::string client_;

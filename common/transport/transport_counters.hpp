@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,15 @@ inline void add_counters(transport_counters& total, const transport_counters& mo
         const auto& from = more.counters[i];
         into.value =
             is_state(into.name) ? std::max(into.value, from.value) : into.value + from.value;
+    }
+}
+
+// The same over connections that may have no counters (none were read):
+// `total` has none until one of them has some.
+inline void add_counters(std::optional<transport_counters>& total,
+                         const std::optional<transport_counters>& more) {
+    if (more) {
+        add_counters(total ? *total : total.emplace(), *more);
     }
 }
 

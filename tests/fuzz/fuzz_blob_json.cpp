@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     write_sctp_and_transport_lines(out, report);
     // Every member of the settings, through the one reader that the reports
     // and the client use (protocol/server_settings_blob.hpp), and the
-    // server's PR-SCTP policy from it, as client_main's server_pr_sctp reads it.
+    // server's PR-SCTP policy from it, as client/connection_checks' server_pr_sctp reads it.
     const auto settings = protocol::decode_server_settings(report.server_settings);
     if (settings.sctp) {
         (void)parse_pr_sctp(settings.sctp->pr_sctp);

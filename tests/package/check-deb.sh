@@ -72,9 +72,12 @@ done
 pass "Depends names the linked libraries (libsctp1 among them), perl and libcpanel-json-xs-perl; Recommends gnuplot-nox"
 
 echo "== man pages and completions against --help"
-options_of() {    # the long options a program's --help lists, one a line
-    "$@" --help | perl -ne 'next unless /^ {0,6}(-\S.*)/; my ($names) = split /\s{2,}/, $1;
-                            print "$_\n" for $names =~ /(--[A-Za-z][\w-]*)/g' | sort -u
+options_of() {    # the long options a program's whole help lists, one a line
+    "$@" | perl -ne 'next unless /^ {0,6}(-\S.*)/; my ($names) = split /\s{2,}/, $1;
+                     print "$_\n" for $names =~ /(--[A-Za-z][\w-]*)/g' | sort -u
+}
+whole_help_word() {    # what follows --help for the whole help: "all" where a bare --help is short
+    case $1 in SOCK_*) echo all ;; esac
 }
 for name in "${all[@]}"; do
     page=$(zcat "$root/usr/share/man/man1/$name.1.gz")
@@ -91,7 +94,7 @@ for name in "${all[@]}"; do
             _ "$completion" "$name" "${option:0:6}")
         grep -qx -- "$option" <<<"$offered" || fail "completing ${option:0:6} for $name does not offer $option"
         count=$((count + 1))
-    done < <(options_of "$BIN_DIR/$name")
+    done < <(options_of "$BIN_DIR/$name" --help $(whole_help_word "$name"))
     [ "$count" -gt 3 ] || fail "found only $count options in $name --help"
 done
 offered=$(bash -c 'source "$1"; COMP_WORDS=(run_spectrum.pl --protocol t); COMP_CWORD=2

@@ -2,7 +2,9 @@
 // The --help of every program, the typo suggestion and the program's name on
 // every line of a usage report.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <regex>
 #include <sstream>
 
@@ -21,8 +23,9 @@ bool is_client(const program_info& program) {
     return program.name.ends_with("_clt");
 }
 
-std::string help_of(const program_info& program) {
-    const command_line cl({"--help"});
+// What `words` (a --help with or without its group) print.
+std::string help_of(const program_info& program, std::vector<std::string> words) {
+    const command_line cl(std::move(words));
     std::ostringstream out;
     if (is_client(program)) {
         CHECK_FALSE(parse_client_options(cl.argc(), cl.argv(), program, out));
@@ -30,6 +33,11 @@ std::string help_of(const program_info& program) {
         CHECK_FALSE(parse_server_options(cl.argc(), cl.argv(), program, out));
     }
     return out.str();
+}
+
+// The whole help, where every option is.
+std::string help_of(const program_info& program) {
+    return help_of(program, {"--help", "all"});
 }
 
 std::string usage_error_of(const program_info& program, std::vector<std::string> words) {
@@ -191,4 +199,86 @@ TEST_CASE("usage report: every line carries the program's name") {
     CHECK(server ==
           "-p/--server-port must be 0..65535 (0: pick a free port)\n"
           "SOCK_STREAM_srv: --idle-report must be 1..86400 seconds");
+}
+
+TEST_CASE("help: a bare --help is one screen of the options most runs need") {
+    using Catch::Matchers::Contains;
+    for (const auto* program : every_program) {
+        const auto help = help_of(*program, {"--help"});
+        INFO(program->name << " --help:\n" << help);
+        CHECK(help == help_of(*program, {"-h"}));
+        const auto lines = lines_of(help);
+        CHECK(lines.size() <= 40);
+        for (const auto& line : lines) {
+            CHECK(line.size() <= help_width);
+        }
+        CHECK_THAT(help, Contains("Usage: " + program->name));
+        CHECK_THAT(help, Contains("\nThe options most runs need:\n"));
+        CHECK_THAT(help, Contains("  -h, --help [GROUP] "));
+        // The line that names the groups, and what gives everything.
+        auto joined = help;
+        std::replace(joined.begin(), joined.end(), '\n', ' ');
+        CHECK_THAT(joined, Contains("--help GROUP, GROUP one of "));
+        CHECK_THAT(joined, Contains("connection, sctp, output or general."));
+        CHECK_THAT(joined, Contains("--help all."));
+        // A group's caption, the notes and the examples are the whole help's.
+        CHECK_THAT(help, !Contains("\nConnection:\n"));
+        CHECK_THAT(help, !Contains("\nExamples:\n"));
+        CHECK(help.size() < help_of(*program).size() / 2);
+    }
+    const auto client = help_of(sctp_perf::testing::stream_client, {"--help"});
+    CHECK_THAT(client, Contains("  -s, --payload-size-power-of-2 POWER\n"));
+    CHECK_THAT(client, Contains("GROUP one of test, histogram, connection,"));
+    // Each option by the first clause of its description, and its default.
+    CHECK_THAT(client, Contains("  -c, --test-iterations N     measured round trips (default: "
+                                "1000000)\n"));
+    CHECK_THAT(client, Contains("  -t, --test-transport-protocol sctp|tcp\n"));
+    CHECK_THAT(client, Contains("microseconds"));
+    CHECK_THAT(client, !Contains("--all-bins"));
+    const auto seqpack_client = help_of(sctp_perf::testing::seqpack_client, {"--help"});
+    CHECK_THAT(seqpack_client, !Contains("--test-transport-protocol"));
+    CHECK_THAT(seqpack_client, Contains("--csv-summary FILE"));
+    const auto server = help_of(sctp_perf::testing::stream_server, {"--help"});
+    CHECK_THAT(server, Contains("GROUP one of server, connection, sctp,"));
+    CHECK_THAT(server, Contains("  -p, --server-port PORT "));
+    CHECK_THAT(server, !Contains("--idle-report"));
+}
+
+TEST_CASE("help: --help GROUP prints that group; --help all, every option") {
+    using Catch::Matchers::Contains;
+    const auto& client = sctp_perf::testing::stream_client;
+    const auto histogram = help_of(client, {"--help", "histogram"});
+    CHECK_THAT(histogram, Contains("Usage: SOCK_STREAM_clt"));
+    CHECK_THAT(histogram, Contains("\nHistogram:\n  -m, --histogram-min-bin US "));
+    CHECK_THAT(histogram, Contains("      --all-bins  "));
+    CHECK_THAT(histogram, !Contains("\nTest:\n"));
+    CHECK_THAT(histogram, !Contains("--payload-size-power-of-2"));
+    // Every spelling of the same request.
+    CHECK(help_of(client, {"-h", "histogram"}) == histogram);
+    CHECK(help_of(client, {"--help=histogram"}) == histogram);
+    CHECK(help_of(client, {"-s", "3", "--help", "histogram"}) == histogram);
+    CHECK(help_of(client, {"-h", "all"}) == help_of(client));
+    CHECK_THAT(help_of(sctp_perf::testing::seqpack_server, {"--help", "sctp"}),
+               Contains("\nSCTP:\n"));
+    CHECK_THAT(help_of(sctp_perf::testing::stream_server, {"--help", "server"}),
+               Contains("--idle-report S "));
+    // Each group of the whole help, and nothing else, is one of the groups.
+    const auto whole = help_of(client);
+    for (const auto* caption : {"Test", "Histogram", "Connection", "SCTP", "Output", "General"}) {
+        std::string group = caption;
+        std::transform(group.begin(), group.end(), group.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        const auto one = help_of(client, {"--help", group});
+        const auto body = one.substr(one.find("\n" + std::string(caption) + ":\n"));
+        CHECK_THAT(whole, Contains(body));
+    }
+}
+
+TEST_CASE("help: an unknown group is a usage error that lists the groups") {
+    CHECK(usage_error_of(sctp_perf::testing::stream_client, {"--help", "tests"}) ==
+          "--help takes one of the groups test, histogram, connection, sctp, output, general "
+          "or all, not 'tests'");
+    CHECK(usage_error_of(sctp_perf::testing::seqpack_server, {"-h", "histogram"}) ==
+          "--help takes one of the groups server, connection, sctp, output, general or all, "
+          "not 'histogram'");
 }

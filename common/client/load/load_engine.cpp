@@ -109,25 +109,6 @@ class interval_writer {
     process_usage usage_;
 };
 
-void add_account(server_account& total, const server_account& flow) {
-    total.messages_received += flow.messages_received;
-    total.bytes_received += flow.bytes_received;
-    total.replies_sent += flow.replies_sent;
-    total.bytes_sent += flow.bytes_sent;
-    total.duration_s = std::max(total.duration_s, flow.duration_s);
-    // Each flow's figure is the whole server's over that flow's test (its
-    // sessions share worker threads), so the flows' figures are not added.
-    total.cpu_percent = std::max(total.cpu_percent, flow.cpu_percent);
-    total.rss_kib = std::max(total.rss_kib, flow.rss_kib);
-    total.pr_abandoned += flow.pr_abandoned;
-    if (flow.transport) {
-        if (!total.transport) {
-            total.transport.emplace();
-        }
-        add_counters(*total.transport, *flow.transport);
-    }
-}
-
 // Every worker's replies per stream, and each stream's p99 where kept.
 std::vector<stream_result> merge_streams(const std::vector<std::unique_ptr<sample_sink>>& sinks,
                                          std::uint16_t streams) {
@@ -217,50 +198,19 @@ std::vector<std::unique_ptr<load_flow>> make_flows(
     return flows;
 }
 
-// The measured messages the server says it received on a flow: it counts
-// the primer and the warm-up too.
-std::uint64_t measured_received_by_server(const flow_result& flow, std::uint32_t primer) {
-    const auto unrecorded = primer + flow.warmup_messages;
-    return flow.server.messages_received > unrecorded ? flow.server.messages_received - unrecorded
-                                                      : 0;
-}
-
 // Adds one flow's counts, and the server's account of it, to the run's.
-void add_flow_counts(load_result& result, const flow_result& flow, std::uint32_t primer) {
-    result.messages_sent += flow.messages_sent;
-    result.warmup_messages += flow.warmup_messages;
-    result.send_calls += flow.send_calls;
-    result.messages_echo_requested += flow.messages_echo_requested;
-    result.messages_replied += flow.messages_replied;
-    result.bytes_sent += flow.bytes_sent;
-    result.bytes_replied += flow.bytes_replied;
-    result.messages_lost += flow.messages_lost;
-    result.messages_abandoned += flow.messages_abandoned;
-    result.requests_abandoned_by_client_kernel += flow.kernel_abandoned.total();
-    result.replies_abandoned_by_server_kernel += flow.server.pr_abandoned;
-    result.messages_duplicated += flow.messages_duplicated;
-    if (flow.transport) {
-        if (!result.transport) {
-            result.transport.emplace();
-        }
-        add_counters(*result.transport, *flow.transport);
-    }
-    result.messages_received_by_server += measured_received_by_server(flow, primer);
-    add_account(result.server, flow.server);
+void add_flow_counts(load_result& result, const flow_result& flow) {
+    static_cast<message_counts&>(result) += flow;
+    add_counters(result.transport, flow.transport);
+    add_flow_account(result.server, flow.server);
 }
 
 // Fan-out: adds one flow's counts, and the server's account of it, to its
 // server's.
-void add_server_counts(server_result& server, const flow_result& flow, std::uint32_t primer) {
+void add_server_counts(server_result& server, const flow_result& flow) {
     ++server.flows;
-    server.messages_sent += flow.messages_sent;
-    server.messages_received_by_server += measured_received_by_server(flow, primer);
-    server.messages_echo_requested += flow.messages_echo_requested;
-    server.messages_replied += flow.messages_replied;
-    server.messages_lost += flow.messages_lost;
-    server.bytes_sent += flow.bytes_sent;
-    server.bytes_replied += flow.bytes_replied;
-    add_account(server.account, flow.server);
+    static_cast<message_counts&>(server) += flow;
+    add_flow_account(server.account, flow.server);
 }
 
 // One load test, in the steps run() takes. What lives here lives as long as
@@ -451,7 +401,7 @@ class load_run {
         for (auto& flow : flows_) {
             auto flow_result = flow->finish();
             result_.sending_s = std::max(result_.sending_s, flow->sending_s());
-            add_flow_counts(result_, flow_result, plan_.primer_iterations);
+            add_flow_counts(result_, flow_result);
             rate_sum += flow_result.rate_per_s;
             result_.per_flow.push_back(std::move(flow_result));
         }
@@ -475,7 +425,7 @@ class load_run {
             result_.per_server.push_back(std::move(server));
         }
         for (const auto& flow : result_.per_flow) {
-            add_server_counts(result_.per_server[flow.flow % count], flow, plan_.primer_iterations);
+            add_server_counts(result_.per_server[flow.flow % count], flow);
         }
     }
 

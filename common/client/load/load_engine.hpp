@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "client/load/load_flow.hpp"
-#include "report/load_result.hpp"
+#include "client/load/load_result.hpp"
 
 namespace sctp_perf {
 

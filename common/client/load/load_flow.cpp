@@ -129,10 +129,10 @@ void load_flow::begin(const send_schedule& schedule, clock::time_point measure_f
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
-    if (end_started_ && !out_pending()) {
+    if (end_started() && !out_pending()) {
         return clock::time_point::max();
     }
-    if (draining_ && !out_pending()) {
+    if (phase_ == flow_phase::draining && !out_pending()) {
         // The replies wake it; with PR-SCTP so does the end of its patience.
         return plan_.partially_reliable() ? drain_until_ : clock::time_point::max();
     }
@@ -142,7 +142,7 @@ load_flow::clock::time_point load_flow::next_due() const noexcept {
     if (closed_loop_ && matcher_.outstanding() > 0) {
         return clock::time_point::max();  // the next waits for this reply
     }
-    if (!schedule_->paced() || stopping_) {
+    if (!schedule_->paced() || phase_ == flow_phase::stopping) {
         return schedule_->start();  // now: the next message, or the end of test
     }
     return std::min(next_send_due(*schedule_, ticks_ ? &*ticks_ : nullptr), stop_at_);
@@ -175,7 +175,7 @@ void load_flow::add_message(clock::time_point due, bool end_of_test) {
     if (end_of_test) {
         end_sequence_ = header.sequence;
         end_token_ = header.token;
-        end_started_ = true;
+        phase_ = flow_phase::ending;
     } else {
         ++measured_sent_;
     }
@@ -187,8 +187,9 @@ bool load_flow::start_batch(clock::time_point now) {
     out_sent_ = 0;
     const bool count_done = !plan_.duration && measured_sent_ >= plan_.messages;
     const bool time_done =
-        stopping_ || (plan_.duration &&
-                      (schedule_->paced() ? schedule_->next_due() >= stop_at_ : now >= stop_at_));
+        phase_ == flow_phase::stopping ||
+        (plan_.duration &&
+         (schedule_->paced() ? schedule_->next_due() >= stop_at_ : now >= stop_at_));
     if (count_done || time_done) {
         if (!drained(now)) {
             return false;
@@ -258,7 +259,7 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
         owed_since_ = now;  // the peer made room: it is reading
         out_blocked_ = false;
     }
-    if (!end_started_) {
+    if (!end_started()) {
         ++result_.send_calls;
     }
     // The bytes taken complete messages in order; on a byte stream the last
@@ -284,7 +285,7 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
 void load_flow::complete_message(const batched_message& message, clock::time_point sent_at,
                                  sample_sink& sink) {
     last_sent_at_ = sent_at;
-    if (matcher_.outstanding() == 0 || end_started_) {
+    if (matcher_.outstanding() == 0 || end_started()) {
         owed_since_ = sent_at;  // a new wait for the peer begins here
     }
     if (message.timed) {
@@ -301,7 +302,7 @@ void load_flow::complete_message(const batched_message& message, clock::time_poi
     // Nothing follows the end message, so with it started the one just sent
     // was the end message, not a measured one. A message due (sent, unpaced)
     // before measure_from is the warm-up's.
-    if (end_started_) {
+    if (end_started()) {
         return;
     }
     if ((schedule_->paced() ? message.due : sent_at) < measure_from_) {
@@ -328,7 +329,7 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
     std::size_t sent_in_pass = 0;
     while (sent_in_pass < throughput_pass) {
         if (!out_pending()) {
-            if (end_started_ || (closed_loop_ && matcher_.outstanding() > 0)) {
+            if (end_started() || (closed_loop_ && matcher_.outstanding() > 0)) {
                 return false;
             }
             if (!start_batch(now)) {
@@ -338,7 +339,7 @@ bool load_flow::send_due(clock::time_point now, sample_sink& sink) {
         if (!flush_pending(now, sink, sent_in_pass)) {
             return true;
         }
-        if (end_started_) {
+        if (end_started()) {
             return false;  // the end of test is out: nothing follows it
         }
         if (schedule_->paced()) {
@@ -352,8 +353,8 @@ bool load_flow::drained(clock::time_point now) {
     if (!plan_.replies_may_reorder() || matcher_.outstanding() == 0) {
         return true;
     }
-    if (!draining_) {
-        draining_ = true;
+    if (phase_ != flow_phase::draining) {
+        phase_ = flow_phase::draining;
         drain_until_ = now + abandon_wait(plan_);
     }
     return plan_.partially_reliable() && now >= drain_until_;
@@ -376,7 +377,7 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     // that the stream it came on belongs to the reply it completes.
     sctp_delivery travelled;
     sctp_delivery* const delivery = checks_streams() ? &travelled : nullptr;
-    while (!end_reply_received_) {
+    while (!finished()) {
         // The part of a reply left from the last read goes first.
         std::memcpy(buffer.data(), partial_.data(), partial_bytes_);
         const auto n = channel_->receive_ready(
@@ -387,7 +388,7 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
         const auto arrived = clock::now();
         const std::size_t filled = partial_bytes_ + n;
         std::size_t at = 0;
-        for (; filled - at >= reply_size && !end_reply_received_; at += reply_size) {
+        for (; filled - at >= reply_size && !finished(); at += reply_size) {
             take_reply(buffer.subspan(at, reply_size), arrived, sink,
                        delivery != nullptr ? std::optional(travelled.stream) : std::nullopt);
         }
@@ -397,7 +398,7 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
             owed_since_ = arrived;
         }
         const auto rest = buffer.subspan(at, filled - at);
-        if (end_reply_received_) {
+        if (finished()) {
             blob_prefix_.assign(rest.begin(), rest.end());
             partial_bytes_ = 0;
         } else {
@@ -417,7 +418,7 @@ std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool
 
 void load_flow::check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const {
     const auto sent_on =
-        request_stream(sequence, plan_.streams, end_started_ && sequence == end_sequence_,
+        request_stream(sequence, plan_.streams, end_started() && sequence == end_sequence_,
                        plan_.primer_iterations);
     sctp_perf::check_reply_stream(fmt::format("the reply to request {}", sequence), came_on,
                                   sent_on);
@@ -480,13 +481,14 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
                         header->sequence));
     }
     if (header->end_of_test()) {
-        if (header->sequence != end_sequence_ || header->token != end_token_ || !end_started_) {
+        if (header->sequence != end_sequence_ || header->token != end_token_ ||
+            phase_ != flow_phase::ending) {
             throw peer_error("an end-of-test reply that does not answer this client's end of test");
         }
         if (came_on) {
             check_reply_stream(*came_on, header->sequence);
         }
-        end_reply_received_ = true;
+        phase_ = flow_phase::finished;
         return;
     }
     const auto match = matcher_.match(header->sequence, header->token);
@@ -527,10 +529,16 @@ flow_result load_flow::finish() {
         throw peer_error(fmt::format("{}: the server's account is not a JSON object", name()));
     }
     result_.server = std::move(*account);
+    // The server counts the primer and the warm-up too.
+    const auto unrecorded = plan_.primer_iterations + result_.warmup_messages;
+    result_.messages_received_by_server = result_.server.messages_received > unrecorded
+                                              ? result_.server.messages_received - unrecorded
+                                              : 0;
+    result_.replies_abandoned_by_server_kernel = result_.server.pr_abandoned;
     const int fd = channel_->native_handle();
     result_.transport = read_transport_counters(fd, plan_.transport);
     if (plan_.pr.any()) {
-        result_.kernel_abandoned = read_pr_sctp_abandoned(fd);
+        result_.requests_abandoned_by_client_kernel = read_pr_sctp_abandoned(fd).total();
     }
     channel_.reset();
 

@@ -20,89 +20,20 @@
 #include <vector>
 
 #include "client/load/batch_planner.hpp"
+#include "client/load/load_plan.hpp"
+#include "client/load/load_result.hpp"
 #include "client/load/reply_matcher.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/one_way_timing.hpp"
 #include "client/random_tokens.hpp"
-#include "client/run_watch.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
 #include "report/latency_file.hpp"
-#include "report/load_result.hpp"
 #include "transport/message_channel.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/transport_protocol.hpp"
 
 namespace sctp_perf {
-
-struct load_plan {
-    protocol::test_mode mode = protocol::test_mode::rate;
-    std::uint32_t payload_bytes = 16;
-    // Every reply: the request's message header, then filler up to this
-    // size (protocol::load_reply_size unless the test asked for more).
-    std::uint32_t reply_bytes = 16;
-    double rate_per_s = 0.0;  // per flow; 0 in throughput mode
-    // How rate mode spreads the flows' messages (see send_schedule.hpp);
-    // `seed` draws a poisson schedule's gaps, flow i of `flow_count` its own.
-    arrival_process arrivals = arrival_process::uniform;
-    std::uint64_t seed = 0;
-    // --batch: due messages sent per system call, at most (see
-    // batch_planner.hpp); 1..max_batch_messages.
-    std::size_t batch = 1;
-    // --tick-rate (rate mode): the messages due within each tick of 1/T s go
-    // together at its start, and are timed from it; unset: none.
-    std::optional<double> tick_rate_per_s;
-    unsigned flow_count = 1;
-    std::uint32_t echo_every = 1;  // every Nth measured message asks for a reply
-    std::uint64_t messages = 0;    // measured messages per flow, when no duration is set
-    std::uint32_t primer_iterations = default_primer_iterations;  // per flow, before t0
-    std::optional<std::chrono::nanoseconds> duration;
-    // With a duration: the load runs this long first, unrecorded (no
-    // histogram, interval, latency-file row or count but its own).
-    std::chrono::nanoseconds warmup{0};
-    unsigned threads = 1;
-    // --cpu: with more than one worker, worker i is pinned to the i-th CPU
-    // of this list (runtime/cpu_affinity.hpp, worker_cpus); empty: none is.
-    std::vector<unsigned> cpus;
-    std::optional<std::chrono::nanoseconds> interval;
-    std::chrono::milliseconds io_timeout{10'000};
-    // When the first flow began to connect, to say how long the flows have
-    // waited when the server ends one during the primer; unset: not said.
-    std::optional<std::chrono::steady_clock::time_point> setup_began;
-    // --one-way: every reply carries the server's stamps after its message
-    // header (reply_bytes has room), split into the sinks' one_way.
-    std::optional<one_way_clocks> one_way;
-    // Read by the workers as they run; non-zero (a signal's number, see
-    // runtime/interrupt.hpp) ends every flow early and cleanly: no more
-    // measured messages, then the end of test and the server's account.
-    const std::atomic<int>* stop = nullptr;
-    // --start-at: t0 is this instant, waited for once every flow is primed
-    // and every worker ready.
-    std::optional<start_instant> start{};
-
-    // How the measured messages travel (SCTP only; the defaults are plain
-    // sends): flow message k goes on stream k % streams.
-    transport_protocol transport = transport_protocol::tcp;
-    std::uint16_t streams = 1;
-    bool unordered = false;
-    pr_sctp pr;         // this end's PR-SCTP policy for its requests
-    pr_sctp server_pr;  // the server's for its replies, from its settings
-
-    // Replies may overtake each other (several streams, unordered, or some
-    // given up): the end-of-test message must then wait for them, or it
-    // would overtake them too.
-    // Fan-out: each server's "host:port", flow k's being server k modulo
-    // their number; empty with one server (nothing is then kept per server).
-    std::vector<std::string> servers;
-    // Told of the measurement's start and end, each interval and every timed
-    // reply (client/run_watch.hpp); null: nobody watches.
-    run_watch* watch = nullptr;
-
-    bool replies_may_reorder() const noexcept {
-        return streams > 1 || unordered || pr.any() || server_pr.any();
-    }
-    bool partially_reliable() const noexcept { return pr.any() || server_pr.any(); }
-};
 
 // With PR-SCTP, how long after its last request a flow waits for the replies
 // still missing before it counts them abandoned. A TTL bounds a message's
@@ -161,6 +92,20 @@ struct sample_sink {
 // reads.
 inline constexpr std::size_t worker_receive_bytes = 64 * 1024;
 
+// Where a flow is in its test. It only moves forward, and any phase before
+// `ending` may be its last before it: a flow whose replies cannot overtake
+// each other never drains, and one never stopped runs out of messages or
+// time by itself.
+enum class flow_phase {
+    sending,   // measured messages, on their schedule
+    stopping,  // stop_sending(): no more measured messages, only the end of test
+    // Every measured message is out; the end of test waits for the replies
+    // it could overtake (load_plan::replies_may_reorder).
+    draining,
+    ending,    // the end-of-test message is out or on its way
+    finished,  // its reply has come; the server's account follows
+};
+
 class load_flow {
   public:
     using clock = std::chrono::steady_clock;
@@ -190,21 +135,24 @@ class load_flow {
     void receive(sample_sink& sink, std::span<std::byte> buffer);
 
     // Sends no more measured messages: the next step is the end of test.
-    void stop_sending() noexcept { stopping_ = true; }
+    void stop_sending() noexcept {
+        if (phase_ == flow_phase::sending) {
+            phase_ = flow_phase::stopping;
+        }
+    }
 
     // When the next message is due; time_point::max() once all are sent.
     clock::time_point next_due() const noexcept;
-    bool finished() const noexcept { return end_reply_received_; }
+    bool finished() const noexcept { return phase_ == flow_phase::finished; }
     // Whether the flow waits for the server: a request is unanswered, the
     // socket is full, or the end-of-test reply has not come.
     // While a partially reliable flow waits for its last replies it waits on
     // its own deadline instead: a reply it waits for may have been abandoned.
     bool waiting_on_peer() const noexcept {
-        if (draining_ && plan_.partially_reliable() && !end_started_) {
+        if (phase_ == flow_phase::draining && plan_.partially_reliable()) {
             return false;
         }
-        return !end_reply_received_ &&
-               (matcher_.outstanding() > 0 || out_pending() || end_started_);
+        return !finished() && (matcher_.outstanding() > 0 || out_pending() || end_started());
     }
     // Since when the flow has waited on the peer, for the I/O timeout: the
     // last whole reply, the send that began a wait, or the moment the peer
@@ -254,6 +202,9 @@ class load_flow {
     void complete_message(const batched_message& message, clock::time_point sent_at,
                           sample_sink& sink);
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
+    bool end_started() const noexcept {
+        return phase_ == flow_phase::ending || phase_ == flow_phase::finished;
+    }
     // `came_on`: the stream the reply came on, where the flow checks it.
     void take_reply(std::span<const std::byte> reply, clock::time_point now, sample_sink& sink,
                     std::optional<std::uint16_t> came_on);
@@ -303,11 +254,8 @@ class load_flow {
 
     std::uint64_t next_sequence_ = 0;
     std::uint64_t measured_sent_ = 0;
-    bool stopping_ = false;  // stop_sending() was called
-    bool draining_ = false;  // all measured messages sent; waiting for replies
-    clock::time_point drain_until_ = clock::time_point::max();
-    bool end_started_ = false;  // the end-of-test message is out or on its way
-    bool end_reply_received_ = false;
+    flow_phase phase_ = flow_phase::sending;
+    clock::time_point drain_until_ = clock::time_point::max();  // from draining on
     std::uint64_t end_sequence_ = 0;
     std::uint32_t end_token_ = 0;
     clock::time_point first_send_{};

@@ -2,19 +2,17 @@
 #include "client/load/load_worker.hpp"
 
 #include <fmt/format.h>
-#include <sys/epoll.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <ctime>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <string>
-#include <system_error>
 
 #include "errors.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "transport/epoll_set.hpp"
 
 namespace sctp_perf {
 
@@ -48,22 +46,6 @@ using clock = std::chrono::steady_clock;
 // waking from a timer is late by tens of microseconds, and that lateness
 // would be measured as latency.
 constexpr auto spin_before_due = std::chrono::microseconds(50);
-
-int wait_events(int epoll_fd, epoll_event* events, int capacity, clock::duration timeout) {
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(timeout).count();
-    const timespec limit{static_cast<time_t>(ns / 1'000'000'000),
-                         static_cast<long>(ns % 1'000'000'000)};
-    for (;;) {
-        // epoll_pwait2 takes a timeout in nanoseconds; epoll_wait only whole milliseconds.
-        const int n = ::epoll_pwait2(epoll_fd, events, capacity, &limit, nullptr);
-        if (n >= 0) {
-            return n;
-        }
-        if (errno != EINTR) {
-            throw std::system_error(errno, std::generic_category(), "epoll_pwait2 failed");
-        }
-    }
-}
 
 class worker {
   public:
@@ -111,20 +93,11 @@ class worker {
     void prepare() {
         // The timer slack would otherwise add up to 50 us to every sleep.
         ::prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-        epoll_fd_ = unique_fd(::epoll_create1(EPOLL_CLOEXEC));
-        if (!epoll_fd_) {
-            throw std::system_error(errno, std::generic_category(), "epoll_create1 failed");
-        }
+        epoll_.emplace();
         wants_out_.assign(flows_.size(), false);
         scheduled_.assign(flows_.size(), clock::time_point::max());
         for (std::size_t i = 0; i < flows_.size(); ++i) {
-            epoll_event event{};
-            event.events = EPOLLIN;
-            event.data.u64 = i;
-            if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, flows_[i]->native_handle(), &event) !=
-                0) {
-                throw std::system_error(errno, std::generic_category(), "epoll_ctl failed");
-            }
+            epoll_->add(flows_[i]->native_handle(), EPOLLIN, {.u64 = i});
         }
     }
 
@@ -145,8 +118,9 @@ class worker {
                 next_sweep_ = now + longest_wait;
             }
             now = send_what_is_due(now);
-            const int n = wait_events(epoll_fd_.get(), events_.data(),
-                                      static_cast<int>(events_.size()), wait_before_next(now));
+            // epoll_pwait2: a sleep that ends spin_before_due before a due
+            // time needs more than whole milliseconds.
+            const auto n = epoll_->wait_precisely(events_, wait_before_next(now));
             if (n > 0) {
                 receive_events(n);
             }
@@ -210,10 +184,10 @@ class worker {
 
     // Reads what the first `n` of events_ announce, and takes a finished
     // flow out of the epoll set.
-    void receive_events(int n) {
+    void receive_events(std::size_t n) {
         const auto receive_start = clock::now();
-        for (int e = 0; e < n; ++e) {
-            const auto& event = events_[static_cast<std::size_t>(e)];
+        for (std::size_t e = 0; e < n; ++e) {
+            const auto& event = events_[e];
             const auto i = static_cast<std::size_t>(event.data.u64);
             auto& flow = *flows_[i];
             if (flow.finished()) {
@@ -224,7 +198,7 @@ class worker {
                 if (flow.finished()) {
                     sink_.finished_at = clock::now();
                     --unfinished_;
-                    ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_DEL, flow.native_handle(), nullptr);
+                    epoll_->remove(flow.native_handle());
                     continue;
                 }
             }
@@ -276,10 +250,8 @@ class worker {
         const bool blocked = on_flow(flow, [&] { return flow.send_due(now, sink_); });
         if (blocked != wants_out_[i]) {
             wants_out_[i] = blocked;
-            epoll_event event{};
-            event.events = blocked ? EPOLLIN | EPOLLOUT : EPOLLIN;
-            event.data.u64 = i;
-            ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_MOD, flow.native_handle(), &event);
+            epoll_->modify(flow.native_handle(), blocked ? EPOLLIN | EPOLLOUT : EPOLLIN,
+                           {.u64 = i});
         }
         if (!blocked) {
             schedule(i, flow.next_due());
@@ -339,8 +311,8 @@ class worker {
     const load_plan& plan_;
     shared_run& shared_;
     std::uint64_t interval_index_ = 0;  // the interval the loop is in
-    unique_fd epoll_fd_;
-    std::vector<bool> wants_out_;  // per flow: waits for room to send (EPOLLOUT)
+    std::optional<epoll_set> epoll_;    // made in prepare(), on the worker's thread
+    std::vector<bool> wants_out_;       // per flow: waits for room to send (EPOLLOUT)
     // The flows' next steps, earliest first, equal times in flow order. An
     // entry counts while its time is its flow's scheduled_ time; one left
     // behind by a flow scheduled earlier is dropped when it comes up.

@@ -8,6 +8,7 @@
 // over all of them); the achieved rates are the mean of the runs' (each a
 // mean over its flows); CPU shares are the mean weighted by each run's
 // duration; memory and a worker's busy share are the largest of any run.
+// The server's accounts pool by pool_run_account (load_counts.hpp).
 // Flow i of the pooled result is flow i of every run, and with fan-out
 // server s is server s of every run; a stream's p99, of which a run keeps
 // no histogram, is the largest of the runs'. A poisson seed stays only when
@@ -15,7 +16,7 @@
 
 #include <cstddef>
 
-#include "report/load_result.hpp"
+#include "client/load/load_result.hpp"
 
 namespace sctp_perf {
 

@@ -1,50 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "report/load_report.hpp"
-
+// The load section of the text report (write_load_summary, load_report.hpp).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "report/defined_statistics.hpp"
-#include "report/histogram_log.hpp"
-#include "report/run_notes.hpp"
+#include "report/load_figures.hpp"
+#include "report/load_report.hpp"
 #include "report/sctp_report.hpp"
-#include "report/transport_json.hpp"
 #include "stats/latency_recorder.hpp"
 
 namespace sctp_perf {
 namespace {
 
-using json = nlohmann::ordered_json;
-
-double us(double ns) {
-    return ns / 1000.0;
-}
-
 // Beyond flows_listed_in_full flows, the text names this many of the worst.
 constexpr std::size_t worst_flows_listed = 10;
-
-// A flow's p50, p99 and max in microseconds; none when no timed message of
-// the flow was answered.
-struct flow_figures {
-    std::optional<double> p50_us, p99_us, max_us;
-};
-
-flow_figures figures_of(const flow_result& f) {
-    const auto& h = f.latency;
-    if (h.count() == 0) {
-        return {};
-    }
-    return {us(h.percentile_ns(500'000)), us(h.percentile_ns(990'000)),
-            us(static_cast<double>(h.max_ns()))};
-}
 
 void write_latency(std::ostream& out, const char* title, const log_linear_histogram& h) {
     fmt::print(out, "{}\n", title);
@@ -54,12 +32,13 @@ void write_latency(std::ostream& out, const char* title, const log_linear_histog
     }
     const auto stddev = defined_stddev_us(h);
     fmt::print(out, "\tnum_points {}  min {:.3f}  mean {:.3f}  stddev {}\n", h.count(),
-               us(static_cast<double>(h.min_ns())), us(h.mean_ns()),
+               us_of_ns(static_cast<double>(h.min_ns())), us_of_ns(h.mean_ns()),
                stddev ? fmt::format("{:.3f}", *stddev) : "-");
     for (const auto& p : reported_percentiles) {
-        fmt::print(out, "\t{:<8}{:12.3f}\n", p.label, us(h.percentile_ns(p.parts_per_million)));
+        fmt::print(out, "\t{:<8}{:12.3f}\n", p.label,
+                   us_of_ns(h.percentile_ns(p.parts_per_million)));
     }
-    fmt::print(out, "\t{:<8}{:12.3f}\n\n", "max", us(static_cast<double>(h.max_ns())));
+    fmt::print(out, "\t{:<8}{:12.3f}\n\n", "max", us_of_ns(static_cast<double>(h.max_ns())));
 }
 
 // "p50 12.000 us, p99 80.000 us, max 3360.868 us" of the schedule slip.
@@ -71,8 +50,8 @@ void write_slip_line(std::ostream& out, const compact_histogram& slip) {
     fmt::print(out,
                "\tschedule slip: p50 {:.3f} us, p99 {:.3f} us, max {:.3f} us behind a message's "
                "due time\n",
-               us(slip.percentile_ns(500'000)), us(slip.percentile_ns(990'000)),
-               us(static_cast<double>(slip.max_ns())));
+               us_of_ns(slip.percentile_ns(500'000)), us_of_ns(slip.percentile_ns(990'000)),
+               us_of_ns(static_cast<double>(slip.max_ns())));
 }
 
 // "the busiest of 2 worker threads 15.2 % busy".
@@ -133,104 +112,6 @@ void write_flow_spread(std::ostream& out, const load_result& l) {
     }
     write_flow_rows(out, worst);
 }
-
-// The value at rank ceil(n / 2), and the ends, of unsorted `values` (n > 0).
-spread_us spread_of(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    return {values.front(), values[(values.size() + 1) / 2 - 1], values.back()};
-}
-
-}  // namespace
-
-flow_spread spread_over_flows(const load_result& l, std::size_t worst_count) {
-    flow_spread spread;
-    std::vector<double> p50s;
-    std::vector<double> p99s;
-    std::vector<std::size_t> timed;
-    for (std::size_t i = 0; i < l.per_flow.size(); ++i) {
-        const auto figures = figures_of(l.per_flow[i]);
-        if (figures.p50_us) {
-            p50s.push_back(*figures.p50_us);
-            p99s.push_back(*figures.p99_us);
-            timed.push_back(i);
-        }
-    }
-    spread.timed_flows = timed.size();
-    if (timed.empty()) {
-        return spread;
-    }
-    spread.p50 = spread_of(p50s);
-    spread.p99 = spread_of(p99s);
-    // p99s[k] belongs to per_flow[timed[k]]; sort positions k, worst first.
-    std::vector<std::size_t> order(timed.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto shown = std::min(worst_count, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown),
-                      order.end(), [&](std::size_t a, std::size_t b) {
-                          return p99s[a] != p99s[b] ? p99s[a] > p99s[b] : a < b;
-                      });
-    for (std::size_t k = 0; k < shown; ++k) {
-        spread.worst.push_back(timed[order[k]]);
-    }
-    return spread;
-}
-
-void write_flow_csv(std::ostream& out, const load_result& l) {
-    // Fan-out adds the flow's server as a last column.
-    const bool fan_out = !l.per_server.empty();
-    fmt::print(out,
-               "flow,messages_sent,messages_replied,messages_lost,rate_per_s,p50_us,p99_us,"
-               "max_us{}\n",
-               fan_out ? ",server" : "");
-    const auto field = [](const std::optional<double>& v) {
-        return v ? fmt::format("{:.3f}", *v) : std::string();
-    };
-    for (const auto& f : l.per_flow) {
-        const auto figures = figures_of(f);
-        fmt::print(out, "{},{},{},{},{:.3f},{},{},{}{}\n", f.flow, f.messages_sent,
-                   f.messages_replied, f.messages_lost, f.rate_per_s, field(figures.p50_us),
-                   field(figures.p99_us), field(figures.max_us),
-                   fan_out ? "," + l.per_server[f.flow % l.per_server.size()].server : "");
-    }
-}
-
-json optional_json(const std::optional<double>& v) {
-    return v ? json(*v) : json(nullptr);
-}
-
-json latency_summary_json(const log_linear_histogram& h) {
-    if (h.count() == 0) {
-        return {{"num_points", 0}};
-    }
-    return {
-        {"num_points", h.count()},
-        {"min_us", us(static_cast<double>(h.min_ns()))},
-        {"mean_us", us(h.mean_ns())},
-        {"stddev_us", optional_json(defined_stddev_us(h))},
-        {"max_us", us(static_cast<double>(h.max_ns()))},
-    };
-}
-
-json latency_percentiles_json(const log_linear_histogram& h) {
-    json doc = json::object();
-    if (h.count() == 0) {
-        return doc;
-    }
-    for (const auto& p : reported_percentiles) {
-        doc[percentile_json_key(p)] = us(h.percentile_ns(p.parts_per_million));
-    }
-    doc["max_us"] = us(static_cast<double>(h.max_ns()));
-    return doc;
-}
-
-json latency_json(const log_linear_histogram& h) {
-    json doc = latency_summary_json(h);
-    doc.update(latency_percentiles_json(h));
-    doc["hdr_histogram"] = encode_compressed_histogram(h);
-    return doc;
-}
-
-namespace {
 
 // The arrival process in words, with what it means for F flows at R each.
 std::string describe_arrivals(const load_result& l) {
@@ -349,22 +230,6 @@ void write_load_latency(std::ostream& out, const load_result& l) {
     fmt::print(out, "\n");
 }
 
-// Fan-out: a server's p50, p99, p99.9 and max in microseconds, of the
-// run's headline latency; none when no timed message of its flows was
-// answered.
-struct server_figures {
-    std::optional<double> p50_us, p99_us, p99_9_us, max_us;
-};
-
-server_figures figures_of(const server_result& server) {
-    const auto& h = *server.latency;
-    if (h.count() == 0) {
-        return {};
-    }
-    return {us(h.percentile_ns(500'000)), us(h.percentile_ns(990'000)),
-            us(h.percentile_ns(999'000)), us(static_cast<double>(h.max_ns()))};
-}
-
 // Fan-out: a row per server, its share of the run.
 void write_server_rows(std::ostream& out, const load_result& l) {
     if (l.per_server.empty()) {
@@ -386,64 +251,6 @@ void write_server_rows(std::ostream& out, const load_result& l) {
                    text_us(figures.max_us));
     }
     fmt::print(out, "\n");
-}
-
-// Every flow's counts and figures, in flow order.
-json per_flow_json(const load_result& l) {
-    json flows = json::array();
-    for (const auto& f : l.per_flow) {
-        const auto figures = figures_of(f);
-        flows.push_back({{"flow", f.flow},
-                         {"messages_sent", f.messages_sent},
-                         {"messages_replied", f.messages_replied},
-                         {"messages_lost", f.messages_lost},
-                         {"messages_abandoned", f.messages_abandoned},
-                         {"rate_per_s", f.rate_per_s},
-                         {"p50_us", optional_json(figures.p50_us)},
-                         {"p99_us", optional_json(figures.p99_us)},
-                         {"max_us", optional_json(figures.max_us)}});
-    }
-    return flows;
-}
-
-// A percentile of the schedule slip; null when no message was sent.
-json slip_percentile_json(const compact_histogram& slip, std::uint32_t parts_per_million) {
-    return slip.count() > 0 ? json(us(slip.percentile_ns(parts_per_million))) : json(nullptr);
-}
-
-// The server's account of the run, its flows' accounts added up.
-json server_account_json(const server_account& s) {
-    return {{"messages_received", s.messages_received},
-            {"bytes_received", s.bytes_received},
-            {"replies_sent", s.replies_sent},
-            {"bytes_sent", s.bytes_sent},
-            {"duration_s", s.duration_s},
-            {"cpu_percent", s.cpu_percent},
-            {"rss_kib", s.rss_kib},
-            {"transport", s.transport ? transport_counters_json(*s.transport) : json(nullptr)}};
-}
-
-// Fan-out: every server's share, in -H order.
-json per_server_json(const load_result& l) {
-    json servers = json::array();
-    for (const auto& server : l.per_server) {
-        const auto figures = figures_of(server);
-        servers.push_back({{"server", server.server},
-                           {"flows", server.flows},
-                           {"messages_sent", server.messages_sent},
-                           {"messages_received_by_server", server.messages_received_by_server},
-                           {"messages_echo_requested", server.messages_echo_requested},
-                           {"messages_replied", server.messages_replied},
-                           {"messages_lost", server.messages_lost},
-                           {"bytes_sent", server.bytes_sent},
-                           {"bytes_replied", server.bytes_replied},
-                           {"p50_us", optional_json(figures.p50_us)},
-                           {"p99_us", optional_json(figures.p99_us)},
-                           {"p99_9_us", optional_json(figures.p99_9_us)},
-                           {"max_us", optional_json(figures.max_us)},
-                           {"server_account", server_account_json(server.account)}});
-    }
-    return servers;
 }
 
 }  // namespace
@@ -483,63 +290,6 @@ void write_load_summary(std::ostream& out, const load_result& l) {
     write_load_latency(out, l);
     write_server_rows(out, l);
     write_stream_table(out, l);
-}
-
-json load_json(const load_result& l) {
-    const bool rate = l.mode == protocol::test_mode::rate;
-    json doc = {
-        {"mode", std::string(protocol::name_of(l.mode))},
-        {"duration_s", l.duration_s},
-        {"sending_s", l.sending_s},
-        {"setup_s", l.setup_s ? json(*l.setup_s) : json(nullptr)},
-        {"flows", l.flows},
-        {"threads", l.threads},
-        {"worker_cpus", l.worker_cpus.empty() ? json(nullptr) : json(l.worker_cpus)},
-        {"echo_every", l.echo_every},
-        {"rate_asked_per_s", rate ? json(l.rate_asked_per_s) : json(nullptr)},
-        {"arrivals", l.arrivals ? json(std::string(name_of(*l.arrivals))) : json(nullptr)},
-        {"seed", l.seed ? json(*l.seed) : json(nullptr)},
-        {"tick_rate_per_s", l.tick_rate_per_s ? json(*l.tick_rate_per_s) : json(nullptr)},
-        {"batch", l.batch},
-        {"send_calls", l.send_calls},
-        {"messages_per_send_call", l.messages_per_send_call()},
-        {"rate_achieved_per_s", l.rate_achieved_per_s},
-        {"messages_sent", l.messages_sent},
-        {"messages_received_by_server", l.messages_received_by_server},
-        {"messages_echo_requested", l.messages_echo_requested},
-        {"messages_replied", l.messages_replied},
-        {"bytes_sent", l.bytes_sent},
-        {"bytes_replied", l.bytes_replied},
-        {"messages_lost", l.messages_lost},
-        {"partially_reliable", l.partially_reliable},
-        {"messages_abandoned", l.messages_abandoned},
-        {"requests_abandoned_by_client_kernel", l.requests_abandoned_by_client_kernel},
-        {"replies_abandoned_by_server_kernel", l.replies_abandoned_by_server_kernel},
-        {"messages_duplicated", l.messages_duplicated},
-        {"payload_mb_per_s_sent", l.payload_mb_per_s_sent()},
-        {"payload_mb_per_s_received_by_server", l.payload_mb_per_s_received_by_server()},
-        {"schedule_slip_p50_us",
-         rate ? slip_percentile_json(l.schedule_slip, 500'000) : json(nullptr)},
-        {"schedule_slip_p99_us",
-         rate ? slip_percentile_json(l.schedule_slip, 990'000) : json(nullptr)},
-        {"schedule_slip_max_us",
-         rate ? json(us(static_cast<double>(l.schedule_slip.max_ns()))) : json(nullptr)},
-        {"latency_corrected", rate ? latency_json(*l.corrected) : json(nullptr)},
-        {"latency_uncorrected", latency_json(*l.uncorrected)},
-        {"client_cpu_percent", l.client_cpu_percent},
-        {"client_worker_busy_percent", l.worker_busy_percent},
-        {"client_rss_kib",
-         {{"min", l.client_rss.min_kib()},
-          {"avg", l.client_rss.avg_kib()},
-          {"max", l.client_rss.max_kib()}}},
-        {"server", server_account_json(l.server)},
-        {"per_flow", per_flow_json(l)},
-        {"per_stream", per_stream_json(l)},
-    };
-    if (!l.per_server.empty()) {  // fan-out only: one server's reports are as they were
-        doc["per_server"] = per_server_json(l);
-    }
-    return doc;
 }
 
 }  // namespace sctp_perf

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What a load-mode run (--rate or --throughput) hands to the report writers.
+// What a load-mode run (--rate or --throughput) hands to the report writers:
+// the whole run's figures, each flow's, and with fan-out each server's.
 //
-// Counts exclude the primer and the end-of-test message. Latencies are in
-// nanoseconds in the histograms and printed in microseconds.
+// The counts (load_counts.hpp) exclude the primer and the end-of-test
+// message. Latencies are in nanoseconds in the histograms and printed in
+// microseconds.
 //
 // Memory: the run's latencies keep full resolution (log_linear_histogram,
 // 280 KiB each); each flow keeps a compact_histogram (5 KiB, within 6.25 %):
@@ -16,20 +18,16 @@
 #include <string>
 #include <vector>
 
+#include "client/load/load_counts.hpp"
 #include "options/arrival_process.hpp"
-#include "protocol/server_account_blob.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "runtime/process_usage.hpp"
 #include "stats/compact_histogram.hpp"
 #include "stats/log_linear_histogram.hpp"
 #include "stats/one_way_split.hpp"
-#include "transport/sctp_features.hpp"
 #include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
-
-// The server's own account of one flow, from the blob it sends at the end.
-using protocol::server_account;
 
 // A latency histogram is 280 KiB, too much to keep for each of 65535 streams:
 // replies are counted on every stream, p99 is kept for the first ones.
@@ -43,41 +41,17 @@ struct stream_result {
 };
 
 // Fan-out: one server's share of a run, its flows k, k + S, k + 2S, ...
-// of S servers. Counts as the run's (primer and warm-up left out); the
-// latency is the run's headline, of this server's flows only.
-struct server_result {
+// of S servers: their counts added up; the latency is the run's headline, of
+// this server's flows only.
+struct server_result : message_counts {
     std::string server;  // "host:port", as -H asked for it
     unsigned flows = 0;
-    std::uint64_t messages_sent = 0;
-    std::uint64_t messages_received_by_server = 0;  // its own account
-    std::uint64_t messages_echo_requested = 0;
-    std::uint64_t messages_replied = 0;
-    std::uint64_t messages_lost = 0;
-    std::uint64_t bytes_sent = 0;
-    std::uint64_t bytes_replied = 0;
-    server_account account;  // its flows' accounts, as load_result::server adds them
+    server_account account;  // its flows' accounts (add_flow_account)
     std::unique_ptr<log_linear_histogram> latency;
 };
 
-struct flow_result {
+struct flow_result : message_counts {
     unsigned flow = 0;
-    std::uint64_t messages_sent = 0;
-    std::uint64_t messages_echo_requested = 0;
-    std::uint64_t messages_replied = 0;
-    // Of the measured messages and their replies, counted as each whole one
-    // went out or was matched.
-    std::uint64_t bytes_sent = 0;
-    std::uint64_t bytes_replied = 0;
-    std::uint64_t messages_lost = 0;
-    std::uint64_t messages_abandoned = 0;  // missing replies under PR-SCTP
-    std::uint64_t messages_duplicated = 0;
-    // --warmup: messages sent in the warm-up, in no other count; the server
-    // counts them (and the primer) in its own.
-    std::uint64_t warmup_messages = 0;
-    // System calls that sent the measured and warm-up messages (--batch),
-    // each one that took bytes; one refused for want of room is not counted.
-    std::uint64_t send_calls = 0;
-    pr_sctp_abandoned kernel_abandoned;  // requests this end's kernel gave up
     std::optional<transport_counters> transport;
     double rate_per_s = 0.0;  // between its first and last send
     // The headline latency: corrected (rate) or from the send (otherwise).
@@ -85,7 +59,8 @@ struct flow_result {
     server_account server;
 };
 
-struct load_result {
+// The counts are the flows' added up.
+struct load_result : message_counts {
     protocol::test_mode mode = protocol::test_mode::rate;
     double duration_s = 0.0;  // from t0 to the last flow's end-of-test reply
     // t0 on the wall clock: when the measured load began (the first run's,
@@ -107,29 +82,14 @@ struct load_result {
     // From the first connect to the end of the last primer: how long the
     // flows took to connect, negotiate and prime. Unknown in unit tests.
     std::optional<double> setup_s;
-    std::uint64_t messages_sent = 0;
-    std::uint64_t warmup_messages = 0;  // --warmup: sent in it, unrecorded, all flows
-    // --batch: the most messages per system call, and the calls that sent
-    // the measured and warm-up messages, all flows (see flow_result).
+    // --batch: the most messages per system call (send_calls counts the calls).
     std::size_t batch = 1;
-    std::uint64_t send_calls = 0;
     // --tick-rate: ticks per second (rate mode); unset: none.
     std::optional<double> tick_rate_per_s;
-    std::uint64_t messages_received_by_server = 0;
-    std::uint64_t messages_echo_requested = 0;
-    std::uint64_t messages_replied = 0;
-    std::uint64_t bytes_sent = 0;     // measured messages' (see flow_result)
-    std::uint64_t bytes_replied = 0;  // their replies'
-    std::uint64_t messages_lost = 0;
-    // With PR-SCTP, replies missing at the end are counted here, not as lost;
-    // the kernels' own counts of what they gave up come with them.
+    // PR-SCTP: missing replies count as abandoned, not lost (message_counts).
     bool partially_reliable = false;
-    std::uint64_t messages_abandoned = 0;
-    std::uint64_t requests_abandoned_by_client_kernel = 0;
-    std::uint64_t replies_abandoned_by_server_kernel = 0;
-    std::uint64_t messages_duplicated = 0;
     std::vector<stream_result> per_stream;        // empty with one stream
-    std::optional<transport_counters> transport;  // summed over flows (see merge_counters)
+    std::optional<transport_counters> transport;  // summed over flows (add_counters)
     // Send time - due time of every measured message (rate mode only): how
     // late the client itself was. Its maximum is exact.
     compact_histogram schedule_slip;
@@ -144,7 +104,7 @@ struct load_result {
     // (see sample_sink::busy): near 100 %, it had no time to spare.
     std::vector<double> worker_busy_percent;
     rss_tracker client_rss;
-    server_account server;  // summed over flows (duration: the longest; RSS: the largest)
+    server_account server;  // the flows' accounts (add_flow_account)
     std::vector<flow_result> per_flow;
     std::vector<server_result> per_server;  // fan-out only: empty with one server
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "client/client_output.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <sstream>
+#include <string_view>
+#include <system_error>
+
+#include "errors.hpp"
+#include "report/csv_summary.hpp"
+#include "report/load_report.hpp"
+#include "report/output_file.hpp"
+#include "runtime/interrupt.hpp"
+#include "runtime/standard_output.hpp"
+
+namespace sctp_perf {
+
+client_output_files open_output_files(const client_options& options) {
+    client_output_files files;
+    files.json_file = open_output_file(options.json_file, "JSON report file");
+    files.flow_csv = open_output_file(options.flow_csv, "--flow-csv file");
+    if (!options.csv_summary.empty()) {
+        check_csv_summary_file(options.csv_summary);  // appended to, never truncated
+    }
+    return files;
+}
+
+void write_reports(const client_options& options, const run_report& report,
+                   client_output_files& files) {
+    std::ostringstream text;
+    if (options.format == report_format::json) {
+        write_json_report(text, report);
+    } else {
+        write_ace_report(text, report);
+    }
+    write_standard_output(text.str(), "the report");
+    if (files.json_file.is_open()) {
+        write_json_report(files.json_file, report);
+        close_output_file(files.json_file, options.json_file, "JSON report file");
+    }
+    if (!options.csv_summary.empty()) {
+        append_csv_summary(options.csv_summary, report);
+    }
+}
+
+void write_flow_csv_file(const client_options& options, const load_result& load,
+                         client_output_files& files) {
+    if (files.flow_csv.is_open()) {
+        write_flow_csv(files.flow_csv, load);
+        close_output_file(files.flow_csv, options.flow_csv, "--flow-csv file");
+    }
+}
+
+int exit_status_after_report() {
+    const int signal = interrupt_flag().load();
+    return signal != 0 ? exit_status_for_signal(signal) : exit_success;
+}
+
+std::string failure_sentence(const std::exception& e, const program_info& program) {
+    const auto* connect = dynamic_cast<const connect_error*>(&e);
+    if (connect != nullptr && connect->refused()) {
+        return fmt::format("{}: is {} running?", e.what(), server_program_name(program));
+    }
+    return e.what();
+}
+
+bool json_requested(int argc, const char* const* argv) {
+    bool json = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--format" && i + 1 < argc) {
+            json = std::string_view(argv[++i]) == "json";
+        } else if (word.starts_with("--format=")) {
+            json = word.substr(9) == "json";
+        }
+    }
+    return json;
+}
+
+int report_failure(const program_info& program, bool json, const std::string& message,
+                   int exit_code, const std::string& stderr_hint, const std::string& json_message) {
+    std::cerr << program.name << ": " << message << '\n' << stderr_hint;
+    if (json) {
+        std::ostringstream doc;
+        write_json_error(doc, program, json_message.empty() ? message : json_message, exit_code);
+        try {
+            write_standard_output(doc.str(), "the report");
+        } catch (const std::system_error&) {
+            // Standard output is gone (often the very failure being
+            // reported); the line on stderr says what went wrong.
+        }
+    }
+    return exit_code;
+}
+
+}  // namespace sctp_perf
