@@ -40,6 +40,12 @@ class reply_timeline {
             ++dropped_;
         }
     }
+    // A reply that arrived `arrived` after the start of the measurement,
+    // `latency_ns` after its request's time began.
+    void add(std::chrono::nanoseconds arrived, std::uint64_t latency_ns, std::uint32_t flow,
+             std::uint16_t path) {
+        add({arrived.count() - static_cast<std::int64_t>(latency_ns), arrived.count(), flow, path});
+    }
     const std::vector<timed_reply>& replies() const noexcept { return replies_; }
     std::uint64_t dropped() const noexcept { return dropped_; }
 

@@ -461,10 +461,8 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
         sink.file->add(index_, request.sequence, (request.due - sink.t0).count(),
                        (request.sent - sink.t0).count(), (arrived - sink.t0).count());
     }
-    if (sink.timeline != nullptr) {
-        const auto began = schedule_->paced() ? request.due : request.sent;
-        sink.timeline->add({(began - sink.t0).count(), (arrived - sink.t0).count(), index_,
-                            channel_->last_read_path()});
+    if (sink.timeline != nullptr) {  // the headline's start: due when paced, else sent
+        sink.timeline->add(arrived - sink.t0, headline_ns, index_, channel_->last_read_path());
     }
 }
 
