@@ -441,21 +441,28 @@ scaled_s() {
     awk -v p="$1" -v s="${SLOWDOWN:?calibrate first}" 'BEGIN { printf "%d", 3 * p * s + 1 }'
 }
 
-# timer_lateness_ms: a calibration of timers: the worst lateness, in
-# milliseconds (to the hundredth of a second /proc/uptime gives), of five
-# sleeps of 100 ms in this VM now.
-timer_lateness_ms() {
-    _late_worst=0
-    _late_i=0
-    while [ "${_late_i}" -lt 5 ]; do
+# sample_timer_lateness FILE: a calibration of timers while a run goes on
+# beside it: in the background until stop_pid "${SAMPLER_PID}", the
+# lateness in milliseconds (to the hundredth of a second /proc/uptime
+# gives) of each sleep of 100 ms in this VM, one a line in FILE. Emulation
+# on a busy host stalls the guest's timers, the kernel's among them, by
+# as much.
+sample_timer_lateness() {
+    while :; do
         _late_from="$(now_s)"
         sleep 0.1
-        _late_worst="$(awk -v a="${_late_from}" -v b="$(now_s)" -v w="${_late_worst}" \
-            'BEGIN { l = (b - a) * 1000 - 100; if (l < 0) l = 0; printf "%d", l > w ? l : w }')"
-        _late_i=$((_late_i + 1))
-    done
-    echo "${_late_worst}"
+        awk -v a="${_late_from}" -v b="$(now_s)" \
+            'BEGIN { l = (b - a) * 1000 - 100; printf "%d\n", (l < 0 ? 0 : l) }'
+    done >"$1" &
+    SAMPLER_PID=$!
+    echo "${SAMPLER_PID}" >>"${PID_FILE}"
 }
+
+# largest FILE: the largest number of FILE, one a line; 0 when it has none.
+largest() {
+    awk 'BEGIN { m = 0 } $1 + 0 > m { m = $1 + 0 } END { printf "%d", m }' "$1"
+}
+
 
 # check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its
 # report counts exactly COUNT samples; prints the client's stderr and the

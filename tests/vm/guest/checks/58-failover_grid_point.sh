@@ -14,9 +14,10 @@
 # interval of the prediction, both read back from the association, plus
 # the time the fault's command at the client's end took (it takes effect
 # somewhere within it), plus, for each of the two expiries and the event's
-# delivery, the worst lateness of a timer in this VM now, measured before
-# the run (lib.sh's timer_lateness_ms): every bound from the run's own
-# figures and calibrations, none a constant of a quiet machine. Nothing may
+# delivery, the worst lateness of a timer in this VM while the run went on
+# (lib.sh's sample_timer_lateness, beside it): every bound from the run's
+# own figures and a calibration made with it, none a constant of a quiet
+# machine. Nothing may
 # be lost either. The run's own time bound is scaled from a calibration
 # run of the same load for 1 s (lib.sh's calibrate).
 #
@@ -50,12 +51,15 @@ at_timeout_s=10
 # shellcheck disable=SC2086
 calibrate "no fault, 1 s" 1 "${CHECK_WORK}/calibrate.json" c ${client} ${load} --duration 1 \
     ${timers}
-lateness_ms="$(timer_lateness_ms)"
-log "timers: a sleep of 100 ms woke at worst ${lateness_ms} ms late"
+sample_timer_lateness "${CHECK_WORK}/lateness"
 # shellcheck disable=SC2086
 run_report "grid point" "${CHECK_WORK}/grid.json" "$(($(scaled_s 8) + at_timeout_s))" c \
     ${client} ${load} --duration 8 ${timers} --at-timeout "${at_timeout_s}" \
     --at "2:${SILENCE_C}" --at "2:${SILENCE_S}" --at "6:${RESTORE_C}" --at "6:${RESTORE_S}"
+stop_pid "${SAMPLER_PID}"
+lateness_ms="$(largest "${CHECK_WORK}/lateness")"
+log "timers beside the run: a sleep of 100 ms woke at worst ${lateness_ms} ms late" \
+    "($(wc -l <"${CHECK_WORK}/lateness") sleeps)"
 sed 's/^/    progress: /' "${REPORT}.err"
 
 expect_field environment.sctp_paths_system.pf_enable 0
@@ -83,7 +87,7 @@ expiries="$(report_field failure.predicted.unreachable_expiries)"
 bound_ms="$(awk -v m="${rto_max_ms}" -v h="${hb_ms}" -v c="${command_ms}" -v l="${lateness_ms}" \
     -v n="${expiries}" 'BEGIN { printf "%.3f", m + h + c + (n + 1) * l }')"
 log "RTO at the fault ${rto_ms} ms ($(report_field failure.predicted.rto_source)), rto_max ${rto_max_ms} ms, hb ${hb_ms} ms, path-max-retrans 1, pf off"
-log "detection: measured ${measured_ms} ms (${what}), predicted ${predicted_ms} ms; bound rto_max + hb + the command's ${command_ms} ms + $((expiries + 1)) x ${lateness_ms} ms of timer lateness = ${bound_ms} ms"
+log "detection: measured ${measured_ms} ms (${what}), predicted ${predicted_ms} ms; bound rto_max + hb + the command's ${command_ms} ms + $((expiries + 1)) x ${lateness_ms} ms of timer lateness = ${bound_ms} ms; the run's worst schedule slip $(report_field load.schedule_slip_max_us) us"
 log "server detection $(report_field failure.server_detection.after_ms) ms ($(report_field failure.server_detection.what)); first reply on path 2 $(report_field failure.other_path_reply_after_ms) ms; longest gap $(report_field failure.longest_gap_ms) ms"
 log "restored at $(report_field failure.undone_s) s: path available again $(report_field failure.client_available.after_ms) ms after (client), $(report_field failure.server_available.after_ms) ms (server); replies back on path 1 $(report_field failure.back_on_path_after_ms) ms after"
 log "${sent} messages sent, received by the server and replied; $(report_field failure.later_slower_than_p99_9) of $(report_field failure.later_replies) replies slower than the unfaulted p99.9 ($(report_field failure.unfaulted_p99_9_us) us)"
