@@ -6,6 +6,7 @@
 
 #include "protocol/server_settings_blob.hpp"
 #include "report/paths_report.hpp"
+#include "transport/sctp_notification.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -60,12 +61,12 @@ void write_events(std::ostream& out, const char* end, const path_end_events& eve
         fmt::print(out, "\tevents ({}): not known: {}\n", end, events.note);
         return;
     }
-    fmt::print(out, "\tevents ({}, {} clock):{}\n", end, events.clock,
+    fmt::print(out, "\tevents ({}; clock: {}):{}\n", end, events.clock,
                events.events.empty() ? " none" : "");
     for (std::size_t i = 0; i < events.events.size() && i < events_in_text; ++i) {
         const auto& e = events.events[i];
         fmt::print(out, "\t\t{:9.3f} s {} {}{}{}\n", static_cast<double>(e.at_ns) / 1e9, e.address,
-                   e.event, e.error != 0 ? fmt::format(" (error {})", e.error) : "",
+                   e.event, path_change_reason(static_cast<std::int32_t>(e.error)),
                    several_flows ? fmt::format(" (flow {})", e.flow + 1) : "");
     }
     const auto more = events.events.size() > events_in_text

@@ -52,7 +52,7 @@ void log_path_events(const std::string& client, std::chrono::steady_clock::time_
     for (const auto& e : watch->events()) {
         log_info("client {}: path {} {} {:.3f} s into the session{}", client, e.address,
                  name_of(e.change), static_cast<double>(e.monotonic_ns - started_ns) / 1e9,
-                 e.error != 0 ? fmt::format(" (error {})", e.error) : std::string());
+                 path_change_reason(e.error));
     }
     if (const auto dropped = watch->events_dropped(); dropped > 0) {
         log_info("client {}: {} more path events not kept", client, dropped);

@@ -115,6 +115,23 @@ const char* name_of(sctp_path_change change) noexcept {
     return "unknown";
 }
 
+std::string path_change_reason(std::int32_t error) {
+    // Linux's sctp_sn_error_t (include/net/sctp/constants.h), which the
+    // user-space header does not carry.
+    switch (error) {
+        case 0:  // SCTP_FAILED_THRESHOLD
+            return "";
+        case 1:  // SCTP_RECEIVED_SACK
+            return " (after a SACK)";
+        case 2:  // SCTP_HEARTBEAT_SUCCESS
+            return " (after a heartbeat answered)";
+        case 3:  // SCTP_RESPONSE_TO_USER_REQ
+            return " (asked by the user)";
+        default:
+            return " (reason " + std::to_string(error) + ")";
+    }
+}
+
 std::optional<association_notice> decode_sctp_notification(
     std::span<const std::byte> bytes) noexcept {
     const auto type =

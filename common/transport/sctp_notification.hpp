@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace sctp_perf {
 
@@ -72,5 +73,12 @@ inline constexpr std::size_t sctp_notification_head_size =
 
 // "available", "unreachable", ... as reports write them.
 const char* name_of(sctp_path_change change) noexcept;
+
+// A peer address change's spc_error as the text report and the server's log
+// write it after the event: Linux puts there why the path's state changed
+// (its sctp_sn_error_t), which is no error: " (after a heartbeat
+// answered)" for 2, " (after a SACK)" for 1, nothing for 0 (the threshold
+// reached, which the event says already), " (reason N)" for another.
+std::string path_change_reason(std::int32_t error);
 
 }  // namespace sctp_perf

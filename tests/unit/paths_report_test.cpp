@@ -34,7 +34,7 @@ path_failure_report two_paths_failed_over() {
     r.client.known = true;
     r.client.clock = "client";
     r.client.events = {{2153 * ms, "unreachable", "10.77.1.2:45453", 0, 0},
-                       {6210 * ms, "available", "10.77.1.2:45453", 0, 0}};
+                       {6210 * ms, "available", "10.77.1.2:45453", 2, 0}};
     r.server.note = "plain ping-pong has no end-of-test account to carry them";
     path_reading end;
     end.at_ns = 8000 * ms;
@@ -99,6 +99,10 @@ TEST_CASE("paths text: events, the fault and what it cost beside the prediction"
     CHECK_THAT(text, Catch::Contains("\t10.77.1.2:45453: active, srtt 1 ms, rto 50 ms, cwnd 4380 "
                                      "bytes, mtu 1500, primary\n"));
     CHECK_THAT(text, Catch::Contains("\t\t    2.153 s 10.77.1.2:45453 unreachable\n"));
+    // Linux's spc_error 2, SCTP_HEARTBEAT_SUCCESS: why, not an error.
+    CHECK_THAT(text, Catch::Contains("\t\t    6.210 s 10.77.1.2:45453 available (after a heartbeat "
+                                     "answered)\n"));
+    CHECK_THAT(text, Catch::Contains("\tevents (client; clock: client):\n"));
     CHECK_THAT(text, Catch::Contains("\tevents (server): not known: plain ping-pong"));
     CHECK_THAT(text,
                Catch::Contains("\t1: at 2.000 s: started 2.001 s (2026-11-26T07:08:03.000000Z)"
