@@ -13,11 +13,11 @@ source "$(dirname "$0")/lib.sh"
 clt=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
 # How late this machine, as loaded now, starts a shell after a timed wait,
 # which is what the schedule's thread does for each command (a timed wait,
-# then posix_spawn of /bin/sh): ten sleeps of 50 ms, each followed by a
+# then posix_spawn of /bin/sh): twenty sleeps of 50 ms, each followed by a
 # shell's start, timed. Five times the worst bounds how late a command may
 # start after its instant, or be killed after its --at-timeout.
 worst_ns=0
-for _ in $(seq 10); do
+for _ in $(seq 20); do
     from=$(date +%s%N)
     sleep 0.05
     to=$(sh -c 'date +%s%N')
