@@ -41,11 +41,11 @@ interleaved() {
 # p50_row: the p50 line of the table in $OUT.
 p50_row() { grep '^p50 ' <<<"$OUT"; }
 
-# A/A: the same test twice, 5 runs each. Runs of 20000 round trips, as in
-# A/B below and for its reason: in a CI run beside two builds and a VM,
-# runs of 2000 (about 15 ms each) met the machine's moments one by one and
+# A/A: the same test twice, 5 runs each. Runs of 0.5 s, as in A/B below and
+# for its reason: in a CI run beside two builds and a VM, runs of 2000
+# round trips (about 15 ms each) met the machine's moments one by one and
 # the A/A interval fell outside the 5 % threshold.
-interleaved 5 "$WORK_DIR/aa1" "-s 6 -c 20000" "$WORK_DIR/aa2" "-s 6 -c 20000"
+interleaved 5 "$WORK_DIR/aa1" "-s 6 --duration 0.5" "$WORK_DIR/aa2" "-s 6 --duration 0.5"
 run_capture 0 "${COMPARE[@]}" --a "$WORK_DIR/aa1" --b "$WORK_DIR/aa2" --fail-if-slower p50:20%
 grep -q 'no difference beyond the noise threshold$' <<<"$(p50_row)" ||
     fail "A/A: p50 is not 'no difference': $OUT"
@@ -55,20 +55,22 @@ grep -q '^gate --fail-if-slower: passed$' <<<"$OUT" || fail "A/A: the gate did n
 grep -q '^warning' <<<"$OUT" && fail "A/A: a warning with 5 runs a side: $OUT"
 pass "A/A, 5 runs a side: $(p50_row | tr -s ' ')"
 
-# A/B: 16-byte requests against 64 KiB echoed back, 7 runs each of 20000
-# round trips: about 7 against 20 us at p50 on a 2-CPU VM, a ratio near 3.
+# A/B: 16-byte requests against 64 KiB echoed back, 7 runs each of 0.5 s:
+# about 7 against 20 us at p50 on a 2-CPU VM, a ratio near 3.
 # The gate is the verdict's own 5 %. The difference must stay far beyond
 # what a busy machine does to one run: with 2000 round trips (about 15 ms)
 # a run sees one moment of the machine, and at a load average of 12 one run
 # of A took twice the others' p50, so that 16 B against 64 KiB one way (a
 # ratio near 2) drew an interval of [0.888, 3.541]. Runs of 20000 round
-# trips (0.1 to 0.5 s) average over the machine's moments, and the echo
+# trips (0.1 to 0.5 s) averaged over the machine's moments, and the echo
 # makes the real difference larger: at a load average of 10 the ratio was
-# 3.03 [2.90, 3.14]. 7 runs, not 5, since with 5 a single stray run of A
+# 3.03 [2.90, 3.14]. Runs are timed, not counted: under ThreadSanitizer
+# 20000 round trips of 64 KiB took more than the minute run_capture allows
+# a run. 7 runs, not 5, since with 5 a single stray run of A
 # (the bootstrap takes its largest value as the median in 5.8 % of
 # resamples, more than the 2.5 % tail) could pull the interval's low end
 # under the gate.
-interleaved 7 "$WORK_DIR/small" "-s 4 -c 20000" "$WORK_DIR/large" "-s 16 --echo -c 20000"
+interleaved 7 "$WORK_DIR/small" "-s 4 --duration 0.5" "$WORK_DIR/large" "-s 16 --echo --duration 0.5"
 run_capture 2 "${COMPARE[@]}" --a "$WORK_DIR/small" --b "$WORK_DIR/large"
 grep -q 'A and B measure different things (A sends 16-byte requests, B 65536-byte requests; A gets 2-byte replies, B 65536-byte replies); compare them all the same with --allow-different' <<<"$ERR" ||
     fail "payloads differ: the refusal does not name the difference: $ERR"

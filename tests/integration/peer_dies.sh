@@ -12,8 +12,11 @@
 #
 # Usage: peer_dies.sh BIN_DIR kill|stop
 #
-# Each run: the client starts, the server is signalled 1.5 s later (after
-# the first interval of the default length), and the client must exit 1
+# Each run: the client starts, the server is signalled 1.5 s after the
+# measured run began (after the first interval of the default length;
+# "began": the server has received the client's primer, which on a busy
+# machine was once still not answered 1.5 s after the start), and the
+# client must exit 1
 # within the bound: 2 s for a dead server, --io-timeout 1 s + 2.5 s for a
 # silent one. The margins cover a worker's longest sleep (0.1 s), a
 # throughput flow whose wait begins only once the server's buffers are
@@ -26,6 +29,25 @@ stop) bound_s=3.5 ;;
 *) fail "usage: $0 BIN_DIR kill|stop" ;;
 esac
 
+# server_received_bytes: what the server has received on its established
+# connections, in bytes (ss counts it per socket).
+server_received_bytes() {
+    ss -Htni state established "( sport = :$SERVER_PORT )" |
+        grep -o 'bytes_received:[0-9]*' | awk -F: '{ sum += $2 } END { print sum + 0 }'
+}
+
+# wait_for_measuring CLIENT_PID: waits (up to 30 s) until the server has
+# received more than the client's 100 primer requests of 128 bytes, so the
+# measured run has begun.
+wait_for_measuring() {
+    for _ in $(seq 600); do
+        [ "$(server_received_bytes)" -gt $((100 * 128)) ] && return 0
+        kill -0 "$1" 2>/dev/null || return 0 # its end is judged by the caller
+        sleep 0.05
+    done
+    fail "the client's primer did not reach the server within 30 s"
+}
+
 # peer_dies LABEL CLIENT_ARGS...: one run as above.
 peer_dies() {
     local label=$1
@@ -36,6 +58,7 @@ peer_dies() {
     timeout 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 \
         --io-timeout 1 "$@" >"$out" 2>"$err" &
     local client=$!
+    wait_for_measuring "$client"
     sleep 1.5
     kill -0 "$client" 2>/dev/null || {
         cat "$err" >&2

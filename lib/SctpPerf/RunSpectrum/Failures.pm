@@ -19,6 +19,9 @@ use SctpPerf::RunSpectrum::Reports qw(client_error_message client_interrupted_by
 
 our @EXPORT_OK = qw(in_script_terms client_failure keep_after_error);
 
+# How long a failed client's servers are given to be found ended (client_failure).
+use constant SERVER_EXIT_GRACE_S => 1;
+
 # The client's advice names the client's options ("measure TCP instead with
 # '-t tcp'"), but whoever reads it ran run_spectrum.pl, which sets those options
 # itself from its own: the advice is given in the script's terms.
@@ -72,7 +75,12 @@ sub client_failure($s, $state, $error, $run) {
                 . ":\n" . tail_lines($shown);
     my $server_gone;
     for my $server (@{ $state->{servers} }) {
-        my $gone = wait_child($server->{pid}, 0) // next;
+        # A server that died closed its sockets before it became a child to
+        # reap, so its client can fail a moment before the server can be
+        # found gone; on a busy machine that moment was long enough for a
+        # look without waiting to miss it. Waiting up to SERVER_EXIT_GRACE_S
+        # costs a failure beside a live server that much.
+        my $gone = wait_child($server->{pid}, SERVER_EXIT_GRACE_S) // next;
         $server_gone = "$server->{name}, which the sweep started, " . describe_status($gone);
         $message .= "$server_gone; its log:\n" . tail_lines(read_text($server->{log}));
         $server->{gone} = 1;
