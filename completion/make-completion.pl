@@ -13,7 +13,8 @@
 # and Pod::Usage's
 #   "    --service stream|seqpack"  or  "    --host HOST, --port PORT".
 # An option followed by a value name takes a value; a value name of words
-# joined by '|' (stream|seqpack) lists the values to complete, and IFACE
+# joined by '|' (stream|seqpack) lists the values to complete (an upper-case
+# word among them, MS in MS|off, stands for a value and is left out), and IFACE
 # completes the host's network interfaces (/sys/class/net). Other values
 # get bash's default completion (file names), which also suits the paths.
 # A value name in brackets ("--help [GROUP]") may be left out: the option
@@ -45,7 +46,10 @@ for my $line (@lines) {
         } elsif (@group && $token !~ /^[=(]/ && $token ne 'also') {
             $takes_value{$_} = 1 for @group;
             if ($token =~ /^\w[\w-]*(?:\|\w[\w-]*)+$/) {
-                $choices{$_} = [ split /\|/, $token ] for @group;
+                # An upper-case word is a placeholder (MS in MS|off): only
+                # the words to type are completed.
+                my @words = grep { $_ ne uc } split /\|/, $token;
+                $choices{$_} = [@words] for @words ? @group : ();
             }
             if ($token eq 'IFACE') {
                 $interface{$_} = 1 for @group;

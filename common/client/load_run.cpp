@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "client/connection_checks.hpp"
+#include "client/failure_watch.hpp"
+#include "client/failure_watch_inputs.hpp"
 #include "client/load/load_engine.hpp"
 #include "client/load/load_plan.hpp"
 #include "client/load/pooled_load.hpp"
@@ -48,9 +50,13 @@ load_result measure_load(const client_options& options, run_report& report, bool
     outputs.interval_csv = options.interval_csv;
     outputs.histogram_log = options.histogram_log;
     outputs.latency_file = options.latency_file;
+    failure_watch watch(options, described.program, channels_of(flows.channels));
+    plan.watch = &watch;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
-    return run_load_test(std::move(flows.channels), plan, outputs);
+    auto result = run_load_test(std::move(flows.channels), plan, outputs);
+    described.path_failure = watch.finish(server_paths_of(result), server_settings_of(described));
+    return result;
 }
 
 }  // namespace

@@ -145,6 +145,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     clock::time_point last_stop{};
     const auto deadline = plan.duration.value_or(clock::duration::max());
     auto one_way = one_way_of(plan);
+    reply_timeline* const timeline = plan.watch != nullptr ? plan.watch->timeline(0, 1) : nullptr;
 
     std::uint64_t i = 0;
     bool stopped = false;
@@ -165,6 +166,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             window.warm_until = clock::now() + plan.warmup;
         }
         window.open_if_due(i);
+        if (plan.watch != nullptr && window.measuring && i == window.first) {
+            plan.watch->measuring_from(window.since);
+        }
         // Stream 0 ordered, the default, is a plain send().
         const sctp_delivery delivery{
             static_cast<std::uint16_t>(i % plan.streams), plan.unordered, {}};
@@ -180,6 +184,11 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             }
             if (window.measuring) {
                 recorder.record(last_stop - start, i - window.first);
+                if (timeline != nullptr) {
+                    timeline->add({(start - window.since).count(),
+                                   (last_stop - window.since).count(), 0,
+                                   channel.last_read_path()});
+                }
             }
             check_reply(one_way, reply, expected);
             if (one_way) {
@@ -192,6 +201,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             ++i;
             break;
         }
+    }
+    if (plan.watch != nullptr) {
+        plan.watch->measurement_ended(clock::now());
     }
     return measured_result(window, i, stopped, last_stop);
 }

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "client/one_way_timing.hpp"
+#include "client/run_watch.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
 #include "runtime/process_usage.hpp"
@@ -44,6 +45,9 @@ struct ping_pong_plan {
     // them, and reply_bytes has room), split into `split`.
     std::optional<one_way_clocks> one_way{};
     one_way_split* split = nullptr;
+    // Told of the measurement's start and end and of every measured round
+    // trip (client/run_watch.hpp); null: nobody watches.
+    run_watch* watch = nullptr;
 };
 
 struct ping_pong_result {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "client/connection_checks.hpp"
+#include "client/failure_watch.hpp"
 #include "client/ping_pong.hpp"
 #include "client/repeated_runs.hpp"
 #include "runtime/interrupt.hpp"
@@ -43,10 +44,13 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     plan.streams = options.common.sctp.streams;
     plan.unordered = options.common.sctp.unordered;
     plan.start = with_server_timeout(start, server_io_timeout(server));
+    message_channel& channel = *connection.channel;
+    failure_watch watch(options, described.program, {&channel});
+    plan.watch = &watch;
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
-    message_channel& channel = *connection.channel;
     const auto result = run_ping_pong(channel, plan, recorder);
+    described.path_failure = watch.finish({}, {described.server_settings});
     transport = read_transport_counters(channel.native_handle(), options.common.transport);
     connection.channel.reset();  // close before reporting, as the server expects
     return result;

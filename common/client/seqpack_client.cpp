@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/seqpack_client.hpp"
 
+#include "client/sctp_path_setup.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -17,6 +18,7 @@ seqpacket_connect_request seqpack_connect_request(const client_options& options)
     request.timeout = options.common.io_timeout;
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
+    request.sctp_paths = options.common.sctp_paths;
     request.nagle = options.common.nagle;
     request.bind_device = options.common.bind_device;
     request.max_seg_bytes = options.common.max_seg_bytes;
@@ -48,6 +50,8 @@ client_connection seqpack_connection(seqpacket_association association,
     connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
+    prepare_client_paths(*connection.channel, association.id, options, options.server_port,
+                         options.server_hosts.size() > 1 || options.client_addresses.size() > 1);
     return connection;
 }
 

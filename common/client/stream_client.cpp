@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/stream_client.hpp"
 
+#include "client/sctp_path_setup.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -24,6 +25,7 @@ connect_request stream_connect_request(const client_options& options, unsigned f
     request.timeout = options.common.io_timeout;
     request.sctp_rto = options.common.sctp_rto;
     request.sctp_features = options.common.sctp;
+    request.sctp_paths = options.common.sctp_paths;
     request.bind_device = options.common.bind_device;
     request.max_seg_bytes = options.common.max_seg_bytes;
     return request;
@@ -44,6 +46,9 @@ client_connection stream_connection(unique_fd fd, const client_options& options)
     connection.channel = std::make_unique<stream_channel>(std::move(fd));
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
+    // A SOCK_STREAM client's -H and -i lists deal its flows over servers
+    // and local addresses: no association of it is multi-homed on request.
+    prepare_client_paths(*connection.channel, 0, options, 0, /*multi_homed=*/false);
     return connection;
 }
 

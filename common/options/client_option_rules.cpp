@@ -358,6 +358,8 @@ client_options validate_client_options(const raw_client_options& raw,
     validate_repeat(raw, given, result, errors);
     validate_start_at(raw, given, result, errors);
     validate_fan_out(result, errors);
+    result.faults =
+        validate_fault_options(raw.faults, given, result.duration, result.repeat, errors);
     const bool open_loop =
         result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
     if (result.common.sctp.pr.any() && !open_loop) {

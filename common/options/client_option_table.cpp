@@ -188,7 +188,9 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
         ("csv-summary", po::value(&raw.csv_summary)->value_name("FILE"),
          "append one CSV line of this run's figures to FILE (microseconds), under a header "
          "line written only when FILE is new or empty: a shell loop builds a table");
+    add_fault_options(groups.test, raw.faults, unreadable);
     add_common_options(groups, raw.common, program);
+    add_sctp_primary_option(groups.sctp, raw.common.sctp_paths);
     // After --help and --version: a way to ask the program, as those are.
     groups.general.add_options()
         ("check", po::bool_switch(&raw.check),

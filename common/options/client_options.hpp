@@ -11,6 +11,7 @@
 
 #include "options/arrival_process.hpp"
 #include "options/common_options.hpp"
+#include "options/fault_options.hpp"
 #include "options/server_list.hpp"
 #include "options/start_time.hpp"
 #include "protocol/wire_protocol.hpp"
@@ -119,6 +120,8 @@ struct client_options {
     std::optional<wall_time> start_at;
     // --check: validate as a run would, then exit before connecting.
     bool check_only = false;
+    // --at: commands run at instants of the measured run (client/fault_schedule.hpp).
+    fault_request faults;
 
     // Whether the run goes through the load engine (client/load): the load
     // modes, and ping-pong over several flows or with interval outputs.

@@ -87,6 +87,7 @@ void add_common_options(option_groups& groups, raw_common_options& raw,
          "maximum retransmission timeout, milliseconds (default: net.sctp.rto_max)");
     // clang-format on
     add_sctp_feature_options(groups.sctp, raw.sctp, unreadable);
+    add_sctp_path_options(groups.sctp, raw.sctp_paths, unreadable);
 }
 
 namespace {
@@ -254,6 +255,7 @@ common_options validate_common_options(const raw_common_options& raw,
     validate_cpus(raw, given, result, errors);
     result.spin = raw.spin;
     result.sctp = validate_sctp_feature_options(raw.sctp, given, result.transport, errors);
+    result.sctp_paths = validate_sctp_path_options(raw.sctp_paths, given, result.transport, errors);
     return result;
 }
 

@@ -24,6 +24,7 @@
 #include "options/option_suggestions.hpp"
 #include "options/program_info.hpp"
 #include "options/sctp_feature_options.hpp"
+#include "options/sctp_path_options.hpp"
 #include "options/usage_errors.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -38,6 +39,7 @@ struct common_options {
     std::chrono::milliseconds io_timeout = default_io_timeout;
     sctp_rto_request sctp_rto;
     sctp_feature_request sctp;      // streams, unordered, PR-SCTP, SACK, scheduler, interleave
+    sctp_path_request sctp_paths;   // heartbeat, retransmission limits, pf threshold, primary
     socket_buffer_request buffers;  // --sndbuf / --rcvbuf
     std::optional<std::uint32_t> max_seg_bytes;  // --max-seg (transport/socket_device.hpp)
     std::string bind_device;                     // --bind-device; empty: no device
@@ -60,6 +62,7 @@ struct raw_common_options {
     std::string cpu;  // --cpu LIST; empty: not given
     bool spin = false;
     raw_sctp_feature_options sctp;
+    raw_sctp_path_options sctp_paths;
     // One sentence per number that could not be read, filled while parsing
     // (see count_value) and reported with the rules broken in validation.
     std::vector<std::string> unreadable_numbers;

@@ -57,6 +57,7 @@ struct raw_client_options {
     std::string start_at;
     bool check = false;
     bool check_lines = false;
+    raw_fault_options faults;  // --at
 };
 
 // Adds the client's options (and the common layer) to `groups`.

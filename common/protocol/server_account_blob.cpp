@@ -25,6 +25,9 @@ std::string encode_server_account(const server_account& a) {
     if (a.transport) {
         doc["transport"] = encode_transport_counters(*a.transport);
     }
+    if (a.paths) {
+        doc["paths"] = encode_path_events(*a.paths);
+    }
     return doc.dump();
 }
 
@@ -52,6 +55,9 @@ std::optional<server_account> decode_server_account(std::string_view text) {
     a.partially_reliable = abandoned.has_value();
     if (const auto it = doc.find("transport"); it != doc.end() && it->is_object()) {
         a.transport = decode_transport_counters(*it);
+    }
+    if (const auto it = doc.find("paths"); it != doc.end() && it->is_object()) {
+        a.paths = decode_path_events(*it);
     }
     return a;
 }

@@ -6,8 +6,10 @@
 //
 //   "messages_received", "bytes_received", "replies_sent", "bytes_sent",
 //   "payload_bytes", "reply_bytes", "duration_s", "cpu_percent", "rss_kib",
-//   "pr_abandoned" (only when its replies travel under PR-SCTP) and
-//   "transport" (transport_counters_blob.hpp).
+//   "pr_abandoned" (only when its replies travel under PR-SCTP),
+//   "transport" (transport_counters_blob.hpp) and "paths" (over SCTP: the
+//   association's path events, sctp_paths_blob.hpp; an added member, so a
+//   client that does not know it reads the account as before).
 //
 // A client reads a peer it does not trust: a member that is missing, of the
 // wrong type or out of range reads as 0 (blob_member.hpp).
@@ -17,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/sctp_paths_blob.hpp"
 #include "protocol/transport_counters_blob.hpp"
 
 namespace sctp_perf::protocol {
@@ -35,6 +38,9 @@ struct server_account {
     std::uint64_t pr_abandoned = 0;
     bool partially_reliable = false;
     std::optional<transport_counters> transport;
+    // Over SCTP, what the server saw of the association's paths; unset from
+    // a server that does not say (TCP, or one older than this member).
+    std::optional<path_events_blob> paths;
 };
 
 std::string encode_server_account(const server_account& account);

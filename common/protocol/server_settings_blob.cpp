@@ -104,6 +104,9 @@ std::string encode_server_settings(const server_settings_blob& s) {
                            {"max_ms", s.sctp_rto->max_ms}};
     }
     doc["sctp"] = s.sctp ? encode_sctp_features(*s.sctp) : ordered_json(nullptr);
+    if (s.sctp_paths) {
+        doc["sctp_paths"] = encode_sctp_paths(*s.sctp_paths);
+    }
     put(doc, "boot_id", s.boot_id);
     put(doc, "realtime_minus_monotonic_ns", s.realtime_minus_monotonic_ns);
     return doc.dump();
@@ -140,6 +143,9 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
         }
         if (const auto sctp = doc.find("sctp"); sctp != doc.end() && sctp->is_object()) {
             s.sctp = decode_sctp_features(*sctp);
+        }
+        if (const auto paths = doc.find("sctp_paths"); paths != doc.end() && paths->is_object()) {
+            s.sctp_paths = decode_sctp_paths(*paths);
         }
     }
     return s;

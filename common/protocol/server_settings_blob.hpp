@@ -11,7 +11,8 @@
 //   "bind_device" ("" when none), "max_seg_requested_bytes" (only when
 //   --max-seg was given), "max_seg_bytes" (TCP_MAXSEG or SCTP_MAXSEG read back),
 //   "sctp_rto" ({"initial_ms", "min_ms", "max_ms"}, null over TCP),
-//   "sctp" (the object below, null over TCP), "boot_id" (the kernel's id of
+//   "sctp" (the object below, null over TCP), "sctp_paths" (its path
+//   settings in use, sctp_paths_blob.hpp; left out over TCP), "boot_id" (the kernel's id of
 //   the server's boot: a client with the same one shares its CLOCK_MONOTONIC)
 //   and "realtime_minus_monotonic_ns" (its CLOCK_REALTIME minus its
 //   CLOCK_MONOTONIC when it sent the settings), for one-way latency.
@@ -30,6 +31,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "protocol/sctp_paths_blob.hpp"
 
 namespace sctp_perf::protocol {
 
@@ -85,6 +88,7 @@ struct server_settings_blob {
     std::optional<std::uint64_t> max_seg_bytes;            // read back from the session's socket
     std::optional<sctp_rto_blob> sctp_rto;
     std::optional<sctp_features_blob> sctp;
+    std::optional<sctp_paths_blob> sctp_paths;
     std::optional<std::string> boot_id;
     std::optional<std::int64_t> realtime_minus_monotonic_ns;
     friend bool operator==(const server_settings_blob&, const server_settings_blob&) = default;

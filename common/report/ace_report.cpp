@@ -417,6 +417,9 @@ void write_run_description(std::ostream& out, const run_report& r) {
     write_started_line(out, r);
     write_start_at_line(out, r);
     write_sctp_and_transport_lines(out, r);
+    if (r.path_failure) {
+        write_path_settings_lines(out, *r.path_failure, r.server_settings);
+    }
     write_clock_line(out, r);
     fmt::print(out,
                "\tunits: microseconds of a full round trip (request out, reply back), not "
@@ -450,6 +453,9 @@ void write_ace_report(std::ostream& out, const run_report& r) {
     if (r.load != nullptr) {
         write_load_summary(out, *r.load);
         write_split_blocks(out, r, r.load->headline());
+        if (r.path_failure) {
+            write_paths_blocks(out, *r.path_failure);
+        }
         if (r.repeats != nullptr) {
             write_runs_section(out, *r.repeats, measured_latency_name(r));
             fmt::print(out, "\n");
@@ -463,6 +469,9 @@ void write_ace_report(std::ostream& out, const run_report& r) {
         fmt::print(out, "\n");
     }
     write_split_blocks(out, r, rec.percentiles());
+    if (r.path_failure) {
+        write_paths_blocks(out, *r.path_failure);
+    }
     if (r.repeats != nullptr) {
         write_runs_section(out, *r.repeats, measured_latency_name(r));
         fmt::print(out, "\n");

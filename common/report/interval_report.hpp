@@ -15,10 +15,29 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "stats/log_linear_histogram.hpp"
 
 namespace sctp_perf {
+
+// SCTP: one path of the first flow's association at the end of an interval,
+// as SCTP_GET_PEER_ADDR_INFO gave it.
+struct interval_path_state {
+    std::string address;  // the peer address, "10.0.0.2:45453"
+    std::string state;    // "active", "potentially_failed", "inactive", "unconfirmed"
+    std::uint32_t srtt_ms = 0;
+    std::uint32_t rto_ms = 0;
+    std::uint32_t cwnd_bytes = 0;
+};
+
+// SCTP: the first flow's paths at the end of an interval, and the path
+// events the client saw in it (every flow).
+struct interval_paths_sample {
+    std::string primary;  // the primary path's address
+    std::uint64_t events = 0;
+    std::vector<interval_path_state> paths;  // the association's peer addresses, in its order
+};
 
 struct interval_sample {
     double elapsed_s = 0;                 // end of the interval, seconds since measuring started
@@ -34,6 +53,8 @@ struct interval_sample {
     // The end of the interval on the wall clock (t0's wall time plus
     // elapsed_s on the steady clock); unset in unit tests.
     std::optional<std::chrono::system_clock::time_point> ends_at;
+    // SCTP: the paths, appended to the line and the row; null: none.
+    const interval_paths_sample* paths = nullptr;
 };
 
 // One line for stderr, without its newline, e.g.
@@ -45,7 +66,9 @@ struct interval_sample {
 // the interval (sd: fewer than two), and the time "-" when unknown. A
 // zero-length interval shows rates of 0. The fields added last (min, mean,
 // sd, the UTC time of the interval's end) come last, so that what reads the
-// older fields by position still finds them.
+// older fields by position still finds them. Over SCTP the paths come after
+// them: " | primary ADDR events N | ADDR STATE srtt S rto R cwnd C, ..."
+// (srtt and rto in milliseconds, as the kernel gives them, cwnd in bytes).
 std::string format_interval_line(const interval_sample& s);
 
 // Writes one CSV row per interval, after a header row whose column names carry
@@ -57,8 +80,12 @@ std::string format_interval_line(const interval_sample& s);
 // empty when no timed reply arrived in the interval (stddev_us: fewer than
 // two, see defined_statistics.hpp); latency_samples counts the timed replies
 // they come from; utc is the end of the interval, ISO 8601 with
-// microseconds, empty when unknown. Columns are only ever added at the end. Each row is flushed, so
-// the file can be followed while the test runs.
+// microseconds, empty when unknown. Over SCTP, after those: primary_path,
+// path_events, then for each path k of the first flow's association (1, 2,
+// ...) pathK_address, pathK_state, pathK_srtt_ms, pathK_rto_ms,
+// pathK_cwnd_bytes, as many as the first row has. Columns are only ever
+// added at the end. Each row is flushed, so the file can be followed while
+// the test runs.
 class interval_csv_writer {
   public:
     explicit interval_csv_writer(std::ostream& out) : out_(out) {}
@@ -68,6 +95,7 @@ class interval_csv_writer {
   private:
     std::ostream& out_;
     bool header_written_ = false;
+    std::size_t path_columns_ = 0;  // paths in the header, fixed by the first row
 };
 
 }  // namespace sctp_perf

@@ -255,6 +255,33 @@ void add_split(json& doc, const run_report& r, const log_linear_histogram& rtt) 
     }
 }
 
+// The paths (SCTP), the --at commands and the failure, as keys a run
+// without them does not have: the settings asked for in the config and
+// those in use in the environment, as the RTOs are, and "paths" (SCTP),
+// "faults" (--at) and "failure" (a fault, or a path that failed).
+void add_paths(json& doc, const run_report& r) {
+    if (!r.path_failure) {
+        return;
+    }
+    const auto& p = *r.path_failure;
+    if (p.sctp) {
+        doc["config"]["sctp_paths_requested"] = path_settings_requested_json(p.asked);
+        if (p.in_use) {
+            doc["environment"]["sctp_paths_socket"] = path_settings_json(*p.in_use);
+        }
+        doc["environment"]["sctp_paths_system"] = path_system_json(p.system);
+    }
+    if (p.paths_watched) {
+        doc["paths"] = paths_json(p);
+    }
+    if (!p.faults.empty()) {
+        doc["faults"] = faults_json(p);
+    }
+    if (p.failure) {
+        doc["failure"] = failure_json(p);
+    }
+}
+
 void write_document(std::ostream& out, json& doc) {
     round_json_floats(doc);
     out << doc.dump(2) << '\n';
@@ -275,6 +302,7 @@ void write_load_json(std::ostream& out, const run_report& r) {
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
     add_fan_out_servers(doc, r);
+    add_paths(doc, r);
     add_repeats(doc, r);
     write_document(out, doc);
 }
@@ -377,6 +405,7 @@ void write_json_report(std::ostream& out, const run_report& r) {
     doc["sctp"] = client_sctp_json(r);
     doc["transport"] = client_transport_json(r);
     doc["server"] = r.server_settings;
+    add_paths(doc, r);
     add_repeats(doc, r);
     write_document(out, doc);
 }

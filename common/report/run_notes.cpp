@@ -19,10 +19,14 @@ end_placement placement_of(std::string affinity, unsigned cpu_count) {
 
 // What a server states of itself, without what it samples per connection:
 // the gap between its clocks is read anew for each (--one-way), and is a
-// measurement of the moment, not a setting.
+// measurement of the moment, not a setting; its primary path is the
+// client's address on that association.
 protocol::server_settings_blob stated_settings(const nlohmann::json& settings) {
     auto s = protocol::decode_server_settings(settings);
     s.realtime_minus_monotonic_ns.reset();
+    if (s.sctp_paths) {
+        s.sctp_paths->primary.clear();
+    }
     return s;
 }
 

@@ -15,6 +15,7 @@
 #include "client/load/load_result.hpp"
 #include "options/client_options.hpp"
 #include "protocol/server_settings_blob.hpp"
+#include "report/paths_report.hpp"
 #include "report/repeat_report.hpp"
 #include "runtime/clock_probe.hpp"
 #include "runtime/host_environment.hpp"
@@ -105,6 +106,9 @@ struct run_report {
     // addresses, server settings and SCTP state those of the first run).
     // nullptr for a single run, whose reports are as they always were.
     const repeat_account* repeats = nullptr;
+    // The paths (SCTP), the --at commands and what the fault cost, as the
+    // first run saw them (report/paths_report.hpp); unset in unit tests.
+    std::optional<path_failure_report> path_failure;
 };
 
 // The size of each reply: 2 bytes in ping-pong, a 16-byte copy of the

@@ -172,6 +172,11 @@ void one_to_many_worker::take_notification(std::span<const std::byte> head, cloc
         unserved_.erase(id);
         return;
     }
+    if (notice->path) {  // a path of the association changed: its session's to report
+        if (const auto& watch = found->second.channel->path_watch()) {
+            watch->record(*notice->path);
+        }
+    }
     found->second.gone = notice->event != association_event::other;
     switch (notice->event) {
         case association_event::shutdown:

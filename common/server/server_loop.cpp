@@ -9,6 +9,7 @@
 #include "server/server_log.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
@@ -136,6 +137,7 @@ unique_fd open_listening_socket(int family, int type, bool dual_stack,
     if (options.transport == transport_protocol::sctp) {
         apply_sctp_rto(fd.get(), options.sctp_rto);
         apply_sctp_features(fd.get(), options.sctp);
+        apply_sctp_path_settings(fd.get(), options.sctp_paths);
     }
     set_nagle(fd.get(), options.transport, options.nagle);
     // TCP also chooses its window scale to fit the receive buffer here.

@@ -8,12 +8,33 @@
 #include "runtime/host_environment.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_features_blob.hpp"
+#include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_device.hpp"
 #include "transport/socket_setup.hpp"
 #include "version.hpp"
 
 namespace sctp_perf {
+namespace {
+
+// The session's path settings as read back, with the system settings they
+// act with.
+protocol::sctp_paths_blob sctp_paths_of(const sctp_path_values& in_use,
+                                        const server_identity& identity) {
+    protocol::sctp_paths_blob paths;
+    paths.hb_interval_ms = in_use.hb_interval_ms;
+    paths.hb_enabled = in_use.hb_enabled;
+    paths.path_max_retrans = in_use.path_max_retrans;
+    paths.assoc_max_retrans = in_use.assoc_max_retrans;
+    paths.pf_threshold = in_use.pf_threshold;
+    paths.pf_exposed = in_use.pf_exposed;
+    paths.primary = in_use.primary;
+    paths.pf_enable = identity.sctp_pf_enable;
+    paths.pf_expose = identity.sctp_pf_expose;
+    return paths;
+}
+
+}  // namespace
 
 server_identity read_server_identity(const server_options& options, const program_info& program) {
     const auto host = read_host_environment();
@@ -32,6 +53,13 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.io_timeout = options.common.io_timeout;
     identity.threads = options.threads;
     identity.boot_id = read_boot_id();
+    if (identity.transport == transport_protocol::sctp) {
+        const auto system = read_sctp_path_system();
+        identity.sctp_pf_enable = system.pf_enable;
+        identity.sctp_pf_expose = system.pf_expose;
+        identity.watches_paths =
+            options.common.sctp_paths.any_socket_setting() || options.bind_addresses.size() > 1;
+    }
     identity.worker_cpus = worker_cpus(options.common.cpus, options.threads);
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
                          : program.service == socket_service::seqpack
@@ -68,6 +96,7 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
         const auto rto = read_sctp_rto(fd, assoc_id);
         settings.sctp_rto = protocol::sctp_rto_blob{rto.initial_ms, rto.min_ms, rto.max_ms};
         settings.sctp = sctp_features_of(identity.sctp, read_sctp_features(fd, assoc_id));
+        settings.sctp_paths = sctp_paths_of(read_sctp_path_settings(fd, assoc_id), identity);
     }
     settings.boot_id = identity.boot_id;
     // Sampled now: NTP may have moved the realtime clock since the start.

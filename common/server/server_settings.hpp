@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "options/server_options.hpp"
+#include "transport/sctp_path_settings.hpp"
 
 namespace sctp_perf {
 
@@ -32,8 +33,16 @@ struct server_identity {
     std::optional<std::string> boot_id;  // this boot's id, for one-way latency
     transport_protocol transport = transport_protocol::sctp;
     bool nagle = false;
-    std::optional<std::uint32_t> max_seg_bytes;      // --max-seg, as asked
-    sctp_feature_request sctp;                       // also how its replies travel (PR-SCTP)
+    std::optional<std::uint32_t> max_seg_bytes;  // --max-seg, as asked
+    sctp_feature_request sctp;                   // also how its replies travel (PR-SCTP)
+    // net.sctp.pf_enable and pf_expose, read once at start: each session's
+    // settings state them, and a server of a thousand associations must
+    // not read /proc a thousand times over.
+    std::optional<std::uint32_t> sctp_pf_enable;
+    std::optional<std::uint32_t> sctp_pf_expose;
+    // Every association's paths are watched (server/session_paths.hpp): a
+    // path option was given, or several addresses to listen on.
+    bool watches_paths = false;
     std::chrono::milliseconds header_timeout{2000};  // for the whole test header
     std::chrono::milliseconds io_timeout{10'000};    // for every later message
 };

@@ -12,6 +12,7 @@
 
 #include "errors.hpp"
 #include "server/server_log.hpp"
+#include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/seqpacket_channel.hpp"
@@ -49,7 +50,11 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       message_(seqpacket_ ? protocol::header_size : protocol::header_start_size),
       input_since_(now),
       out_(!seqpacket_),
-      output_since_(now) {}
+      output_since_(now) {
+    if (sctp_) {
+        watch_session_paths(*channel_, client_, identity);
+    }
+}
 
 bool session::wants_to_read() const noexcept {
     if (phase_ == phase::done || phase_ == phase::refusing) {

@@ -117,6 +117,8 @@ class session {
     const std::string& client() const noexcept { return client_; }
     clock::time_point started() const noexcept { return started_; }
     const session_outcome& outcome() const noexcept { return outcome_; }
+    // Over SCTP, what the session's reads saw of its paths; null over TCP.
+    const sctp_path_watch* path_watch() const noexcept { return channel_->path_watch().get(); }
 
   private:
     enum class phase {

@@ -11,6 +11,7 @@
 #include "protocol/server_account_blob.hpp"
 #include "server/server_log.hpp"
 #include "server/session.hpp"
+#include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/transport_counters.hpp"
@@ -51,6 +52,7 @@ std::string account_json(const load_counts& counts, std::chrono::duration<double
         account.pr_abandoned = read_pr_sctp_abandoned(fd, channel.association_id()).total();
     }
     account.transport = read_transport_counters(fd, identity.transport, channel.association_id());
+    account.paths = account_paths(channel.path_watch().get());
     return protocol::encode_server_account(account);
 }
 
@@ -189,6 +191,7 @@ void log_session_end(const session& s) {
         log_error("client {} failed in {:.3f} s: closed after {} {}: {}", s.client(), took.count(),
                   outcome.messages_done, outcome.unit, outcome.reason);
     }
+    log_path_events(s.client(), s.started(), s.path_watch());
 }
 
 }  // namespace sctp_perf

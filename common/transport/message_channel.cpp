@@ -21,15 +21,30 @@ namespace sctp_perf {
 
 namespace {
 
+// How a stream channel reads: recv(), or recvmsg() for how a message
+// travelled; over an SCTP association subscribed to path events,
+// recvmsg() with the notifications taken apart from the data
+// (receive_sctp_data), and each message's source looked up where asked.
+struct stream_reader {
+    sctp_path_watch* watch = nullptr;    // set: notifications may come
+    std::uint16_t* last_path = nullptr;  // set: each message's path is looked up
+
+    ssize_t read(int fd, std::span<std::byte> buffer, int flags, sctp_delivery* delivery) const {
+        int msg_flags = 0;
+        if (watch != nullptr) {
+            return receive_sctp_data(fd, buffer, flags, msg_flags, delivery, *watch, last_path);
+        }
+        return delivery == nullptr ? ::recv(fd, buffer.data(), buffer.size(), flags)
+                                   : receive_sctp(fd, buffer, flags, msg_flags, delivery);
+    }
+};
+
 // One receive; returns the bytes read, or 0 when a MSG_DONTWAIT receive found
 // nothing. Throws peer_closed at the end of the stream.
 std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
-                         sctp_delivery* delivery = nullptr) {
+                         sctp_delivery* delivery = nullptr, const stream_reader& reader = {}) {
     for (;;) {
-        int msg_flags = 0;
-        const ssize_t n = delivery == nullptr
-                              ? ::recv(fd, buffer.data(), buffer.size(), flags)
-                              : receive_sctp(fd, buffer, flags, msg_flags, delivery);
+        const ssize_t n = reader.read(fd, buffer, flags, delivery);
         if (n > 0) {
             return static_cast<std::size_t>(n);
         }
@@ -98,10 +113,16 @@ std::size_t stream_channel::send_batch_ready(std::span<const outgoing_message> m
     return n.value_or(0);
 }
 
+std::size_t stream_channel::read_once(std::span<std::byte> buffer, int flags,
+                                      sctp_delivery* delivery) {
+    return receive_once(socket_.get(), buffer, flags, delivery,
+                        stream_reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr});
+}
+
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
                                           sctp_delivery* delivery) {
     try {
-        return receive_once(socket_.get(), buffer, MSG_DONTWAIT, delivery);
+        return read_once(buffer, MSG_DONTWAIT, delivery);
     } catch (const peer_closed&) {
         throw peer_error("the peer closed the connection in the middle of the test");
     }
@@ -111,11 +132,10 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
                                                             bool with_delivery, bool wait) {
     received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
+    const stream_reader reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr};
     for (;;) {
-        int msg_flags = 0;
         const ssize_t n =
-            with_delivery ? receive_sctp(socket_.get(), buffer, flags, msg_flags, &part.delivery)
-                          : ::recv(socket_.get(), buffer.data(), buffer.size(), flags);
+            reader.read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);
         if (n > 0) {
             part.bytes = static_cast<std::size_t>(n);
             return part;
@@ -252,9 +272,9 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
         }
         std::size_t n = 0;
         try {
-            n = received == 0 && whole_read ? receive_once(socket_.get(), message, MSG_WAITALL)
-                                            : receive_once(socket_.get(), message.subspan(received),
-                                                           wait.read_flags(), delivery);
+            n = received == 0 && whole_read
+                    ? receive_once(socket_.get(), message, MSG_WAITALL)
+                    : read_once(message.subspan(received), wait.read_flags(), delivery);
         } catch (const peer_closed& closed) {
             throw_closed_within(closed, received, message.size());
         }
@@ -270,7 +290,7 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
 std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_delivery* delivery) {
     receive_wait wait(socket_.get(), spin_, message_timeout_, buffer.size());
     for (;;) {
-        if (const auto n = receive_once(socket_.get(), buffer, wait.read_flags(), delivery)) {
+        if (const auto n = read_once(buffer, wait.read_flags(), delivery)) {
             return n;
         }
         wait.found_nothing(0);

@@ -31,6 +31,7 @@
 
 #include "transport/batch_send.hpp"
 #include "transport/sctp_delivery.hpp"
+#include "transport/sctp_path_events.hpp"
 #include "transport/unique_fd.hpp"
 
 namespace sctp_perf {
@@ -126,9 +127,29 @@ class message_channel {
     void set_spin(bool spin) noexcept { spin_ = spin; }
     bool spins() const noexcept { return spin_; }
 
+    // SCTP, for an association subscribed to path events
+    // (subscribe_path_events): every path notification that comes on the
+    // socket goes to `watch` (transport/sctp_path_events.hpp) and, with
+    // `each_message_path`, so does the peer address each message came from.
+    // The watch is shared so that it outlives the channel, for the report.
+    // Without a watch a channel reads as it always did: nothing is taken
+    // apart or looked up per message.
+    void watch_paths(std::shared_ptr<sctp_path_watch> watch, bool each_message_path) noexcept {
+        paths_ = std::move(watch);
+        message_paths_ = paths_ != nullptr && each_message_path;
+    }
+    const std::shared_ptr<sctp_path_watch>& path_watch() const noexcept { return paths_; }
+    // With each message's path watched: the path (sctp_path_watch::path_of)
+    // the last message read came from, 0 when unknown. Such a channel reads
+    // one SCTP message per read, so that this is each message's own.
+    std::uint16_t last_read_path() const noexcept { return last_read_path_; }
+
   protected:
     std::optional<std::chrono::milliseconds> message_timeout_;
     bool spin_ = false;
+    std::shared_ptr<sctp_path_watch> paths_;
+    bool message_paths_ = false;  // each message's source looked up (watch_paths)
+    std::uint16_t last_read_path_ = 0;
 };
 
 // Paces and bounds a spinning wait for data on one socket. Call
@@ -282,6 +303,12 @@ class stream_channel final : public message_channel {
     std::size_t receive_some(std::span<std::byte> buffer, sctp_delivery* delivery = nullptr);
 
   private:
+    // One receive, as receive_once does, that on an association whose
+    // paths are watched reads with recvmsg() and takes every notification
+    // that comes first apart from the data, to the watch, so that none is
+    // read as bytes of the stream.
+    std::size_t read_once(std::span<std::byte> buffer, int flags, sctp_delivery* delivery);
+
     unique_fd socket_;
     bool tcp_ = false;   // a byte stream (TCP), not SCTP's messages on SOCK_STREAM
     bool sctp_ = false;  // SCTP: a batch is one SCTP message per request

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "transport/sctp_path_events.hpp"
+
 namespace sctp_perf {
 
 namespace {
@@ -32,7 +34,8 @@ void take_receive_info(msghdr& header, sctp_delivery* delivery, sctp_assoc_t* as
 }  // namespace
 
 ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                     sctp_delivery* delivery, sctp_assoc_t* assoc_id) {
+                     sctp_delivery* delivery, sctp_assoc_t* assoc_id, sockaddr_storage* source,
+                     socklen_t* source_length) {
     alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
     const bool with_info = delivery != nullptr || assoc_id != nullptr;
     iovec part{buffer.data(), buffer.size()};
@@ -43,12 +46,47 @@ ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_fl
         header.msg_control = control;
         header.msg_controllen = sizeof control;
     }
+    if (source != nullptr) {
+        header.msg_name = source;
+        header.msg_namelen = sizeof *source;
+    }
     const ssize_t n = ::recvmsg(fd, &header, flags);
     msg_flags = header.msg_flags;
+    if (source_length != nullptr) {
+        *source_length = n > 0 && source != nullptr ? header.msg_namelen : 0;
+    }
     if (n > 0 && with_info) {
         take_receive_info(header, delivery, assoc_id);
     }
     return n;
+}
+
+ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
+                          sctp_delivery* delivery, sctp_path_watch& watch,
+                          std::uint16_t* last_path) {
+    for (;;) {
+        sockaddr_storage source{};
+        socklen_t source_length = 0;
+        const ssize_t n = receive_sctp(fd, buffer, flags, msg_flags, delivery, nullptr,
+                                       last_path != nullptr ? &source : nullptr, &source_length);
+        if (n <= 0 || (msg_flags & MSG_NOTIFICATION) == 0) {
+            if (n > 0 && last_path != nullptr) {
+                *last_path = watch.path_of(source, source_length);
+            }
+            return n;
+        }
+        // It landed in the part of the buffer not yet filled with data.
+        notification_head head(buffer.first(static_cast<std::size_t>(n)));
+        if ((msg_flags & MSG_EOR) == 0) {
+            const ssize_t rest = head.read_rest(fd, 0);
+            if (rest <= 0) {
+                return rest;
+            }
+        }
+        if (const auto notice = decode_sctp_notification(head.bytes()); notice && notice->path) {
+            watch.record(*notice->path);
+        }
+    }
 }
 
 void notification_head::add(std::span<const std::byte> part) noexcept {

@@ -8,10 +8,12 @@
 
 #include <netinet/in.h>
 #include <netinet/sctp.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "transport/sctp_delivery.hpp"
@@ -26,9 +28,28 @@ namespace sctp_perf {
 // stream and ordering of the message read (its PR-SCTP policy is the
 // sender's business and is not told), `assoc_id` its association (a
 // one-to-many socket's reader needs it). Neither is touched when no
-// SCTP_RCVINFO came.
+// SCTP_RCVINFO came. With `source`, it also gets the address the message
+// came from (msg_name: for data, Linux gives the source address of the
+// packet that brought it, the peer address of the path it took), and
+// `source_length` its length (0 when nothing was read).
 ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                     sctp_delivery* delivery = nullptr, sctp_assoc_t* assoc_id = nullptr);
+                     sctp_delivery* delivery = nullptr, sctp_assoc_t* assoc_id = nullptr,
+                     sockaddr_storage* source = nullptr, socklen_t* source_length = nullptr);
+
+class sctp_path_watch;
+
+// One read of data on an SCTP socket subscribed to path events (a
+// one-to-one socket, or one holding one association): as receive_sctp, but
+// a notification that comes first is read whole (its head kept, the rest
+// dropped), given to `watch` when it tells of a path, and the read made
+// again with the same flags: a read that must not wait then finds nothing
+// (EAGAIN), or the data behind it. With `last_path`, it becomes the path of
+// the data read (sctp_path_watch::path_of); without, no source is asked
+// for. Returns what the read of data returned (errno as it left it); 0
+// also when the socket was shut down in the middle of a notification.
+ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
+                          sctp_delivery* delivery, sctp_path_watch& watch,
+                          std::uint16_t* last_path);
 
 // The first bytes of a notification, the ones decode_sctp_notification
 // reads, gathered across the parts it came in.

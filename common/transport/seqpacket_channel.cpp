@@ -20,6 +20,7 @@
 #include "errors.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/sctp_notification.hpp"
+#include "transport/sctp_path_events.hpp"
 #include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
@@ -95,9 +96,11 @@ std::size_t seqpacket_channel::send_batch_ready(std::span<const outgoing_message
 std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::size_t message_size,
                                              sctp_delivery* delivery) {
     std::size_t filled = 0;
-    // With `delivery`, one message: the caller learns how each one travelled.
-    const std::size_t limit =
-        delivery != nullptr ? std::min(buffer.size(), message_size) : buffer.size();
+    // With `delivery` or each message's path watched, one message: the
+    // caller learns how each one travelled.
+    const std::size_t limit = delivery != nullptr || message_paths_
+                                  ? std::min(buffer.size(), message_size)
+                                  : buffer.size();
     while (filled + message_size <= limit) {
         const auto message = buffer.subspan(filled, message_size);
         if (pending_) {
@@ -248,8 +251,11 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
     for (;;) {
         int msg_flags = 0;
         sctp_delivery travelled;
+        sockaddr_storage source{};
+        socklen_t source_length = 0;
         const ssize_t n = receive_sctp(socket_.get(), buffer, flags, msg_flags,
-                                       delivery != nullptr ? &travelled : nullptr);
+                                       delivery != nullptr ? &travelled : nullptr, nullptr,
+                                       message_paths_ ? &source : nullptr, &source_length);
         if (n <= 0) {
             return n;
         }
@@ -257,6 +263,9 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
         if ((msg_flags & MSG_NOTIFICATION) == 0) {
             if (delivery != nullptr) {
                 *delivery = travelled;
+            }
+            if (message_paths_) {
+                last_read_path_ = paths_->path_of(source, source_length);
             }
             return n;
         }
@@ -286,6 +295,9 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
     if (!notice) {
         return;
     }
+    if (notice->path && paths_) {
+        paths_->record(*notice->path);
+    }
     switch (notice->event) {
         case association_event::shutdown:
             throw_closed(received, expected);
@@ -299,31 +311,26 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
             break;
     }
     // Anything else (the association coming up, a peer address changing
-    // state, ...) says nothing about the message being waited for.
+    // state, ...) says nothing about the message being waited for; a path's
+    // change went to the watch above.
 }
 
 void subscribe_association_events(int fd) {
-    for (const int type : {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT}) {
-        sctp_event event{};
-        event.se_assoc_id = SCTP_FUTURE_ASSOC;
-        event.se_type = static_cast<std::uint16_t>(type);
-        event.se_on = 1;
-        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENT, &event, sizeof event) == 0) {
-            continue;
-        }
-        if (errno != ENOPROTOOPT && errno != EINVAL) {
-            throw std::system_error(errno, std::generic_category(),
-                                    "cannot subscribe to SCTP association events");
-        }
-        // Kernels before 5.0 know only the older all-in-one option.
+    if (!subscribe_event_types(fd, SCTP_FUTURE_ASSOC, {SCTP_ASSOC_CHANGE, SCTP_SHUTDOWN_EVENT},
+                               "SCTP association events")) {
+        // Kernels before 5.0 know only the older all-in-one option: what is
+        // on already (path events, say) stays on.
         sctp_event_subscribe events{};
+        socklen_t length = sizeof events;
+        if (::getsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, &length) != 0) {
+            length = sizeof events;
+        }
         events.sctp_association_event = 1;
         events.sctp_shutdown_event = 1;
-        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, sizeof events) != 0) {
+        if (::setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &events, length) != 0) {
             throw std::system_error(errno, std::generic_category(),
                                     "cannot subscribe to SCTP association events");
         }
-        return;
     }
 }
 

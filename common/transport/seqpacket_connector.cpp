@@ -94,6 +94,7 @@ unique_fd open_seqpacket_socket(const seqpacket_route& route,
     }
     apply_sctp_rto(fd.get(), request.sctp_rto);
     apply_sctp_features(fd.get(), request.sctp_features);
+    apply_sctp_path_settings(fd.get(), request.sctp_paths);
     set_nagle(fd.get(), transport_protocol::sctp, request.nagle);
     // SO_SNDTIMEO also bounds a blocking sctp_connectx: the kernel would
     // otherwise retry INIT for minutes when nothing answers.

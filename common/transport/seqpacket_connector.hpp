@@ -16,6 +16,7 @@
 #include "errors.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/stream_connector.hpp"  // connect_error
 #include "transport/unique_fd.hpp"
@@ -32,6 +33,7 @@ struct seqpacket_connect_request {
     std::chrono::milliseconds timeout{10'000};  // bounds the association set-up
     sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
     sctp_feature_request sctp_features;  // before connecting: the INIT carries them
+    sctp_path_request sctp_paths;        // before connecting: the association starts with them
     bool nagle = false;
     std::string bind_device;                     // SO_BINDTODEVICE; empty: none
     std::optional<std::uint32_t> max_seg_bytes;  // SCTP_MAXSEG, before connecting

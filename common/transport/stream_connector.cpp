@@ -160,6 +160,7 @@ unique_fd start_connect(const connect_request& request, const connect_route& rou
     if (request.transport == transport_protocol::sctp) {
         apply_sctp_rto(fd.get(), request.sctp_rto);
         apply_sctp_features(fd.get(), request.sctp_features);
+        apply_sctp_path_settings(fd.get(), request.sctp_paths);
     }
     if (route.local) {
         bind_local(fd.get(), request, *route.local);

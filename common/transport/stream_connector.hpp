@@ -20,6 +20,7 @@
 
 #include "errors.hpp"
 #include "transport/sctp_features.hpp"
+#include "transport/sctp_path_settings.hpp"
 #include "transport/sctp_tuning.hpp"
 #include "transport/socket_address.hpp"
 #include "transport/transport_protocol.hpp"
@@ -36,6 +37,7 @@ struct connect_request {
     std::chrono::milliseconds timeout{10'000};
     sctp_rto_request sctp_rto;           // applied before connecting, so INIT retries use it too
     sctp_feature_request sctp_features;  // before connecting: the INIT carries them
+    sctp_path_request sctp_paths;        // before connecting: the association starts with them
     std::string bind_device;             // SO_BINDTODEVICE; empty: none
     std::optional<std::uint32_t> max_seg_bytes;  // TCP_MAXSEG / SCTP_MAXSEG, before connecting
 };

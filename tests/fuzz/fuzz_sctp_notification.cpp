@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SCTP notifications a server or client reads with MSG_NOTIFICATION, as
 // a hostile or broken kernel buffer would hand them over: any bytes. The
-// decoder must never read past them, must decode a whole SCTP_ASSOC_CHANGE
-// or SCTP_SHUTDOWN_EVENT, and must drop (nullopt) only what is too short to
-// say which association it is about. A reader keeps only the head of a
+// decoder must never read past them, must decode a whole SCTP_ASSOC_CHANGE,
+// SCTP_SHUTDOWN_EVENT, SCTP_PEER_ADDR_CHANGE or send failure, and must drop
+// (nullopt) only what is too short to say which association it is about;
+// a path's notification says nothing of the association's end. A reader keeps only the head of a
 // notification (notification_head, the one every reader uses) and drops
 // the rest: that head must decode as the whole notification does.
 //
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "replay_channel.hpp"
@@ -34,8 +36,31 @@ namespace {
 
 bool same_notice(const std::optional<association_notice>& a,
                  const std::optional<association_notice>& b) {
-    return a.has_value() == b.has_value() &&
-           (!a || (a->event == b->event && a->assoc_id == b->assoc_id));
+    if (a.has_value() != b.has_value()) {
+        return false;
+    }
+    if (!a) {
+        return true;
+    }
+    if (a->event != b->event || a->assoc_id != b->assoc_id ||
+        a->path.has_value() != b->path.has_value()) {
+        return false;
+    }
+    return !a->path ||
+           (a->path->change == b->path->change && a->path->error == b->path->error &&
+            std::memcmp(&a->path->address, &b->path->address, sizeof a->path->address) == 0);
+}
+
+// A path's notification: decoded exactly when it holds its association id
+// (`needed` bytes), then as "other" to the association, with its path part.
+void check_path_notice(const std::optional<association_notice>& notice, std::size_t size,
+                       std::size_t needed, const char* what) {
+    if (notice.has_value() != (size >= needed)) {
+        fuzz::broken(std::string(what) + " is decoded exactly when it holds its assoc id");
+    }
+    if (notice && (notice->event != association_event::other || !notice->path)) {
+        fuzz::broken(std::string(what) + " is a path's notice, 'other' to the association");
+    }
 }
 
 void check_decoder(std::span<const std::byte> bytes) {
@@ -69,8 +94,23 @@ void check_decoder(std::span<const std::byte> bytes) {
         if (notice && notice->event != association_event::shutdown) {
             fuzz::broken("an SCTP_SHUTDOWN_EVENT is a shutdown");
         }
-    } else if (!notice || notice->event != association_event::other) {
-        fuzz::broken("any other notification with a type is decoded as 'other'");
+    } else if (type == SCTP_PEER_ADDR_CHANGE) {
+        check_path_notice(notice, bytes.size(),
+                          offsetof(sctp_paddr_change, spc_assoc_id) + sizeof(sctp_assoc_t),
+                          "an SCTP_PEER_ADDR_CHANGE");
+        if (notice && notice->path->change == sctp_path_change::send_failed) {
+            fuzz::broken("an SCTP_PEER_ADDR_CHANGE is never a send failure");
+        }
+    } else if (type == SCTP_SEND_FAILED_EVENT || type == SCTP_SEND_FAILED) {
+        const auto needed = type == SCTP_SEND_FAILED_EVENT
+                                ? offsetof(sctp_send_failed_event, ssf_assoc_id)
+                                : offsetof(sctp_send_failed, ssf_assoc_id);
+        check_path_notice(notice, bytes.size(), needed + sizeof(sctp_assoc_t), "a send failure");
+        if (notice && notice->path->change != sctp_path_change::send_failed) {
+            fuzz::broken("a send failure is decoded as one");
+        }
+    } else if (!notice || notice->event != association_event::other || notice->path) {
+        fuzz::broken("any other notification with a type is decoded as 'other', of no path");
     }
 }
 

@@ -139,6 +139,25 @@ seed('sctp_notification', 'shutdown-comp', assoc_change(3, 9));
 seed('sctp_notification', 'assoc-change-cut', substr(assoc_change(0, 7), 0, 17));
 seed('sctp_notification', 'shutdown-event', pack('S S L l', 0x8005, 0, 12, 7));
 seed('sctp_notification', 'peer-addr-change', pack('S S L', 0x8002, 0, 148) . ("\0" x 140));
+# SCTP_PEER_ADDR_CHANGE as Linux 6.1 wrote them, captured in the VM check
+# path_notifications (tests/vm/sctp_notification_capture.cpp): type,
+# flags, length 148, the peer's sockaddr_storage (AF_INET, its port and
+# address in network order), state, error, assoc id. States: 0 AVAILABLE,
+# 1 UNREACHABLE, 5 CONFIRMED, 6 POTENTIALLY_FAILED.
+sub paddr_change {
+    my ($port, $address, $state, $id) = @_;
+    pack('S S L', 0x8002, 0, 148) . pack('S n C4', 2, $port, split /\./, $address) . ("\0" x 120)
+        . pack('l l l', $state, 0, $id);
+}
+seed('sctp_notification', 'captured-unreachable', paddr_change(45999, '10.77.1.2', 1, 13));
+seed('sctp_notification', 'captured-available', paddr_change(45999, '10.77.1.2', 0, 13));
+seed('sctp_notification', 'captured-confirmed', paddr_change(60419, '10.77.2.1', 5, 14));
+seed('sctp_notification', 'captured-potentially-failed', paddr_change(45999, '10.77.1.2', 6, 15));
+seed('sctp_notification', 'paddr-change-cut', substr(paddr_change(45999, '10.77.1.2', 1, 13), 0, 147));
+# SCTP_SEND_FAILED_EVENT (0x800d): type, flags (2: SCTP_DATA_SENT), length,
+# error, the 16-byte sctp_sndinfo, assoc id, then the data not delivered.
+seed('sctp_notification', 'send-failed-event',
+    pack('S S L L S S L L l l', 0x800d, 2, 48, 0, 0, 0, 0, 0, 0, 7) . 'undelivered data');
 seed('sctp_notification', 'one-byte', "\x01");
 
 # HdrHistogram's V2 encoding of our layout: cookie, payload length, offset 0,

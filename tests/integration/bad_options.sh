@@ -55,6 +55,37 @@ for option in "--streams 4" --unordered "--pr-sctp ttl:10" "--sack-delay 20" "--
     expect_usage_error "${option%% *} applies to SCTP only" "$srv" -t tcp $option
 done
 expect_usage_error "--pr-sctp needs --rate or --throughput" "$clt" -s 7 --pr-sctp ttl:10
+# The path options, each refused by name over TCP by client and server, and
+# their ranges; --sctp-primary is the client's alone.
+for option in "--sctp-hb-interval 100" "--sctp-path-max-retrans 1" "--sctp-assoc-max-retrans 2" \
+    "--sctp-pf-threshold 0"; do
+    # shellcheck disable=SC2086
+    expect_usage_error "${option%% *} applies to SCTP only; drop it or use -t sctp" "$clt" -s 7 \
+        -t tcp $option
+    # shellcheck disable=SC2086
+    expect_usage_error "${option%% *} applies to SCTP only; drop it or use -t sctp" "$srv" -t tcp \
+        $option
+done
+expect_usage_error "--sctp-primary applies to SCTP only" "$clt" -s 7 -t tcp --sctp-primary 127.0.0.1
+expect_usage_error "--sctp-hb-interval must be 1..86400000 milliseconds or off, not 'sometimes'" \
+    "$clt" -s 7 --sctp-hb-interval sometimes
+expect_usage_error "--sctp-path-max-retrans must be 1..65535" "$srv" --sctp-path-max-retrans 0
+expect_usage_error "--sctp-assoc-max-retrans must be 1..65535" "$clt" -s 7 --sctp-assoc-max-retrans 65536
+expect_usage_error "--sctp-pf-threshold must be 0..65535" "$srv" --sctp-pf-threshold 65536
+expect_usage_error "--sctp-primary takes an IPv4 or IPv6 address of the server, not 'a.host'" "$clt" \
+    -s 7 --sctp-primary a.host
+expect_usage_error "unrecognised option '--sctp-primary'" "$srv" --sctp-primary 127.0.0.1
+# --at: a bad time, an empty command, and the rules around it.
+expect_usage_error "--at later:true: the time must be 0..86400 seconds into the measured run" "$clt" \
+    -s 7 -t tcp --at later:true
+expect_usage_error "--at 2: : the command after the colon is empty" "$clt" -s 7 -t tcp --at '2: '
+expect_usage_error "--at takes SECONDS:COMMAND" "$clt" -s 7 -t tcp --at reboot
+expect_usage_error "is not within the measured run of --duration 2 s" "$clt" -s 7 -t tcp --rate 10 \
+    --duration 2 --at '3:true'
+expect_usage_error "--at-timeout must be 0.1..86400 seconds" "$clt" -s 7 -t tcp --at 1:true \
+    --at-timeout 0
+expect_usage_error "--at-timeout needs --at" "$clt" -s 7 -t tcp --at-timeout 5
+expect_usage_error "--at describes one run" "$clt" -s 7 -t tcp --at 1:true --repeat 2
 expect_usage_error "-p/--server-port must be 0..65535" "$srv" -p 70000
 expect_usage_error "must be sctp or tcp" "$srv" -t udp
 expect_usage_error "takes one address here" "$srv" -a 127.0.0.1,127.0.0.2

@@ -38,7 +38,7 @@ build() {
     # SEQPACK programs (as the loopback tests do) and the garbage peer.
     local targets=(sctp_perf_unit_tests SOCK_STREAM_clt SOCK_STREAM_srv sctp-perf-compare)
     [ -d "$root/SOCK_SEQPACK" ] && targets+=(SOCK_SEQPACK_clt SOCK_SEQPACK_srv)
-    [ "$sanitizers" = address,undefined ] && targets+=(sctp_perf_fuzz_targets sctp_garbage_peer)
+    [ "$sanitizers" = address,undefined ] && targets+=(sctp_perf_fuzz_targets sctp_garbage_peer sctp_notification_capture)
     cmake --build "$build_dir" -j "$(nproc)" --target "${targets[@]}"
 }
 

@@ -160,3 +160,57 @@ TEST_CASE("interval line: fields keep their columns as the numbers grow", "[inte
         CHECK((line_a[at] == '|') == (line_b[at] == '|'));
     }
 }
+
+namespace {
+
+// Two paths of an association: the first one unreachable, the second one
+// primary, as SCTP_GET_PEER_ADDR_INFO gives them (srtt and rto in ms).
+sctp_perf::interval_paths_sample two_paths() {
+    sctp_perf::interval_paths_sample p;
+    p.primary = "10.77.2.2:45453";
+    p.events = 1;
+    p.paths = {{"10.77.1.2:45453", "inactive", 1, 400, 4380},
+               {"10.77.2.2:45453", "active", 2, 50, 8760}};
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("interval line: over SCTP the paths come last", "[interval]") {
+    const log_linear_histogram latency = hundred_samples();
+    interval_sample s = half_second(&latency);
+    const auto paths = two_paths();
+    s.paths = &paths;
+    const auto line = sctp_perf::format_interval_line(s);
+    CHECK(line.starts_with(sctp_perf::format_interval_line(half_second(&latency))));
+    CHECK(
+        line.ends_with(" | primary 10.77.2.2:45453 events 1 | 10.77.1.2:45453 inactive srtt 1 "
+                       "rto 400 cwnd 4380, 10.77.2.2:45453 active srtt 2 rto 50 cwnd 8760"));
+}
+
+// After latency_samples, which stays where scripts that read it by position
+// find it.
+TEST_CASE("interval csv: over SCTP the path columns follow the others", "[interval]") {
+    const log_linear_histogram latency = hundred_samples();
+    std::ostringstream out;
+    sctp_perf::interval_csv_writer csv(out);
+    interval_sample s = half_second(&latency);
+    auto paths = two_paths();
+    s.paths = &paths;
+    csv.write(s);
+    // A path gone from the association leaves its columns empty.
+    paths.paths.pop_back();
+    paths.events = 0;
+    csv.write(s);
+    const std::string path_header =
+        ",primary_path,path_events,path1_address,path1_state,path1_srtt_ms,path1_rto_ms,"
+        "path1_cwnd_bytes,path2_address,path2_state,path2_srtt_ms,path2_rto_ms,"
+        "path2_cwnd_bytes\n";
+    const std::string row =
+        "3.000,0.500,1000,999,0.256000,0.064000,1.050,1.099,1.100,corrected,12.5,5324,,1.001,"
+        "1.050,0.029,100";
+    CHECK(out.str() == header.substr(0, header.size() - 1) + path_header + row +
+                           ",10.77.2.2:45453,1,10.77.1.2:45453,inactive,1,400,4380,"
+                           "10.77.2.2:45453,active,2,50,8760\n" +
+                           row + ",10.77.2.2:45453,0,10.77.1.2:45453,inactive,1,400,4380,,,,,\n");
+}

@@ -9,6 +9,7 @@
 
 #include "options/client_options.hpp"
 #include "options/common_options.hpp"
+#include "options/server_options.hpp"
 
 namespace sctp_perf::testing {
 
@@ -46,6 +47,39 @@ inline std::string client_usage_error(std::vector<std::string> words) {
     }
     FAIL("no usage error for that command line");
     return {};
+}
+
+// The same for a SOCK_STREAM_srv command line.
+inline std::string server_usage_error(std::vector<std::string> words) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    try {
+        parse_server_options(cl.argc(), cl.argv(), stream_server, out);
+    } catch (const usage_error& e) {
+        return e.what();
+    }
+    FAIL("no usage error for that command line");
+    return {};
+}
+
+// A SOCK_STREAM_clt command line's options (the test fails when it is not
+// taken).
+inline client_options parsed_client(std::vector<std::string> words) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    auto options = parse_client_options(cl.argc(), cl.argv(), stream_client, out);
+    REQUIRE(options);
+    return *options;
+}
+
+// A SOCK_STREAM_srv command line's options (the test fails when it is not
+// taken).
+inline server_options parsed_server(std::vector<std::string> words) {
+    const command_line cl(std::move(words));
+    std::ostringstream out;
+    auto options = parse_server_options(cl.argc(), cl.argv(), stream_server, out);
+    REQUIRE(options);
+    return *options;
 }
 
 }  // namespace sctp_perf::testing

@@ -274,3 +274,79 @@ TEST_CASE("blob member: one reader for every type, and every way a peer gets it 
     CHECK_FALSE(protocol::blob_member<unsigned>(built, "neg"));
     CHECK_FALSE(protocol::blob_member<unsigned>(nlohmann::json("text"), "n"));
 }
+
+TEST_CASE("account blob: a server's path events, and an account without them") {
+    auto a = plain_account();
+    protocol::path_events_blob paths;
+    paths.events = {{1'000'000'000, 1'700'000'000'000'000'000, "unreachable", "10.77.1.1:40000", 0},
+                    {2'500'000'000, 1'700'000'001'500'000'000, "available", "10.77.1.1:40000", 0}};
+    paths.events_dropped = 3;
+    paths.sends_failed = 2;
+    a.paths = paths;
+    const auto text = protocol::encode_server_account(a);
+    CHECK_THAT(text,
+               Catch::EndsWith(
+                   R"("paths":{"events":[{"monotonic_ns":1000000000,"realtime_ns":)"
+                   R"(1700000000000000000,"event":"unreachable","address":"10.77.1.1:40000",)"
+                   R"("error":0},{"monotonic_ns":2500000000,"realtime_ns":1700000001500000000,)"
+                   R"("event":"available","address":"10.77.1.1:40000","error":0}],)"
+                   R"("events_dropped":3,"sends_failed":2}})"));
+    const auto back = protocol::decode_server_account(text);
+    REQUIRE(back);
+    REQUIRE(back->paths);
+    CHECK(*back->paths == paths);
+    // An account of a server that sends none (TCP, or an older one) decodes
+    // as it always did: the counts, and no paths.
+    const auto without = protocol::decode_server_account(plain_account_text);
+    REQUIRE(without);
+    CHECK(same_account(*without, plain_account()));
+    CHECK_FALSE(without->paths);
+}
+
+TEST_CASE("account blob: path events from a peer not trusted") {
+    const auto a = protocol::decode_server_account(
+        R"({"paths":{"events":[7,{"monotonic_ns":-1,"event":3,"error":-5},{}],)"
+        R"("events_dropped":"many"}})");
+    REQUIRE(a);
+    REQUIRE(a->paths);
+    // The number is skipped; the rest read as their defaults.
+    REQUIRE(a->paths->events.size() == 2);
+    CHECK(a->paths->events[0].monotonic_ns == 0);
+    CHECK(a->paths->events[0].event == "unknown");
+    CHECK(a->paths->events[0].error == -5);
+    CHECK(a->paths->events_dropped == 0);
+    // At most max_path_events kept; the others counted.
+    nlohmann::json many = {{"events", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < protocol::max_path_events + 5; ++i) {
+        many["events"].push_back({{"event", "available"}});
+    }
+    const auto bounded = protocol::decode_path_events(many);
+    CHECK(bounded.events.size() == protocol::max_path_events);
+    CHECK(bounded.events_dropped == 5);
+    CHECK_FALSE(protocol::decode_server_account(R"({"paths":[1]})")->paths);
+}
+
+TEST_CASE("settings blob: an SCTP server's path settings, and an older server's none") {
+    protocol::sctp_paths_blob paths;
+    paths.hb_interval_ms = 100;
+    paths.hb_enabled = true;
+    paths.path_max_retrans = 1;
+    paths.assoc_max_retrans = 10;
+    paths.pf_threshold = 0;
+    paths.pf_exposed = true;
+    paths.primary = "10.77.1.1:40000";
+    paths.pf_enable = 0;
+    paths.pf_expose = 0;
+    protocol::server_settings_blob s;
+    s.transport = "sctp";
+    s.sctp_paths = paths;
+    const auto text = protocol::encode_server_settings(s);
+    CHECK(text ==
+          R"({"transport":"sctp","sctp_rto":null,"sctp":null,"sctp_paths":{"hb_interval_ms":100,)"
+          R"("hb_enabled":true,"path_max_retrans":1,"assoc_max_retrans":10,"pf_threshold":0,)"
+          R"("pf_exposed":true,"primary":"10.77.1.1:40000","pf_enable":0,"pf_expose":0}})");
+    const auto back = protocol::decode_server_settings(nlohmann::json::parse(text));
+    CHECK(back == s);
+    CHECK_FALSE(
+        protocol::decode_server_settings(nlohmann::json::parse(tcp_settings_text)).sctp_paths);
+}

@@ -33,7 +33,7 @@ readonly tag="SCTPPERF"
 # The programs the checks run; the ones not in the bin dir are left out of
 # the image and the checks that need them report SKIP.
 readonly programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK_srv
-                   sctp_garbage_peer)
+                   sctp_garbage_peer sctp_notification_capture)
 
 # Kernel modules the checks need; their dependencies are found from each
 # module's own .modinfo "depends=" field, because the Debian package ships no

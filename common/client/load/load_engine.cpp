@@ -75,6 +75,7 @@ class interval_writer {
         sample.rss_kib = usage.rss_kib;
         sample.ends_at = wall_t0_ + std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                         slot.end - t0_);
+        sample.paths = plan_.watch != nullptr ? plan_.watch->interval_ends(slot.end) : nullptr;
         if (outputs_.progress != nullptr) {
             *outputs_.progress << format_interval_line(sample) << '\n' << std::flush;
         }
@@ -271,6 +272,9 @@ class load_run {
                 writers_[t].emplace(latencies_->make_writer());
                 sinks_[t]->file = &*writers_[t];
             }
+            if (plan_.watch != nullptr) {
+                sinks_[t]->timeline = plan_.watch->timeline(t, thread_count_);
+            }
         }
         for (std::size_t i = 0; i < flows_.size(); ++i) {
             groups_[i % thread_count_].push_back(flows_[i].get());
@@ -308,6 +312,9 @@ class load_run {
         }
         threads.join();
         usage_end_ = read_process_usage();
+        if (plan_.watch != nullptr) {
+            plan_.watch->measurement_ended(clock::now());
+        }
         if (shared.error) {
             std::rethrow_exception(shared.error);
         }
@@ -333,6 +340,9 @@ class load_run {
             sink->t0 = shared.measure_from;
         }
         intervals_.emplace(plan_, outputs_, shared.measure_from, wall_time_of(shared.measure_from));
+        if (plan_.watch != nullptr) {
+            plan_.watch->measuring_from(shared.measure_from);
+        }
         shared.start();
     }
 

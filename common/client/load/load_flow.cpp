@@ -461,6 +461,9 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
         sink.file->add(index_, request.sequence, (request.due - sink.t0).count(),
                        (request.sent - sink.t0).count(), (arrived - sink.t0).count());
     }
+    if (sink.timeline != nullptr) {  // the headline's start: due when paced, else sent
+        sink.timeline->add(arrived - sink.t0, headline_ns, index_, channel_->last_read_path());
+    }
 }
 
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,

@@ -84,6 +84,7 @@ struct sample_sink {
     // Fan-out: the headline latency of each server's flows (load_plan::servers).
     std::vector<std::unique_ptr<log_linear_histogram>> per_server;
     std::unique_ptr<one_way_split> one_way;  // with --one-way
+    reply_timeline* timeline = nullptr;      // every timed reply, for load_plan::watch; or none
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,

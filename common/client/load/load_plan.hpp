@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "client/one_way_timing.hpp"
+#include "client/run_watch.hpp"
 #include "client/start_wait.hpp"
 #include "options/arrival_process.hpp"
 #include "options/client_options.hpp"
@@ -78,6 +79,9 @@ struct load_plan {
     // Fan-out: each server's "host:port", flow k's being server k modulo
     // their number; empty with one server (nothing is then kept per server).
     std::vector<std::string> servers;
+    // Told of the measurement's start and end, each interval and every timed
+    // reply (client/run_watch.hpp); null: nobody watches.
+    run_watch* watch = nullptr;
 
     // Replies may overtake each other (several streams, unordered, or some
     // given up): the end-of-test message must then wait for them, or it

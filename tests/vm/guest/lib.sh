@@ -99,10 +99,12 @@ need_both_styles() {
     need_program SOCK_SEQPACK_clt
 }
 
-# Skips the check when a program's --help does not mention an option, so a
-# check written against a documented option waits for it instead of failing.
+# Skips the check when a program's --help all does not mention an option, so
+# a check written against a documented option waits for it instead of
+# failing. All of it: a client's plain --help shows only the options most
+# runs need.
 need_option() {
-    "${SCTPPERF_BIN}/$1" --help 2>&1 | grep -q -e "$2" ||
+    "${SCTPPERF_BIN}/$1" --help all 2>&1 | grep -q -e "$2" ||
         skip "$1 has no $2 option yet"
 }
 
@@ -122,6 +124,30 @@ veth_link() {
     ip -n "$4" addr add "$6" dev "$5"
     ip -n "$1" link set "$2" up
     ip -n "$4" link set "$5" up
+}
+
+# two_paths: namespaces c and s joined by two veth links, as the multi-homing
+# checks draw them:
+#   ns c                                 ns s
+#   mh0c 10.77.1.1/24 ---- path 1 ---- mh0s 10.77.1.2/24
+#   mh1c 10.77.2.1/24 ---- path 2 ---- mh1s 10.77.2.2/24
+# and sets, for the --at of a client in ns c, the commands that make path 1
+# silent (netem loss 100 %, a silent failure as a cut fibre gives) and
+# restore it, one per end, to be given at one instant: SILENCE_C, SILENCE_S,
+# RESTORE_C, RESTORE_S.
+two_paths() {
+    make_netns c
+    make_netns s
+    veth_link c mh0c 10.77.1.1/24 s mh0s 10.77.1.2/24
+    veth_link c mh1c 10.77.2.1/24 s mh1s 10.77.2.2/24
+    # shellcheck disable=SC2034 # read by the checks
+    SILENCE_C="${TC} qdisc add dev mh0c root netem loss 100%"
+    # shellcheck disable=SC2034
+    SILENCE_S="${IP} netns exec s ${TC} qdisc add dev mh0s root netem loss 100%"
+    # shellcheck disable=SC2034
+    RESTORE_C="${TC} qdisc del dev mh0c root"
+    # shellcheck disable=SC2034
+    RESTORE_S="${IP} netns exec s ${TC} qdisc del dev mh0s root"
 }
 
 # start_server LOG NS PROGRAM ARGS...
@@ -389,6 +415,54 @@ run_report() {
     json_flatten "${REPORT}" >"${FLAT}"
     mismatches=""
 }
+
+# calibrate WHAT PLANNED_S OUT NS PROGRAM ARGS...: a calibration, a short
+# client run of the check's own kind with PLANNED_S seconds of planned work
+# (run_report, bounded only by the check's own limit, CHECK_LIMIT_S), whose
+# wall time gives SLOWDOWN: how many times longer than planned a run takes
+# in this VM now, emulation, program start and a busy host together (at
+# least 1). Every later bound on time in the check is scaled by it
+# (scaled_s), so that none is a constant of a quiet machine.
+calibrate() {
+    _calibrate_what="$1"
+    _calibrate_planned="$2"
+    _calibrate_out="$3"
+    shift 3
+    run_report "${_calibrate_what}" "${_calibrate_out}" "${CHECK_LIMIT_S:-60}" "$@"
+    SLOWDOWN="$(awk -v r="${RUN_S}" -v p="${_calibrate_planned}" \
+        'BEGIN { s = r / p; printf "%.2f", s < 1 ? 1 : s }')"
+    log "calibration (${_calibrate_what}): ${_calibrate_planned} s planned took ${RUN_S} s," \
+        "slowdown ${SLOWDOWN}"
+}
+
+# scaled_s SECONDS: a bound for SECONDS of planned work, in whole seconds:
+# three times SECONDS as slowed down as the calibration was (calibrate).
+scaled_s() {
+    awk -v p="$1" -v s="${SLOWDOWN:?calibrate first}" 'BEGIN { printf "%d", 3 * p * s + 1 }'
+}
+
+# sample_timer_lateness FILE: a calibration of timers while a run goes on
+# beside it: in the background until stop_pid "${SAMPLER_PID}", the
+# lateness in milliseconds (to the hundredth of a second /proc/uptime
+# gives) of each sleep of 100 ms in this VM, one a line in FILE. Emulation
+# on a busy host stalls the guest's timers, the kernel's among them, by
+# as much.
+sample_timer_lateness() {
+    while :; do
+        _late_from="$(now_s)"
+        sleep 0.1
+        awk -v a="${_late_from}" -v b="$(now_s)" \
+            'BEGIN { l = (b - a) * 1000 - 100; printf "%d\n", (l < 0 ? 0 : l) }'
+    done >"$1" &
+    SAMPLER_PID=$!
+    echo "${SAMPLER_PID}" >>"${PID_FILE}"
+}
+
+# largest FILE: the largest number of FILE, one a line; 0 when it has none.
+largest() {
+    awk 'BEGIN { m = 0 } $1 + 0 > m { m = $1 + 0 } END { printf "%d", m }' "$1"
+}
+
 
 # check_run OUT STATUS COUNT WHAT: fails unless the client exited 0 and its
 # report counts exactly COUNT samples; prints the client's stderr and the

@@ -30,7 +30,8 @@
 # shellcheck shell=sh
 
 # A check may say how long it may take with a "# vm-check-timeout: SECONDS"
-# line; past that it is killed and counted as failed.
+# line; past that it is killed and counted as failed. The check finds the
+# limit it runs under in CHECK_LIMIT_S.
 default_timeout_s=60
 
 wanted=""
@@ -62,7 +63,7 @@ for script in "${SCTPPERF_CHECKS_DIR}"/*.sh; do
 
     work="${SCTPPERF_WORK_ROOT}/check-${name}"
     mkdir -p "${work}"
-    export CHECK_NAME="${name}" CHECK_WORK="${work}"
+    export CHECK_NAME="${name}" CHECK_WORK="${work}" CHECK_LIMIT_S="${limit_s}"
     export RESULT_FILE="${work}/result" PID_FILE="${work}/pids" NETNS_FILE="${work}/netns"
     : >"${PID_FILE}"
     : >"${NETNS_FILE}"
