@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# What one ping-pong round trip costs each end, in instructions, for the
+# fixed reference build (A) and the current build (B): a figure that a busy
+# machine does not move, where a time ratio cannot tell 2 % from nothing
+# (bench/README.md, "One flow against fec1a73").
+#
+# TCP loopback, 128-byte requests and 2-byte replies (-s 7), both ends on one
+# CPU. Each end is counted under valgrind's callgrind while the other runs
+# natively, once for COUNT round trips and once for COUNT / 5; the cost of a
+# round trip is the difference of the two totals over the difference of the
+# counts, so that start-up, the primer and the report cancel out. The same
+# binary and inputs give the same count to within a few instructions.
+#
+# Usage: bench/instructions_per_round_trip.sh [-a BIN_DIR_A] [-b BIN_DIR_B] [-c COUNT] [-A CPU]
+#   -a  the reference's bin directory (default: $SCTP_PERF_BASELINE_BIN, or
+#       bench/build_baseline.sh's build of fec1a73, built when missing)
+#   -b  the build measured (default: $SCTP_PERF_BIN, or build/bin)
+#   -c  round trips of the longer run (default 25000; the shorter is COUNT / 5)
+#   -A  the CPU both ends run on (default 0)
+# Every run is bounded by 300 s.
+
+source "$(dirname "$0")/bench_lib.sh"
+
+count=25000
+cpu=0
+dir_a=
+dir_b=$build_bin_dir
+while getopts "a:b:c:A:h" opt; do
+    case $opt in
+        a) dir_a=$OPTARG ;;
+        b) dir_b=$OPTARG ;;
+        c) count=$OPTARG ;;
+        A) cpu=$OPTARG ;;
+        *) sed -n '3,21p' "$0"; exit 2 ;;
+    esac
+done
+[[ $count =~ ^[0-9]+$ && $count -ge 50 ]] || { echo "-c: a count, 50 or more" >&2; exit 2; }
+[[ $cpu =~ ^[0-9]+$ ]] || { echo "-A: a CPU number" >&2; exit 2; }
+need valgrind taskset timeout
+limit_s=300
+short=$((count / 5))
+if [[ -z $dir_a ]]; then
+    resolve_baseline
+    dir_a=$baseline_bin_dir
+fi
+
+# callgrind_total FILE: the instructions a callgrind output file counted.
+callgrind_total() {
+    awk '/^(summary|totals):/ { total = $2 } END { print total + 0 }' "$1"
+}
+
+# client_cost DIR N: the client's instructions for N round trips, the
+# server running natively.
+client_cost() {
+    local dir=$1 n=$2 out=$work_dir/client.$RANDOM.out
+    bin_dir=$dir
+    start_sctp_perf_server "$cpu" "$limit_s"
+    timeout "$limit_s" taskset -c "$cpu" valgrind --tool=callgrind --callgrind-out-file="$out" \
+        "$dir/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$srv_port" -s 7 -c "$n" \
+        >/dev/null 2>"$out.err" || die "the client under callgrind failed: $(tail -3 "$out.err")"
+    stop_pid "$srv_pid"
+    callgrind_total "$out"
+}
+
+# server_cost DIR N: the server's instructions while one native client runs
+# N round trips (and the server's start and end, which cancel out).
+server_cost() {
+    local dir=$1 n=$2 out=$work_dir/server.$RANDOM.out log=$work_dir/server.$RANDOM.log pid port=
+    : >"$log"
+    timeout "$limit_s" taskset -c "$cpu" valgrind --tool=callgrind --callgrind-out-file="$out" \
+        "$dir/SOCK_STREAM_srv" -t tcp -p 0 -a 127.0.0.1 2>"$log" &
+    pid=$!
+    started_pids+=("$pid")
+    for _ in $(seq 300); do
+        port=$(grep -ao 'starting server at port [0-9]*' "$log" | awk '{print $5}' || true)
+        [[ -n $port ]] && break
+        sleep 0.1
+    done
+    [[ -n $port ]] || die "SOCK_STREAM_srv under callgrind did not start: $(tail -3 "$log")"
+    timeout "$limit_s" taskset -c "$cpu" "$dir/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$port" \
+        -s 7 -c "$n" >/dev/null 2>&1 || die "the client of the server under callgrind failed"
+    # SIGTERM ends the server cleanly, and callgrind writes its file.
+    stop_pid "$pid"
+    callgrind_total "$out"
+}
+
+# per_round_trip LONG SHORT: instructions per round trip, from the two totals.
+per_round_trip() {
+    awk -v long="$1" -v short="$2" -v n="$((count - short))" 'BEGIN { printf "%.0f", (long - short) / n }'
+}
+
+machine_line
+build_line A "$dir_a"
+build_line B "$dir_b"
+echo "instructions per round trip, TCP loopback, -s 7, both ends on CPU $cpu;" \
+    "($count - $short round trips), callgrind"
+printf '%-8s %10s %10s\n' end A B
+for end in client server; do
+    declare -A cost=()
+    for side in a b; do
+        dir_var=dir_$side
+        long=$("${end}_cost" "${!dir_var}" "$count")
+        short_total=$("${end}_cost" "${!dir_var}" "$short")
+        cost[$side]=$(per_round_trip "$long" "$short_total")
+    done
+    printf '%-8s %10s %10s   B/A %s\n' "$end" "${cost[a]}" "${cost[b]}" "$(ratio "${cost[b]}" "${cost[a]}")"
+done
+load_line end
