@@ -56,10 +56,12 @@ bool same_notice(const std::optional<association_notice>& a,
 void check_path_notice(const std::optional<association_notice>& notice, std::size_t size,
                        std::size_t needed, const char* what) {
     if (notice.has_value() != (size >= needed)) {
-        fuzz::broken(std::string(what) + " is decoded exactly when it holds its assoc id");
+        fuzz::broken(
+            (std::string(what) + " is decoded exactly when it holds its assoc id").c_str());
     }
     if (notice && (notice->event != association_event::other || !notice->path)) {
-        fuzz::broken(std::string(what) + " is a path's notice, 'other' to the association");
+        fuzz::broken(
+            (std::string(what) + " is a path's notice, 'other' to the association").c_str());
     }
 }
 
