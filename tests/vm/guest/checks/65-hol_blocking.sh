@@ -141,7 +141,7 @@ need_option SOCK_STREAM_clt latency-file
 features=1
 for program in SOCK_STREAM_clt SOCK_STREAM_srv; do
     for option in --streams --unordered --pr-sctp; do
-        "${SCTPPERF_BIN}/${program}" --help 2>&1 | grep -q -e "${option}" || {
+        "${SCTPPERF_BIN}/${program}" --help all 2>&1 | grep -q -e "${option}" || {
             features=0
             missing="${missing:-}${missing:+, }${program} ${option}"
         }
