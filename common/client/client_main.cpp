@@ -63,6 +63,7 @@ int client_main(int argc, const char* const* argv, const program_info& program,
     // A reader of stdout that went away is an error to report (EPIPE), not
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
+    const failure_outputs on_failure{json_requested(argc, argv), json_file_requested(argc, argv)};
     try {
         if (asks_check_lines(argc, argv)) {
             // The first refusal is answered below, as --check's is.
@@ -77,13 +78,13 @@ int client_main(int argc, const char* const* argv, const program_info& program,
                    client_connectors{connect, connect_rest});
     } catch (const usage_error& e) {
         const auto* list = dynamic_cast<const usage_error_list*>(&e);
-        return report_failure(program, json_requested(argc, argv), e.what(), exit_usage_error,
+        return report_failure(program, on_failure, e.what(), exit_usage_error,
                               fmt::format("Try '{} --help' for the options.\n", program.name),
                               list != nullptr
                                   ? fmt::format("{}", fmt::join(list->sentences(), "\n"))
                                   : std::string());
     } catch (const std::exception& e) {  // connection, refused, peer failures, kernel errors
-        return report_failure(program, json_requested(argc, argv), failure_sentence(e, program),
+        return report_failure(program, on_failure, failure_sentence(e, program),
                               exit_runtime_failure);
     }
 }

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string_view>
@@ -79,18 +81,55 @@ bool json_requested(int argc, const char* const* argv) {
     return json;
 }
 
-int report_failure(const program_info& program, bool json, const std::string& message,
-                   int exit_code, const std::string& stderr_hint, const std::string& json_message) {
+namespace {
+
+// Whether `path` is an empty file: one that a failure may fill. A file that
+// holds anything (a whole report, when what failed came after writing it,
+// or an earlier run's report, when the command line was refused) stays.
+bool left_empty(const std::string& path) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(path, error) &&
+           std::filesystem::file_size(path, error) == 0 && !error;
+}
+
+}  // namespace
+
+std::string json_file_requested(int argc, const char* const* argv) {
+    std::string file;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view word = argv[i];
+        if (word == "--json-file" && i + 1 < argc) {
+            file = argv[++i];
+        } else if (word.starts_with("--json-file=")) {
+            file = word.substr(12);
+        }
+    }
+    return file;
+}
+
+int report_failure(const program_info& program, const failure_outputs& outputs,
+                   const std::string& message, int exit_code, const std::string& stderr_hint,
+                   const std::string& json_message) {
     std::cerr << program.name << ": " << message << '\n' << stderr_hint;
-    if (json) {
-        std::ostringstream doc;
-        write_json_error(doc, program, json_message.empty() ? message : json_message, exit_code);
+    if (!outputs.json_on_stdout && outputs.json_file.empty()) {
+        return exit_code;
+    }
+    std::ostringstream doc;
+    write_json_error(doc, program, json_message.empty() ? message : json_message, exit_code);
+    if (outputs.json_on_stdout) {
         try {
             write_standard_output(doc.str(), "the report");
         } catch (const std::system_error&) {
             // Standard output is gone (often the very failure being
             // reported); the line on stderr says what went wrong.
         }
+    }
+    if (!outputs.json_file.empty() && left_empty(outputs.json_file)) {
+        // The run opened (and emptied) the file before it began; a script
+        // that reads it finds the error document, not an empty file. A file
+        // that cannot be written is the failure itself, said on stderr.
+        std::ofstream file(outputs.json_file, std::ios::trunc);
+        file << doc.str();
     }
     return exit_code;
 }

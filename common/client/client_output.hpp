@@ -48,12 +48,23 @@ std::string failure_sentence(const std::exception& e, const program_info& progra
 // still answers in the format it was asked for.
 bool json_requested(int argc, const char* const* argv);
 
-// The one line on stderr ("NAME: message"), then `stderr_hint`, and with
-// `json` the error document on stdout; returns `exit_code`. `json_message`
-// is the error without the program-name prefixes that stderr's lines carry
-// (several sentences: one per line); empty: `message`.
-int report_failure(const program_info& program, bool json, const std::string& message,
-                   int exit_code, const std::string& stderr_hint = "",
+// The --json-file the command line names, read from its words as
+// json_requested reads --format; empty without one.
+std::string json_file_requested(int argc, const char* const* argv);
+
+// Where a failure's JSON error document goes: stdout (--format json) and
+// the --json-file, each when asked for.
+struct failure_outputs {
+    bool json_on_stdout = false;
+    std::string json_file;
+};
+
+// The one line on stderr ("NAME: message"), then `stderr_hint`, and the
+// error document where `outputs` asks for it; returns `exit_code`.
+// `json_message` is the error without the program-name prefixes that
+// stderr's lines carry (several sentences: one per line); empty: `message`.
+int report_failure(const program_info& program, const failure_outputs& outputs,
+                   const std::string& message, int exit_code, const std::string& stderr_hint = "",
                    const std::string& json_message = "");
 
 }  // namespace sctp_perf
