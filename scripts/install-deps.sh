@@ -25,6 +25,9 @@ package_packages=(
 )
 test_packages=(
     catch2 iproute2 procps
+    # The JSON Schema validator that checks every report the tests make
+    # against doc/report.schema.json (tests/schema/check_reports.py).
+    python3-jsonschema
     # The package's test (tests/package): lintian on the .deb.
     lintian
     # The reference reader of HdrHistogram interval logs (tests/integration/hdr_log_reader.sh).

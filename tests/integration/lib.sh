@@ -11,8 +11,24 @@ STARTED_PIDS=()
 # Network namespaces the test made (add_netns).
 NAMESPACES=()
 
+# The clients' JSON reports a test made, files in WORK_DIR and the stdout of
+# run_capture (kept as captured-N.json), are checked against the report's
+# schema when the test passes: every test that makes a report checks the
+# contract too (tests/schema/check_reports.py, --strict: a key the schema
+# does not name fails). Reports spoiled on purpose go in WORK_DIR/broken.
+SCHEMA_CHECK=$(cd "$(dirname "${BASH_SOURCE[0]}")/../schema" && pwd)/check_reports.py
+REPORT_SCHEMA=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../doc" && pwd)/report.schema.json
+CAPTURED=0
+
+check_reports_made() {
+    /usr/bin/python3 "$SCHEMA_CHECK" --strict "$REPORT_SCHEMA" "$WORK_DIR" >"$WORK_DIR/schema.out" 2>&1 && return 0
+    cat "$WORK_DIR/schema.out" >&2
+    echo "FAIL: a report this test made does not conform to doc/report.schema.json" >&2
+    return 1
+}
+
 cleanup() {
-    local pid
+    local status=$? pid
     for pid in "${STARTED_PIDS[@]}"; do
         kill -TERM "$pid" 2>/dev/null || true
     done
@@ -30,7 +46,11 @@ cleanup() {
     for ns in "${NAMESPACES[@]}"; do
         ip netns del "$ns" 2>/dev/null || true
     done
+    if [ "$status" -eq 0 ] && ! check_reports_made; then
+        status=1
+    fi
     rm -rf "$WORK_DIR"
+    exit "$status"
 }
 trap cleanup EXIT
 
@@ -95,6 +115,10 @@ run_capture() {
     timeout 60 "$@" >"$WORK_DIR/out" 2>"$WORK_DIR/err" || status=$?
     OUT=$(cat "$WORK_DIR/out")
     ERR=$(cat "$WORK_DIR/err")
+    if [ "${OUT:0:1}" = "{" ]; then
+        CAPTURED=$((CAPTURED + 1))
+        cp "$WORK_DIR/out" "$WORK_DIR/captured-$CAPTURED.json"
+    fi
     if [ "$status" -ne "$expected" ]; then
         echo "--- stdout:" >&2
         echo "$OUT" | head -40 >&2

@@ -120,6 +120,14 @@ grep -q '^percentile  A median us  B median us' <<<"$OUT" || fail "sctp-perf-com
 grep -q '^warning: A has only 1 run' <<<"$OUT" || fail "sctp-perf-compare did not warn of one run a side: $OUT"
 pass "sctp-perf-compare compared two runs of the unpacked client"
 
+echo "== the unpacked report schema"
+schema=$root/usr/share/sctp-perf/report.schema.json
+[ -f "$schema" ] || fail "no usr/share/sctp-perf/report.schema.json"
+run_capture 0 /usr/bin/python3 "$SCHEMA_CHECK" "$schema" "$WORK_DIR/a.json" "$WORK_DIR/b.json"
+grep -q '^check_reports: 2 client reports checked, 0 not conforming' <<<"$OUT" ||
+    fail "the unpacked client's reports against the unpacked schema: $OUT"
+pass "the unpacked client's reports conform to usr/share/sctp-perf/report.schema.json"
+
 echo "== the unpacked run_spectrum.pl, finding the programs beside itself and its modules in usr/share"
 sweep=$WORK_DIR/sweep
 # A PATH without any other sctp-perf, so the programs can only come from usr/bin;
