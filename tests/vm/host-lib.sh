@@ -58,3 +58,33 @@ use_work_dir() {
         work_dir="$(cd "${work_dir}" && pwd)"
     fi
 }
+
+# hide_blobs: prints the console output with each base64 block replaced by one line, so
+# the progress of the sweeps stays readable.
+hide_blobs() {
+    awk '/^SCTPPERF-BLOB-BEGIN / { print; n = 0; on = 1; next }
+         on && /^SCTPPERF-BLOB-END / { printf "  [%d lines of base64]\n", n; on = 0 }
+         on && /^[A-Za-z0-9+\/=]+\r?$/ { n++; next }
+         { print; fflush() }'
+}
+
+# unpack_blob NAME SERIAL DEST: decodes the block NAME of the cleaned serial
+# log SERIAL (SCTPPERF-BLOB-BEGIN NAME SHA256 ... SCTPPERF-BLOB-END NAME),
+# checks its SHA-256 and unpacks the .tar.gz into DEST. Only base64 lines
+# count, so a stray kernel message inside the block cannot corrupt the copy
+# unnoticed: the checksum would not match. Returns 1, saying why, on failure.
+unpack_blob() {
+    local name="$1" serial="$2" dest="$3" sum got me
+    me="$(basename "$0" .sh)"
+    sum="$(awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { print $3 }' "${serial}" | tail -n 1)"
+    [[ -n "${sum}" ]] || { echo "${me}: the guest sent no ${name} block" >&2; return 1; }
+    mkdir -p "${dest}"
+    awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { on = 1; next }
+                         on && $1 == "SCTPPERF-BLOB-END" { exit }
+                         on && /^[A-Za-z0-9+\/=]+$/ { print }' "${serial}" |
+        base64 -d >"${dest}.tar.gz" || { echo "${me}: the ${name} block is not valid base64" >&2; return 1; }
+    got="$(sha256sum "${dest}.tar.gz" | cut -d' ' -f1)"
+    [[ "${got}" == "${sum}" ]] ||
+        { echo "${me}: the ${name} copy is damaged (sha256 ${got}, the guest sent ${sum})" >&2; return 1; }
+    tar -C "${dest}" -xzf "${dest}.tar.gz" || { echo "${me}: cannot unpack the ${name} copy" >&2; return 1; }
+}

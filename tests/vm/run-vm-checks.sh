@@ -40,6 +40,11 @@ readonly programs=(SOCK_STREAM_clt SOCK_STREAM_srv SOCK_SEQPACK_clt SOCK_SEQPACK
 # modules.dep (depmod writes it at install time, which we skip on purpose).
 readonly wanted_modules=(sctp veth sch_netem)
 
+# The clients' reports the guest sends back are checked with the checker and
+# schema the integration tests use.
+readonly schema_check="${script_dir}/../schema/check_reports.py"
+readonly report_schema="${script_dir}/../../doc/report.schema.json"
+
 usage() {
     cat <<EOF
 Usage: $(basename "$0") --bin-dir DIR [options]
@@ -184,6 +189,8 @@ ensure_host_tools() {
     if [[ ! -x /bin/busybox ]] || ! is_static /bin/busybox; then
         missing+=(busybox-static)
     fi
+    # The reports the guest sends back are checked against the schema.
+    /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing+=(python3-jsonschema)
     ((${#missing[@]})) || return 0
     install_host_packages "${missing[@]}"
 }
@@ -443,6 +450,22 @@ symbolize_reports() {
     done < <(grep -E "^${tag}-SANITIZER " "${clean}")
 }
 
+# check_guest_reports SERIAL: every JSON file the checks wrote, sent back by
+# the guest's init (send_reports), the clients' reports among them checked
+# against doc/report.schema.json as the integration tests check theirs:
+# --strict, so a key the schema does not name fails. SCTP's paths and
+# failover sections and SOCK_SEQPACK's reports are made only in the VM.
+check_guest_reports() {
+    local serial="$1" sent
+    sent="$(awk '$1 == "SCTPPERF-REPORTS" { print $2 }' "${serial}" | tail -n 1)"
+    [[ -n "${sent}" ]] || { echo "run-vm-checks: the guest did not say which reports it made" >&2; return 1; }
+    ((sent > 0)) || return 0
+    rm -rf "${work_dir}/reports"
+    unpack_blob reports "${serial}" "${work_dir}/reports" || return 1
+    /usr/bin/python3 "${schema_check}" --strict "${report_schema}" "${work_dir}/reports" ||
+        { echo "run-vm-checks: a report the checks made does not conform to doc/report.schema.json" >&2; return 1; }
+}
+
 # Serial lines end in CR LF and the firmware sprinkles terminal escapes
 # (ESC c, ESC [ ... letter) in front of the first guest line; both go before
 # the results are judged from the tagged lines only.
@@ -452,7 +475,7 @@ report() {
 
     # The guest's own output (checks and their figures) from init onwards,
     # without the kernel's boot messages.
-    sed -n "/^${tag}-GUEST-START/,\$p" "${clean}"
+    sed -n "/^${tag}-GUEST-START/,\$p" "${clean}" | hide_blobs
 
     local summary failed
     summary="$(grep -E "^${tag}-SUMMARY " "${clean}" | tail -n 1 || true)"
@@ -474,6 +497,7 @@ report() {
     elif [[ "${summary}" != *" failed=0 "* ]] || ((failed > 0)); then
         ok=0
     fi
+    check_guest_reports "${clean}" || ok=0
     if ((sanitizer_lines > 0)); then
         echo "run-vm-checks: a sanitizer reported (${sanitizer_lines} lines tagged ${tag}-SANITIZER)" >&2
         symbolize_reports "${clean}"
@@ -484,7 +508,7 @@ report() {
     if ((ok == 0)); then
         echo "run-vm-checks: FAILED; the whole serial console output follows" >&2
         echo "----- serial console -----" >&2
-        cat "${clean}" >&2
+        hide_blobs <"${clean}" >&2
         echo "----- end of serial console -----" >&2
         return 1
     fi

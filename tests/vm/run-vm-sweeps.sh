@@ -253,38 +253,14 @@ build_tree() {
 
 # --- bringing the results back -------------------------------------------
 
-# Prints the console output with each base64 block replaced by one line, so
-# the progress of the sweeps stays readable.
-hide_blobs() {
-    awk '/^SCTPPERF-BLOB-BEGIN / { print; n = 0; on = 1; next }
-         on && /^SCTPPERF-BLOB-END / { printf "  [%d lines of base64]\n", n; on = 0 }
-         on && /^[A-Za-z0-9+\/=]+\r?$/ { n++; next }
-         { print; fflush() }'
-}
-
 # unpack_sweep SWEEP: decodes the block of the sweep's directory from the
 # serial log, checks its SHA-256 and puts the files into --output-dir.
 unpack_sweep() {
     local name="${sweep_dir[$1]}" generated="${sweep_files[$1]}"
-    local serial="${work_dir}/vm/serial.txt" sum got staging
+    local serial="${work_dir}/vm/serial.txt" staging="${work_dir}/unpacked"
     [[ -f "${serial}" ]] || { echo "run-vm-sweeps: no serial log, so no ${name} directory" >&2; return 1; }
-    sum="$(awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { print $3 }' "${serial}" | tail -n 1)"
-    [[ -n "${sum}" ]] || { echo "run-vm-sweeps: the guest sent no ${name} directory" >&2; return 1; }
-    staging="${work_dir}/unpacked"
-    mkdir -p "${staging}"
-    # Only base64 lines count, so a stray kernel message inside the block
-    # could not corrupt the copy unnoticed: the checksum would not match.
-    awk -v n="${name}" '$1 == "SCTPPERF-BLOB-BEGIN" && $2 == n { on = 1; next }
-                         on && $1 == "SCTPPERF-BLOB-END" { exit }
-                         on && /^[A-Za-z0-9+\/=]+$/ { print }' "${serial}" |
-        base64 -d >"${staging}/${name}.tar.gz" ||
-        { echo "run-vm-sweeps: the ${name} block is not valid base64" >&2; return 1; }
-    got="$(sha256sum "${staging}/${name}.tar.gz" | cut -d' ' -f1)"
-    [[ "${got}" == "${sum}" ]] ||
-        { echo "run-vm-sweeps: the ${name} copy is damaged (sha256 ${got}, guest sent ${sum})" >&2; return 1; }
     rm -rf "${staging:?}/${name}"
-    tar -C "${staging}" -xzf "${staging}/${name}.tar.gz" ||
-        { echo "run-vm-sweeps: cannot unpack the ${name} copy" >&2; return 1; }
+    unpack_blob "${name}" "${serial}" "${staging}" || return 1
 
     local dest="${output_dir}/${name}" file pattern
     mkdir -p "${dest}"
