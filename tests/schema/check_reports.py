@@ -8,7 +8,8 @@ Each PATH is a file or a directory (searched for *.json). A file that is not
 a JSON object written by a client (its "program" is SOCK_STREAM_clt or
 SOCK_SEQPACK_clt) is passed over and counted: tests keep other JSON beside
 the reports (compare documents, sweep tables, command lines). A directory
-named "broken" is passed over: it holds reports a test spoiled on purpose.
+named "broken" is passed over: it holds reports a test spoiled on purpose;
+so is a report the statistical tier synthesized (it has a "synthetic" key).
 
 --strict reads every object of the schema that lists its properties as
 closed, so a key the schema does not name is an error. The published schema
@@ -75,7 +76,9 @@ def read_json(path):
 
 
 def is_client_report(doc):
-    return isinstance(doc, dict) and doc.get("program") in CLIENTS
+    # The statistical tier's synthetic reports are made from a client's and
+    # say so in "synthetic": no client wrote them.
+    return isinstance(doc, dict) and doc.get("program") in CLIENTS and "synthetic" not in doc
 
 
 def deepest(error):
