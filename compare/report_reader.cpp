@@ -5,16 +5,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <system_error>
-#include <unordered_map>
 
 #include "report/histogram_log_reader.hpp"
 #include "report/run_notes.hpp"
@@ -29,16 +23,8 @@ using json = nlohmann::json;
 // percentiles p50 ... max, without their unit).
 constexpr int oldest_format_version = 2;
 
-const json* member(const json& object, std::string_view key) {
-    if (!object.is_object()) {
-        return nullptr;
-    }
-    const auto it = object.find(key);
-    return it == object.end() ? nullptr : &*it;
-}
-
 std::string text_member(const json& config, std::string_view key, const std::string& source) {
-    const auto* value = member(config, key);
+    const auto* value = member_of(config, key);
     if (value == nullptr || !value->is_string()) {
         throw input_error(
             fmt::format("{} has no config.{} (a text): is it a client's report?", source, key));
@@ -48,7 +34,7 @@ std::string text_member(const json& config, std::string_view key, const std::str
 
 unsigned long long count_member(const json& config, std::string_view key,
                                 const std::string& source) {
-    const auto* value = member(config, key);
+    const auto* value = member_of(config, key);
     if (value == nullptr || !value->is_number_unsigned()) {
         throw input_error(fmt::format(
             "{} has no config.{} (a whole number): is it a client's report?", source, key));
@@ -56,169 +42,10 @@ unsigned long long count_member(const json& config, std::string_view key,
     return value->get<unsigned long long>();
 }
 
-// Where the parser is, as a key path ("percentiles.p50_us", "runs[2].summary"),
-// followed through its events so that a text it cannot read, or a number it
-// cannot hold, is named by its key and not only by a byte.
-class json_path {
-  public:
-    void follow(json::parse_event_t event, const json& parsed) {
-        switch (event) {
-            case json::parse_event_t::object_start:
-                frames_.push_back({false, {}, 0});
-                break;
-            case json::parse_event_t::array_start:
-                frames_.push_back({true, {}, 0});
-                break;
-            case json::parse_event_t::key:
-                frames_.back().key = parsed.get<std::string>();
-                break;
-            case json::parse_event_t::object_end:
-            case json::parse_event_t::array_end:
-                frames_.pop_back();
-                next_element();
-                break;
-            case json::parse_event_t::value:
-                next_element();
-                break;
-        }
-    }
-
-    // "" at the top level, before any key.
-    std::string text() const {
-        std::string path;
-        for (const auto& frame : frames_) {
-            if (frame.array) {
-                path += fmt::format("[{}]", frame.index);
-            } else if (!frame.key.empty()) {
-                path += (path.empty() ? "" : ".") + frame.key;
-            }
-        }
-        return path;
-    }
-
-  private:
-    struct frame {
-        bool array = false;
-        std::string key;
-        std::size_t index = 0;  // of the element being read
-    };
-
-    void next_element() {
-        if (!frames_.empty() && frames_.back().array) {
-            ++frames_.back().index;
-        }
-    }
-
-    std::vector<frame> frames_;
-};
-
-// The word around byte `byte` (1-based, as the parser counts) of `text`:
-// what the parser stumbled on, e.g. "nan".
-std::string word_at(std::string_view text, std::size_t byte) {
-    const auto is_word = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '+';
-    };
-    std::size_t begin = std::min(byte > 0 ? byte - 1 : 0, text.size());
-    while (begin > 0 && is_word(text[begin - 1])) {
-        --begin;
-    }
-    std::size_t end = begin;
-    while (end < text.size() && is_word(text[end]) && end - begin < 24) {
-        ++end;
-    }
-    return std::string(text.substr(begin, end - begin));
-}
-
-bool names_no_number(std::string word) {
-    std::transform(word.begin(), word.end(), word.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (!word.empty() && (word.front() == '-' || word.front() == '+')) {
-        word.erase(0, 1);
-    }
-    return word.starts_with("nan") || word.starts_with("inf");
-}
-
-std::string format_number(double value) {
-    return fmt::format("{}", value);
-}
-
 }  // namespace
 
-json parse_report_json(std::string_view text, const std::string& source) {
-    json_path path;
-    const json::parser_callback_t follow = [&path](int, json::parse_event_t event, json& parsed) {
-        path.follow(event, parsed);
-        return true;
-    };
-    try {
-        return json::parse(text, follow);
-    } catch (const json::parse_error& e) {
-        const auto where = path.text();
-        const auto word = word_at(text, e.byte);
-        throw input_error(fmt::format(
-            "{} is not an sctp-perf report: it is not JSON (unreadable at byte {}{}{})", source,
-            e.byte, where.empty() ? "" : ", in " + where,
-            names_no_number(word) ? fmt::format(": '{}'; JSON has no NaN or infinity", word)
-                                  : std::string()));
-    } catch (const json::out_of_range& e) {
-        // 406: a number beyond a double's range, which the parser cannot
-        // hold; its text is quoted in the parser's message.
-        const std::string message = e.what();
-        const auto open = message.find('\'');
-        const auto close = message.rfind('\'');
-        const auto number = open != std::string::npos && close > open
-                                ? message.substr(open + 1, close - open - 1)
-                                : std::string("a number");
-        throw input_error(fmt::format(
-            "{} has {} = {}, beyond any number a report can hold: the report was altered", source,
-            path.text().empty() ? "a value" : path.text(), number));
-    } catch (const json::exception& e) {
-        throw input_error(fmt::format("{} cannot be read as JSON: {}", source, e.what()));
-    }
-}
-
-double checked_number(const json* value, std::string_view key, const std::string& what,
-                      const number_range& range) {
-    if (value == nullptr || value->is_null()) {
-        throw input_error(fmt::format("{} has no {} (a number)", what, key));
-    }
-    if (value->is_string()) {
-        throw input_error(
-            fmt::format("{} has {} = {}, a text where a number belongs", what, key, value->dump()));
-    }
-    if (!value->is_number()) {
-        throw input_error(fmt::format("{} has {} = {}, not a number", what, key, value->dump()));
-    }
-    const double number = value->get<double>();
-    if (number < range.least && range.least > 0.0 && number <= 0.0) {
-        throw input_error(
-            fmt::format("{} has {} = {}, not a positive {}", what, key, value->dump(), range.noun));
-    }
-    if (number < range.least) {
-        throw input_error(fmt::format(
-            "{} has {} = {}, below {}{}, the least {} a report can hold: the report "
-            "was altered",
-            what, key, value->dump(), format_number(range.least), range.unit, range.noun));
-    }
-    if (number > range.most) {
-        throw input_error(
-            fmt::format("{} has {} = {}, above {}{}, the most a report can hold: the report was "
-                        "altered",
-                        what, key, value->dump(), format_number(range.most), range.unit));
-    }
-    return number;
-}
-
-std::optional<double> optional_number(const json* value, std::string_view key,
-                                      const std::string& what, const number_range& range) {
-    if (value == nullptr || value->is_null()) {
-        return std::nullopt;
-    }
-    return checked_number(value, key, what, range);
-}
-
 run_config config_of(const json& doc, const std::string& source) {
-    const auto* config = member(doc, "config");
+    const auto* config = member_of(doc, "config");
     if (config == nullptr || !config->is_object()) {
         throw input_error(fmt::format("{} has no config object: is it a client's report?", source));
     }
@@ -228,7 +55,7 @@ run_config config_of(const json& doc, const std::string& source) {
     result.mode = text_member(*config, "mode", source);
     result.payload_bytes = count_member(*config, "payload_bytes", source);
     result.reply_bytes = count_member(*config, "reply_bytes", source);
-    const auto* nagle = member(*config, "nagle");
+    const auto* nagle = member_of(*config, "nagle");
     result.nagle = nagle != nullptr && nagle->is_boolean() && nagle->get<bool>();
     return result;
 }
@@ -273,8 +100,8 @@ std::optional<std::string> optional_text(const json* value, std::string_view key
 }
 
 const json* nested(const json& doc, std::string_view object, std::string_view key) {
-    const auto* outer = member(doc, object);
-    return outer != nullptr ? member(*outer, key) : nullptr;
+    const auto* outer = member_of(doc, object);
+    return outer != nullptr ? member_of(*outer, key) : nullptr;
 }
 
 // A rate asked for, messages per second of one flow: no client sends faster
@@ -303,14 +130,14 @@ namespace {
 // A run's failure or interruption, stated in the run itself (an element of
 // "runs") or in the whole report; `what` is "x.json" or "run 3 of x.json".
 void refuse_unfinished(const json& run, const std::string& what) {
-    if (const auto* error = member(run, "error"); error != nullptr && !error->is_null()) {
+    if (const auto* error = member_of(run, "error"); error != nullptr && !error->is_null()) {
         throw input_error(
             fmt::format("{} is the report of a failed run, with no figures to compare: {}", what,
                         error->is_string() ? error->get<std::string>() : error->dump()));
     }
-    if (const auto* interrupted = member(run, "interrupted");
+    if (const auto* interrupted = member_of(run, "interrupted");
         interrupted != nullptr && interrupted->is_boolean() && interrupted->get<bool>()) {
-        const auto* by = member(run, "interrupted_by");
+        const auto* by = member_of(run, "interrupted_by");
         throw input_error(fmt::format(
             "{} is the report of an interrupted run{}: its figures cover only part of the run",
             what, by != nullptr && by->is_string() ? " (" + by->get<std::string>() + ")" : ""));
@@ -332,7 +159,7 @@ std::vector<stated_percentile> stated_percentiles(const json& percentiles,
                                                   const std::string& what) {
     std::vector<stated_percentile> stated;
     const auto state = [&](const std::string& key, std::uint32_t ppm, bool compared) {
-        const auto* value = member(percentiles, key);
+        const auto* value = member_of(percentiles, key);
         if ((value == nullptr || value->is_null()) && !compared) {
             return;
         }
@@ -375,7 +202,7 @@ void refuse_falling(const std::vector<stated_percentile>& stated, const std::str
 // histogram's range share the last bucket, whose top the maximum may pass.
 void refuse_unlike_histogram(const json& doc, const std::vector<stated_percentile>& stated,
                              const std::string& source) {
-    const auto* encoded = member(doc, "hdr_histogram");
+    const auto* encoded = member_of(doc, "hdr_histogram");
     if (encoded == nullptr || !encoded->is_string()) {
         return;
     }
@@ -414,7 +241,7 @@ void refuse_unlike_histogram(const json& doc, const std::vector<stated_percentil
 
 percentile_values_us percentiles_of(const json& run, const std::string& what,
                                     const json* whole_report = nullptr) {
-    const auto* percentiles = member(run, "percentiles");
+    const auto* percentiles = member_of(run, "percentiles");
     if (percentiles == nullptr || !percentiles->is_object()) {
         throw input_error(fmt::format("{} has no percentiles object", what));
     }
@@ -431,10 +258,6 @@ percentile_values_us percentiles_of(const json& run, const std::string& what,
         values[static_cast<std::size_t>(percentile)] = it->us;
     }
     return values;
-}
-
-std::string error_text(int error) {
-    return std::error_code(error, std::generic_category()).message();
 }
 
 void refuse_format_version(const json* version, const std::string& source) {
@@ -463,13 +286,13 @@ void refuse_format_version(const json* version, const std::string& source) {
 
 json checked_report(std::string_view text, const std::string& source) {
     json doc = parse_report_json(text, source);
-    const auto* tool = member(doc, "tool");
+    const auto* tool = member_of(doc, "tool");
     if (tool == nullptr || *tool != "sctp-perf") {
         throw input_error(fmt::format(
             "{} is not an sctp-perf report: it has no \"tool\": \"sctp-perf\"", source));
     }
     refuse_unfinished(doc, source);
-    const auto* program = member(doc, "program");
+    const auto* program = member_of(doc, "program");
     const std::string program_name =
         program != nullptr && program->is_string() ? program->get<std::string>() : "";
     if (!program_name.ends_with("_clt")) {
@@ -478,7 +301,7 @@ json checked_report(std::string_view text, const std::string& source) {
             "or SOCK_SEQPACK_clt (--format json)",
             source, program_name.empty() ? "an unnamed program" : program_name));
     }
-    refuse_format_version(member(doc, "format_version"), source);
+    refuse_format_version(member_of(doc, "format_version"), source);
     return doc;
 }
 
@@ -490,7 +313,7 @@ report_runs parse_report(std::string_view text, const std::string& source) {
     report.content = doc.dump();
     report.config = config_of(doc, source);
     report.settings = settings_of(doc, source);
-    const auto* runs = member(doc, "runs");
+    const auto* runs = member_of(doc, "runs");
     if (runs == nullptr) {
         report.runs.push_back(percentiles_of(doc, source, &doc));
         return report;
@@ -501,7 +324,8 @@ report_runs parse_report(std::string_view text, const std::string& source) {
     }
     // The pooled figures are not compared, but a report whose pooled
     // percentiles its histogram does not give is not one to trust.
-    if (const auto* pooled = member(doc, "percentiles"); pooled != nullptr && pooled->is_object()) {
+    if (const auto* pooled = member_of(doc, "percentiles");
+        pooled != nullptr && pooled->is_object()) {
         refuse_unlike_histogram(doc, stated_percentiles(*pooled, source), source);
     }
     for (std::size_t i = 0; i < runs->size(); ++i) {
@@ -512,47 +336,8 @@ report_runs parse_report(std::string_view text, const std::string& source) {
     return report;
 }
 
-std::vector<std::string> report_files_in(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    const auto status = fs::status(path, error);
-    if (error) {
-        throw input_error(fmt::format("cannot read {}: {}", path, error.message()));
-    }
-    if (!fs::is_directory(status)) {
-        return {path};
-    }
-    std::vector<std::string> files;
-    for (fs::directory_iterator it(path, error), end; !error && it != end; it.increment(error)) {
-        if (it->path().extension() == ".json" && !fs::is_directory(it->status())) {
-            files.push_back(it->path().string());
-        }
-    }
-    if (error) {
-        throw input_error(fmt::format("cannot list the directory {}: {}", path, error.message()));
-    }
-    if (files.empty()) {
-        throw input_error(fmt::format("the directory {} holds no *.json report", path));
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 report_runs read_report_file(const std::string& path) {
     return parse_report(read_whole_file(path), path);
-}
-
-std::string read_whole_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        throw input_error(fmt::format("cannot read {}: {}", path, error_text(errno)));
-    }
-    std::ostringstream text;
-    text << file.rdbuf();
-    if (file.bad()) {
-        throw input_error(fmt::format("cannot read {}: {}", path, error_text(errno)));
-    }
-    return text.str();
 }
 
 namespace {
@@ -617,32 +402,6 @@ std::vector<report_runs> read_reports(const std::vector<std::string>& paths) {
         }
     }
     return reports;
-}
-
-std::optional<repeated_input> find_repeated_input(const std::vector<std::string_view>& contents) {
-    std::unordered_map<std::string_view, std::size_t> seen;
-    for (std::size_t i = 0; i < contents.size(); ++i) {
-        const auto [at, added] = seen.emplace(contents[i], i);
-        if (!added) {
-            return repeated_input{at->second, i};
-        }
-    }
-    return std::nullopt;
-}
-
-std::string repeated_input_sentence(const std::string& first, const std::string& again,
-                                    std::string_view kind) {
-    std::error_code error;
-    if (first == again || std::filesystem::equivalent(first, again, error)) {
-        return first == again
-                   ? fmt::format("{} is given twice: each {} must count once", first, kind)
-                   : fmt::format("{} and {} are one file, given twice: each {} must count once",
-                                 first, again, kind);
-    }
-    return fmt::format(
-        "{} and {} are the same {} (the same content): a copy would count as another run that "
-        "agrees; give one of them",
-        first, again, kind);
 }
 
 void refuse_repeated_reports(const std::vector<report_runs>& a, const std::vector<report_runs>& b) {

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A report read as JSON, and its numbers checked where they are read: the
+// text parsed with the key path followed, so that a text that is not JSON,
+// NaN, or a number beyond a double is named by its key; a number refused,
+// naming the key, when it is missing, a text, or outside what a report can
+// hold. What report_reader builds on, and merge_reports with it.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace sctp_perf::compare {
+
+// Input that cannot be compared: a path, a report or two sides. what() is
+// one sentence naming the file or the side. The program exits 2 on it.
+class input_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// What a number of a report may be, for the sentence that refuses one that
+// is not: from `least` to `most`, a `noun` in `unit` ("time", " us").
+struct number_range {
+    double least = 0.0;
+    double most = 0.0;
+    std::string_view noun;
+    std::string_view unit;
+};
+
+// A time in microseconds: the clients time whole nanoseconds, so nothing
+// below 1 ns, and count them in 64 bits, so nothing above 2^64 ns (about
+// 213 days).
+inline constexpr number_range time_us_range{0.001, 18446744073709.551616, "time", " us"};
+
+// A number as the refusals write it: the shortest text that reads back as
+// the same double.
+std::string format_number(double value);
+
+// The member `key` of `object`, or nullptr when `object` is no object or
+// lacks it.
+const nlohmann::json* member_of(const nlohmann::json& object, std::string_view key);
+
+// `value`, the member `key` of a report (`what`: "x.json", "run 3 of
+// x.json"), as a number within `range`. Throws input_error naming both when
+// it is missing, not a number, or out of range.
+double checked_number(const nlohmann::json* value, std::string_view key, const std::string& what,
+                      const number_range& range);
+
+// As checked_number, but a missing or null member is nullopt.
+std::optional<double> optional_number(const nlohmann::json* value, std::string_view key,
+                                      const std::string& what, const number_range& range);
+
+// A report's text as JSON. Throws input_error naming the file, where it
+// stops being JSON (the byte and the key) or which key holds a number
+// beyond a double's range (1e400).
+nlohmann::json parse_report_json(std::string_view text, const std::string& source);
+
+}  // namespace sctp_perf::compare
