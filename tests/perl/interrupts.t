@@ -118,8 +118,10 @@ sub server_killed_ok($keep_going) {
     ok !$r->{timed_out}, "the sweep ended within $SWEEP_BOUND_S s";
     is $r->{exit}, 1, 'exit status 1' or diag $r->{stderr};
     ok defined $after_s && $after_s < 10, 'soon after the server died (within the client\'s 5 s --io-timeout and a margin)';
-    like $r->{stderr}, qr/payload 2\^5 \(32 bytes\) failed: SOCK_STREAM_clt exited with status 1; its stderr:\n(?:  \| .*\n)*  \| SOCK_STREAM_clt: .*\n/,
-        'the failed size, with the client\'s stderr';
+    # The reason is the client's own, read from the error document in its
+    # --json-file, then its stderr.
+    like $r->{stderr}, qr/payload 2\^5 \(32 bytes\) failed: SOCK_STREAM_clt exited with status 1: [^\n]+; its stderr:\n(?:  \| .*\n)*  \| SOCK_STREAM_clt: .*\n/,
+        'the failed size, with the client\'s reason and stderr';
     like $r->{stderr}, qr/\nSOCK_STREAM_srv, which the sweep started, was killed by signal 9; its log:\n/,
         'and what became of the server';
     like $r->{stderr}, qr/SOCK_STREAM_srv, which the sweep started, was killed by signal 9: no later size can run, so the sweep stops/,
