@@ -70,14 +70,20 @@ awk -v s="$sending_s" -v slip="$slip_us" 'BEGIN {
     d = s - 0.5998; if (d < 0) d = -d
     exit !(d <= slip / 1e6 + 1e-6)
 }' || fail "sending took $sending_s s, more than the largest slip ($slip_us us) from the scheduled 0.5998 s"
+# Beyond that, whether the client kept the schedule is the median slip: a
+# client that cannot keep 5000/s falls behind steadily, and at 2 % over
+# 0.6 s its median message would be about 6 ms late; a machine that stalls
+# the client once (a run beside a whole other test suite has shown one
+# stall of 172 ms, the last sends 15 ms late, 4881/s) leaves the median
+# message on time. So the rate itself is not held to 2 % of 5000/s, which
+# measured the machine's quiet: the median slip is held to 1 % of the span.
+slip_p50_us=$(json_field "$json" load.schedule_slip_p50_us)
+awk -v p="$slip_p50_us" 'BEGIN { exit !(p < 5998) }' ||
+    fail "the median message was sent $slip_p50_us us late: the client did not keep 5000/s (achieved $rate/s)"
 if awk -v r="$rate" 'BEGIN { exit !(r >= 4975 && r <= 5025) }'; then
-    pass "rate achieved $rate/s, within 0.5 % of 5000/s (largest slip $slip_us us)"
+    pass "rate achieved $rate/s, within 0.5 % of 5000/s (median slip $slip_p50_us us, largest $slip_us us)"
 else
-    # Off by more than 0.5 %: the span check above says a send at either end
-    # slipped; a slip of 12 ms over 0.6 s (2 %) is more than noise, though.
-    awk -v r="$rate" 'BEGIN { exit !(r >= 4900 && r <= 5100) }' ||
-        fail "rate achieved $rate/s is more than 2 % off 5000/s (largest slip $slip_us us)"
-    pass "rate achieved $rate/s: over 0.5 % off 5000/s as a send at either end slipped (largest slip $slip_us us)"
+    pass "rate achieved $rate/s: over 0.5 % off 5000/s as a send at either end slipped (median slip $slip_p50_us us, largest $slip_us us)"
 fi
 
 # Throughput mode: every message reaches the server, every 1000th is echoed.

@@ -5,7 +5,7 @@
 #   answered (refused as busy, with the reason) in well under 2 s at once,
 #   because refusals wait for headers on the event loop, not the accepting
 #   thread; and it is served once the header timeout has closed the silent
-#   ones, within 2 s + a margin;
+#   ones;
 # - with a limit of 24 descriptors, accept failing with EMFILE is logged
 #   once per episode, not every 100 ms.
 source "$(dirname "$0")/lib.sh"
@@ -33,21 +33,41 @@ grep -q "refused the test: server is serving its maximum number of clients" <<<"
 [ "$answered_ms" -lt 2000 ] || fail "the busy answer took $answered_ms ms"
 pass "200 silent connections held: a proper client refused as busy in ${answered_ms} ms"
 
-# Served once the silent ones have had their 2 s: retry every 0.2 s.
-served_ms=
-for _ in $(seq 50); do
-    if timeout 10 "$clt" -t tcp -H 127.0.0.1 -p "$port" -s 4 -c 100 >/dev/null 2>&1; then
-        served_ms=$(($(millis) - attack_start))
+# Served once the header timeout has closed the silent ones. Each silent
+# connection sees the server close it (end of file); then a proper client is
+# served within a few tries (the server may free a slot a moment after the
+# close). How long the close takes after 2 s is the machine's (a server
+# timer runs late on a busy one: 6.9 s in all beside a whole other test
+# suite), so that is bounded only against a hang, at 15 s; that it is the
+# header timeout that closed them is the server log's line, and that they
+# were not closed early, the 2 s.
+closed_by=$(($(millis) + 15000))
+for fd in "${silent[@]}"; do
+    while :; do
+        left_s=$(((closed_by - $(millis) + 999) / 1000))
+        [ "$left_s" -gt 0 ] || fail "a silent connection is still open 15 s after the attack began"
+        status=0
+        IFS= read -r -t "$left_s" -u "$fd" _ || status=$?
+        [ "$status" -eq 0 ] && continue # bytes before the close: read on
+        [ "$status" -gt 128 ] && fail "a silent connection is still open 15 s after the attack began"
+        break # end of file: closed
+    done
+done
+closed_ms=$(($(millis) - attack_start))
+[ "$closed_ms" -ge 1900 ] || fail "the silent connections were closed after $closed_ms ms, before the 2 s header timeout"
+for fd in "${silent[@]}"; do exec {fd}>&-; done
+grep -q "no whole test header within 2.0 s (--header-timeout)" "$SERVER_LOG" ||
+    fail "no header-timeout line in the server log"
+served_try=
+for try in 1 2 3 4 5; do
+    if timeout 30 "$clt" -t tcp -H 127.0.0.1 -p "$port" -s 4 -c 100 >/dev/null 2>"$WORK_DIR/try.err"; then
+        served_try=$try
         break
     fi
     sleep 0.2
 done
-[ -n "$served_ms" ] || fail "no proper client served within 10 s of the attack"
-[ "$served_ms" -lt 5000 ] || fail "a proper client waited $served_ms ms to be served"
-for fd in "${silent[@]}"; do exec {fd}>&-; done
-grep -q "no whole test header within 2.0 s (--header-timeout)" "$SERVER_LOG" ||
-    fail "no header-timeout line in the server log"
-pass "served ${served_ms} ms after the attack began (header timeout 2 s)"
+[ -n "$served_try" ] || fail "no proper client served in 5 tries after the silent connections closed: $(cat "$WORK_DIR/try.err")"
+pass "the 200 silent connections closed by the 2 s header timeout ($closed_ms ms after the attack began); a proper client then served at try $served_try"
 kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" || fail "server did not exit 0 on SIGTERM"
 
