@@ -12,9 +12,13 @@
 #             every 5 s, taking every session slot (--max-clients 64), then
 #             1,000 silent connections; all held for 20 s;
 #   probes    all along, a proper client every 0.5 s: each must be answered,
-#             served or refused as busy, within 2 s, and one must be served
-#             within 15 s of the slow attack's start (the trickling sessions
-#             end at the server's 10 s --io-timeout for a whole request);
+#             served or refused as busy, within 2 s of a control, and one
+#             must be served within 15 s of the slow attack's start (the
+#             trickling sessions end at the server's 10 s --io-timeout for a
+#             whole request). The control is the same client started at the
+#             same moment against a second server that nothing attacks: how
+#             long it takes is the machine's (a busy one has taken 2.4 s for
+#             a probe), so a probe is held to 2 s beyond it, not to 2 s;
 #   after     descriptors and threads back at the baseline; a proper client
 #             served, then RSS within a margin of the baseline.
 #
@@ -68,7 +72,7 @@ use constant {
     # How long an attacking connection waits for the server's answer or close.
     ANSWER_WAIT_S => 5,
 
-    # The targets.
+    # The targets. A probe's answer is held to this much beyond its control's.
     PROBE_ANSWER_LIMIT_S => 2,
     SERVED_LIMIT_S       => 15,
     # After the attacker lets go: the header timeout and the I/O timeout, had
@@ -104,7 +108,7 @@ my $seed = $ENV{SCTP_PERF_SOAK_SEED} // time ^ $$;
 srand $seed;
 my $work_dir = tempdir('sctp-perf-soak.XXXXXX', TMPDIR => 1, CLEANUP => 1);
 my %children;          # pid => name, stopped at exit
-my $running_program;   # a program run_bounded waits for, killed with its caller
+my @running_programs;  # the programs run_bounded waits for, killed with their caller
 STDOUT->autoflush(1);  # the summary and a failure in the order they happen
 $SIG{PIPE} = 'IGNORE'; # a write to a closed connection fails with EPIPE instead
 $SIG{$_} = sub { fail("stopped by SIG$_[0]") } for qw(INT TERM HUP);
@@ -197,7 +201,7 @@ sub stop_child {
 
 sub stop_children {
     local $?;    # keep the exit status
-    kill KILL => $running_program if $running_program;
+    kill KILL => @running_programs if @running_programs;
     stop_child($_) for keys %children;
 }
 
@@ -206,54 +210,76 @@ sub stop_children {
 # answer_s => time until it ended, stderr => its standard error}.
 sub run_bounded {
     my ($limit_s, @argv) = @_;
-    my $err_path = "$work_dir/stderr.$$";
+    my ($run) = run_bounded_together($limit_s, \@argv);
+    return $run;
+}
+
+# run_bounded_together(LIMIT_S, ARGV_REF...): the programs started at one
+# moment, each as run_bounded runs one; returns their results in order.
+sub run_bounded_together {
+    my ($limit_s, @argvs) = @_;
     my $started  = now_s();
-    my $pid      = $running_program = spawn(\@argv, '/dev/null', $err_path);
+    my @runs = map {
+        my $err_path = "$work_dir/stderr.$$.$_";
+        {err_path => $err_path, pid => spawn($argvs[$_], '/dev/null', $err_path)}
+    } 0 .. $#argvs;
+    @running_programs = map { $_->{pid} } @runs;
     my $deadline = $started + $limit_s;
-    my $status;
-    while (1) {
-        if (waitpid($pid, WNOHANG) == $pid) {
-            $status = $?;
-            last;
-        }
-        if (now_s() > $deadline) {
-            kill KILL => $pid;
-            waitpid $pid, 0;
-            last;
+    while (grep { !exists $_->{answer_s} } @runs) {
+        for my $run (grep { !exists $_->{answer_s} } @runs) {
+            if (waitpid($run->{pid}, WNOHANG) == $run->{pid}) {
+                $run->{status} = $?;
+                $run->{answer_s} = now_s() - $started;
+            } elsif (now_s() > $deadline) {
+                kill KILL => $run->{pid};
+                waitpid $run->{pid}, 0;
+                $run->{answer_s} = now_s() - $started;
+            }
         }
         sleep 0.002;
     }
-    $running_program = undef;
-    my $answer_s = now_s() - $started;
-    open my $err, '<', $err_path or die "$err_path: $!\n";
-    my $stderr = do { local $/; <$err> } // '';
-    my $exit = !defined $status ? undef : $status & 127 ? -($status & 127) : $status >> 8;
-    return {exit => $exit, answer_s => $answer_s, stderr => $stderr};
+    @running_programs = ();
+    return map {
+        my $status = $_->{status};
+        open my $err, '<', $_->{err_path} or die "$_->{err_path}: $!\n";
+        my $stderr = do { local $/; <$err> } // '';
+        {exit => !defined $status ? undef : $status & 127 ? -($status & 127) : $status >> 8,
+         answer_s => $_->{answer_s}, stderr => $stderr};
+    } @runs;
 }
 
 # ---------------------------------------------------------------------------
 # The server
 
 my ($server_pid, $port, $log_path);
+# The control server: the same program and options, never attacked.
+my ($control_pid, $control_port);
 
-sub start_server {
-    $log_path   = "$work_dir/server.log";
-    $server_pid = spawn(
+# launch_server(LOG, NAME): a server logging to LOG; returns its pid and port.
+sub launch_server {
+    my ($log, $name) = @_;
+    my $pid = spawn(
         [$server_program, '-t', 'tcp', '-p', 0, '--max-clients', MAX_CLIENTS,
          '--header-timeout', HEADER_TIMEOUT_S, '--io-timeout', IO_TIMEOUT_S],
-        '/dev/null', $log_path);
-    $children{$server_pid} = 'SOCK_STREAM_srv';
+        '/dev/null', $log);
+    $children{$pid} = $name;
     my $deadline = now_s() + 5;
     while (now_s() < $deadline) {
-        if (open my $log, '<', $log_path) {
-            while (<$log>) {
-                return $port = $1 if /starting server at port (\d+)/;
+        if (open my $in, '<', $log) {
+            while (<$in>) {
+                return ($pid, $1) if /starting server at port (\d+)/;
             }
         }
-        fail("SOCK_STREAM_srv exited at start") if waitpid($server_pid, WNOHANG) == $server_pid;
+        fail("$name exited at start") if waitpid($pid, WNOHANG) == $pid;
         sleep 0.05;
     }
-    fail("SOCK_STREAM_srv did not report its port within 5 s");
+    fail("$name did not report its port within 5 s");
+}
+
+sub start_server {
+    $log_path = "$work_dir/server.log";
+    ($server_pid, $port) = launch_server($log_path, 'SOCK_STREAM_srv');
+    ($control_pid, $control_port) = launch_server("$work_dir/control.log", 'the control SOCK_STREAM_srv');
 }
 
 # check_server(WHEN): fails, with the end of its log, if the server has exited.
@@ -582,10 +608,13 @@ sub run_garbage {
 
 # ---------------------------------------------------------------------------
 # Probes: a proper client every PROBE_PERIOD_S, in a process of its own so
-# that the attack never delays a probe's start or its clock.
+# that the attack never delays a probe's start or its clock; with each, its
+# control: the same client at the same moment against the control server.
 
 # client_command(OPTIONS...): a proper client of this server.
 sub client_command { return ($client_program, qw(-t tcp -H 127.0.0.1 -p), $port, @_) }
+# control_command(OPTIONS...): the same client of the control server.
+sub control_command { return ($client_program, qw(-t tcp -H 127.0.0.1 -p), $control_port, @_) }
 
 my @probe_options = qw(-s 4 -c 100 --io-timeout 5);
 
@@ -593,7 +622,7 @@ sub start_prober {
     my ($probe_path) = @_;
     return fork_child('prober', sub {
         $SIG{TERM} = sub {
-            kill KILL => $running_program if $running_program;
+            kill KILL => @running_programs if @running_programs;
             POSIX::_exit(0);
         };
         open my $out, '>', $probe_path or die "$probe_path: $!\n";
@@ -605,16 +634,17 @@ sub start_prober {
             sleep $wait_s if $wait_s > 0;
             my $usage = server_usage() // {fds => 0, threads => 0, rss_kib => 0};
             my $start_s = now_s();
-            my $run = run_bounded(PROBE_KILL_S, client_command(@probe_options));
+            my ($run, $control) = run_bounded_together(PROBE_KILL_S, [client_command(@probe_options)],
+                                                        [control_command(@probe_options)]);
             my $busy = $run->{stderr} =~ /server is serving its maximum number of clients/;
             my $outcome = !defined $run->{exit}      ? 'unanswered'
                          : $run->{exit} == 0          ? 'served'
                          : $run->{exit} == 1 && $busy ? 'busy'
                          :                              'failed';
             my ($first_line) = split /\n/, $run->{stderr} // '';
-            printf $out "%.6f\t%.6f\t%s\t%s\t%d\t%d\t%d\t%s\n", $start_s, $run->{answer_s},
-                $outcome, $run->{exit} // 'killed', @$usage{qw(fds threads rss_kib)},
-                $first_line // '';
+            printf $out "%.6f\t%.6f\t%.6f\t%s\t%s\t%d\t%d\t%d\t%s\n", $start_s, $run->{answer_s},
+                $control->{answer_s}, $outcome, $run->{exit} // 'killed',
+                @$usage{qw(fds threads rss_kib)}, $first_line // '';
             $next_s = max($next_s + PROBE_PERIOD_S, now_s());
         }
     });
@@ -628,7 +658,7 @@ sub read_probes {
         next unless /\n\z/;
         chomp;
         my %p;
-        @p{qw(start_s answer_s outcome exit fds threads rss_kib stderr)} = split /\t/, $_, 8;
+        @p{qw(start_s answer_s control_s outcome exit fds threads rss_kib stderr)} = split /\t/, $_, 9;
         $p{end_s} = $p{start_s} + $p{answer_s};
         push @probes, \%p;
     }
@@ -877,14 +907,17 @@ for my $name ('garbage', 'slow attack', 'all') {
     my @p = @{$probes_of{$name}};
     next unless @p;
     my @answer_s = map { $_->{answer_s} } @p;
+    my @control_s = map { $_->{control_s} } @p;
     my %outcomes;
     ++$outcomes{$_->{outcome}} for @p;
-    printf "    %-12s %3d probes: %s; p50 %.3f s, max %.3f s\n", $name, scalar @p,
+    printf "    %-12s %3d probes: %s; p50 %.3f s, max %.3f s (their controls: p50 %.3f s, max %.3f s)\n",
+        $name, scalar @p,
         join(', ', map { "$outcomes{$_} " . ($_ eq 'busy' ? 'refused as busy' : $_) }
             sort { $outcomes{$b} <=> $outcomes{$a} } keys %outcomes),
-        percentile(50, @answer_s), max(@answer_s);
+        percentile(50, @answer_s), max(@answer_s), percentile(50, @control_s), max(@control_s);
 }
-printf "    (target: every one served or refused as busy within %d s)\n", PROBE_ANSWER_LIMIT_S;
+printf "    (target: every one served or refused as busy within %d s of its control, " .
+    "the same client started with it against a server nothing attacks)\n", PROBE_ANSWER_LIMIT_S;
 
 my $rss_margin_kib = rss_margin_kib($baseline->{rss_kib});
 my $rss_growth_kib = $after->{rss_kib} - $baseline->{rss_kib};
@@ -897,15 +930,15 @@ printf "after the attack and a final proper client (-s 4 -c 1000, %s): %s; basel
     describe_usage($after), describe_usage($baseline), $rss_growth_kib, $rss_margin_kib;
 
 my @late = grep {
-    $_->{outcome} !~ /^(?:served|busy)$/ || $_->{answer_s} >= PROBE_ANSWER_LIMIT_S
+    $_->{outcome} !~ /^(?:served|busy)$/ || $_->{answer_s} - $_->{control_s} >= PROBE_ANSWER_LIMIT_S
 } @$probes;
 fail(scalar(@late) . ' of ' . scalar(@$probes) . ' probes not answered within ' .
-     PROBE_ANSWER_LIMIT_S . " s:\n  " . join("\n  ", map {
-         sprintf '%s at t = %.1f s: %s after %.2f s (exit %s) %s',
+     PROBE_ANSWER_LIMIT_S . " s of their control:\n  " . join("\n  ", map {
+         sprintf '%s at t = %.1f s: %s after %.2f s, its control after %.2f s (exit %s) %s',
              $_->{start_s} < $attack->{start_s} ? 'garbage' : 'slow attack',
              $_->{start_s} - ($_->{start_s} < $attack->{start_s} ? $garbage_start_s
                                                                  : $attack->{start_s}),
-             $_->{outcome}, $_->{answer_s}, $_->{exit}, $_->{stderr}
+             $_->{outcome}, $_->{answer_s}, $_->{control_s}, $_->{exit}, $_->{stderr}
      } @late[0 .. min(9, $#late)])) if @late;
 fail('no probe was refused as busy while the trickling clients held every slot: the attack ' .
      'did not take the slots') unless grep { $_->{outcome} eq 'busy' } @held_probes;
