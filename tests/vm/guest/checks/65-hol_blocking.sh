@@ -90,8 +90,14 @@
 #     above the 200 ms RTO, which a message that waited for a
 #     retransmission timeout would pass.
 #     The maximum is one sample, so a breach is measured again, up to three
-#     times, all printed; on a host so busy that the twin itself stalls for
-#     200 ms, all three fail and the message says so.
+#     times, all printed. On a host so busy that the bound before its cap
+#     reaches the RTO (the twin itself stalling for 100 ms or more: a twin's
+#     median of 159 ms for this 20 ms path has been seen beside a whole other
+#     test suite), a message that waited for a retransmission timeout cannot
+#     be told from the emulator's own delay: if the last attempt is such a
+#     one, PR-SCTP is not judged and the check is skipped, saying so, after
+#     the other judgements have held; a breach of a bound below the RTO
+#     fails as before.
 # TCP is measured and reported, not judged: its recovery (RACK, tail loss
 # probes, a window counted in packets) is not SCTP's, and the model above
 # is only a first approximation of it.
@@ -457,10 +463,12 @@ while :; do
     [ "$((replied + abandoned))" -eq "${count}" ] ||
         fail "prttl: ${replied} replies and ${abandoned} abandoned do not add up to the ${count} sent"
     twin_p50_us="$(field prttl-clean load.latency_corrected.p50_us)"
-    pr_bound_us="$(awk -v t="${ttl_ms}" -v m="${twin_p50_us}" -v x="$(figure prttl clean_max_us)" -v rto="${rto_ms}" 'BEGIN {
+    pr_uncapped_us="$(awk -v t="${ttl_ms}" -v m="${twin_p50_us}" -v x="$(figure prttl clean_max_us)" 'BEGIN {
         slack = (x - m) / 1000; if (slack < 20) slack = 20
-        bound = 2 * t + m / 1000 + 16 + slack; if (bound > rto) bound = rto
-        printf "%.0f", bound * 1000 }')"
+        printf "%.0f", (2 * t + m / 1000 + 16 + slack) * 1000 }')"
+    pr_bound_us="$(awk -v b="${pr_uncapped_us}" -v rto="${rto_ms}" 'BEGIN {
+        if (b > rto * 1000) b = rto * 1000
+        printf "%.0f", b }')"
     pr_max_us="$(figure prttl max_us)"
     pr_attempts="${attempt}"
     log "attempt ${attempt}: prttl abandoned ${abandoned} (kernels: client $(field prttl load.requests_abandoned_by_client_kernel)," \
@@ -470,6 +478,10 @@ while :; do
     [ "${abandoned}" -gt 0 ] ||
         fail "prttl: no message abandoned with ttl ${ttl_ms} ms on both ends at ${loss_pct} % loss each way"
     float_lt "${pr_max_us}" "${pr_bound_us}" && break
+    if [ "${attempt}" -ge "${attempts}" ] && float_ge "${pr_uncapped_us}" "$((rto_ms * 1000))"; then
+        pr_undecided="the last twin, without loss, had a median of $(ms "${twin_p50_us}") ms and a max of $(ms "$(figure prttl clean_max_us)") ms, so the bound before its cap, $(ms "${pr_uncapped_us}") ms, reached the ${rto_ms} ms RTO: a retransmission timeout cannot be told from the emulator's delay"
+        break
+    fi
     if [ "${attempt}" -ge "${attempts}" ]; then
         table tcp sctp1 sctp16 unordered prttl
         fail "PR-SCTP ttl:${ttl_ms} delivered a message $(ms "${pr_max_us}") ms late, above the bound of $(ms "${pr_bound_us}") ms, ${attempts} times (the last twin, without loss: median $(ms "${twin_p50_us}") ms, max $(ms "$(figure prttl clean_max_us)") ms)"
@@ -489,5 +501,8 @@ float_ge "$(awk -v a="${e1}" -v b="${e16}" -v u="${eu}" 'BEGIN { print (a - u) /
 if [ -n "${HOL_EXPORT_DIR:-}" ]; then
     hol_export tcp sctp1 sctp16 unordered prttl
     hol_exported
+fi
+if [ -n "${pr_undecided:-}" ]; then
+    skip "PR-SCTP not judged: ${pr_undecided} (this host is too busy for it now); the rest held: excess late share sctp1 $(pct "${e1}") % > sctp16 $(pct "${e16}") % ~ unordered $(pct "${eu}") %"
 fi
 pass "excess late share: sctp1 $(pct "${e1}") % > sctp16 $(pct "${e16}") % ~ unordered $(pct "${eu}") % (model $(pct "${model_p1}") / $(pct "${model_p16}") / $(pct "${model_q}")), tcp $(pct "$(figure tcp excess)") %; prttl max $(ms "${pr_max_us}") ms < $(ms "${pr_bound_us}") ms, ${abandoned} abandoned"
