@@ -21,7 +21,6 @@ Exit status: 0 when every report conforms, 1 when one does not, 2 on a usage
 error or a schema that is not valid JSON Schema.
 """
 
-import copy
 import json
 import os
 import sys
