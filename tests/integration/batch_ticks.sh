@@ -26,6 +26,22 @@ exact_accounting='
     die "messages_per_send_call $l->{messages_per_send_call}, not sent / calls = $per_call\n"
         unless abs($l->{messages_per_send_call} / $per_call - 1) < 1e-5;
 '
+# A tick's messages go out in calls of their own only while the client keeps
+# its ticks: one stalled by a whole tick (100 ms, seen on a loaded machine)
+# finds the next tick due too and sends both in the same calls, so fewer.
+# ticked_calls WANT FEWEST: exactly WANT calls when no message slipped by a
+# tick, otherwise no more than WANT and no fewer than FEWEST, the calls of
+# every message sent at once.
+# shellcheck disable=SC2016
+ticked_calls='
+    sub ticked_calls { my ($want, $fewest) = @_;
+        my ($calls, $slip) = ($l->{send_calls}, $l->{schedule_slip_max_us});
+        die "no schedule_slip_max_us\n" unless defined $slip;
+        if ($slip < 100000) { same "send_calls", $calls, $want; return }
+        die "send_calls $calls, not within $fewest..$want\n" if $calls > $want || $calls < $fewest;
+        print STDERR "note: a message slipped by $slip us, more than a tick: $calls calls, not $want\n";
+    }
+'
 
 # Throughput, counted: 20,000 messages of 100 bytes (not a divisor of any
 # buffer, so that a full socket cuts one) in calls of up to 16.
@@ -87,8 +103,9 @@ run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --rate 1000 --ti
     --json-file "$WORK_DIR/ticks.json"
 check_json "$WORK_DIR/ticks.json" "
     $exact_accounting
+    $ticked_calls
     same 'messages_sent', \$l->{messages_sent}, 1000;
-    same 'send_calls', \$l->{send_calls}, 10;
+    ticked_calls(10, 1);
     same 'tick_rate_per_s', \$l->{tick_rate_per_s}, 10;
     same 'config tick_rate_per_s', \$d->{config}{tick_rate_per_s}, 10;
 " || fail "--tick-rate 10: accounting"
@@ -106,7 +123,8 @@ run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 5 --rate 1000 --ti
     -c 1000 --batch 16 --interval 0 --json-file "$WORK_DIR/ticks16.json"
 check_json "$WORK_DIR/ticks16.json" "
     $exact_accounting
-    same 'send_calls', \$l->{send_calls}, 70;
+    $ticked_calls
+    ticked_calls(70, 63);
 " || fail "--tick-rate 10 --batch 16: accounting"
 pass "--tick-rate 10 --batch 16: a tick's 100 messages in 7 calls"
 
