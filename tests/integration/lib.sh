@@ -169,6 +169,37 @@ check_json() {
     ' "$@"
 }
 
+# start_wait_control EPOCH FILE: in the background, waits for the instant
+# EPOCH (whole seconds) as a client's --start-at does (a monotonic deadline
+# set from the wall clock read at once), then writes to FILE how late, in
+# microseconds, the wall clock says it woke. A client late together with
+# this control was held up by the machine (a stall, a step of the clock),
+# not by its own wait: late_allowance turns that into a bound.
+start_wait_control() {
+    perl -MTime::HiRes=clock_gettime,time,sleep,CLOCK_MONOTONIC -e '
+        my $at = shift;
+        my $deadline = clock_gettime(CLOCK_MONOTONIC) + ($at - time);
+        while ((my $left = $deadline - clock_gettime(CLOCK_MONOTONIC)) > 0) {
+            sleep($left < 0.02 ? $left : 0.02);
+        }
+        printf "%.0f\n", (time - $at) * 1e6;
+    ' "$1" >"$2" &
+    STARTED_PIDS+=("$!")
+    WAIT_CONTROL_PID=$!
+}
+
+# late_allowance FILE BOUND_US: sets LATE_ALLOWANCE_US, how late a start may
+# be: BOUND_US beyond the lateness of the control that wrote FILE
+# (start_wait_control), when it was late. Fails when the control did not.
+late_allowance() {
+    wait "$WAIT_CONTROL_PID" || fail "the control waiting for the instant failed"
+    local control
+    control=$(cat "$1")
+    [[ "$control" =~ ^-?[0-9]+$ ]] || fail "the control waiting for the instant wrote '$control'"
+    echo "control: woke $control us after the instant"
+    LATE_ALLOWANCE_US=$(((control > 0 ? control : 0) + $2))
+}
+
 # json_field_sum PATH FILE...: the sum over the JSON files of one whole-number field.
 json_field_sum() {
     local path=$1 total=0 f
