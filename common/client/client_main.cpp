@@ -63,7 +63,7 @@ int client_main(int argc, const char* const* argv, const program_info& program,
     // A reader of stdout that went away is an error to report (EPIPE), not
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
-    const failure_outputs on_failure{json_requested(argc, argv), json_file_requested(argc, argv)};
+    const auto on_failure = failure_outputs_requested(argc, argv);
     try {
         if (asks_check_lines(argc, argv)) {
             // The first refusal is answered below, as --check's is.

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "options/option_parsing.hpp"
 #include "report/csv_summary.hpp"
 #include "report/load_report.hpp"
 #include "report/output_file.hpp"
@@ -68,19 +69,6 @@ std::string failure_sentence(const std::exception& e, const program_info& progra
     return e.what();
 }
 
-bool json_requested(int argc, const char* const* argv) {
-    bool json = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view word = argv[i];
-        if (word == "--format" && i + 1 < argc) {
-            json = std::string_view(argv[++i]) == "json";
-        } else if (word.starts_with("--format=")) {
-            json = word.substr(9) == "json";
-        }
-    }
-    return json;
-}
-
 namespace {
 
 // Whether `path` is an empty file: one that a failure may fill. A file that
@@ -94,17 +82,22 @@ bool left_empty(const std::string& path) {
 
 }  // namespace
 
-std::string json_file_requested(int argc, const char* const* argv) {
-    std::string file;
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view word = argv[i];
-        if (word == "--json-file" && i + 1 < argc) {
-            file = argv[++i];
-        } else if (word.starts_with("--json-file=")) {
-            file = word.substr(12);
+failure_outputs failure_outputs_requested(int argc, const char* const* argv) {
+    const auto words = normalise_long_option_names(argc, argv);
+    const auto last_value = [&words](std::string_view name) {
+        std::string value;
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            const std::string_view word = words[i];
+            if (word == name && i + 1 < words.size()) {
+                value = words[++i];
+            } else if (word.size() > name.size() && word.starts_with(name) &&
+                       word[name.size()] == '=') {
+                value = word.substr(name.size() + 1);
+            }
         }
-    }
-    return file;
+        return value;
+    };
+    return {last_value("--format") == "json", last_value("--json-file")};
 }
 
 int report_failure(const program_info& program, const failure_outputs& outputs,

@@ -43,21 +43,18 @@ int exit_status_after_report();
 // connection asks whether the server program is running.
 std::string failure_sentence(const std::exception& e, const program_info& program);
 
-// Whether the command line asks for the JSON format on stdout, read from
-// the words themselves: a run that fails before its options are parsed
-// still answers in the format it was asked for.
-bool json_requested(int argc, const char* const* argv);
-
-// The --json-file the command line names, read from its words as
-// json_requested reads --format; empty without one.
-std::string json_file_requested(int argc, const char* const* argv);
-
 // Where a failure's JSON error document goes: stdout (--format json) and
 // the --json-file, each when asked for.
 struct failure_outputs {
     bool json_on_stdout = false;
     std::string json_file;
 };
+
+// Where the command line asks a failure's document to go, read from its
+// words themselves (long names normalised as the parser does, the last
+// word of each option winning): a run that fails before its options are
+// parsed still answers where it was asked to.
+failure_outputs failure_outputs_requested(int argc, const char* const* argv);
 
 // The one line on stderr ("NAME: message"), then `stderr_hint`, and the
 // error document where `outputs` asks for it; returns `exit_code`.
