@@ -582,7 +582,7 @@ TEST_CASE("client options: --reply-bytes and --echo size the replies") {
     }
 }
 
-TEST_CASE("client options: --one-way makes room for the server's stamps; --half-rtt") {
+TEST_CASE("client options: --one-way makes room for the server's stamps, --half-rtt") {
     SECTION("neither is the default") {
         const auto o = parse({"-s", "7"});
         CHECK_FALSE(o.one_way);

@@ -144,7 +144,7 @@ TEST_CASE("compact_histogram: never below the true value nor the full histogram,
     CHECK(compact.max_ns() == values.back());
 }
 
-TEST_CASE("compact_histogram: merge adds; beyond-range values keep the exact max") {
+TEST_CASE("compact_histogram: merge adds, beyond-range values keep the exact max") {
     // a: 10 and 2^50 (saturated); b: 20 and 30. Merged: 10, 20, 30, 2^50.
     // p50 is rank 2, 20 (exact below 32); p75 rank 3, 30; p100 the max.
     compact_histogram a;

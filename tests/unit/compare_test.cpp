@@ -262,7 +262,7 @@ TEST_CASE("compare: report reader refuses what would mislead, naming the file an
     CHECK_THAT(refusal_of(no_runs.dump()), Contains("not a list of runs"));
 }
 
-TEST_CASE("compare: a side mixing configurations is refused; differences name both sides") {
+TEST_CASE("compare: a side mixing configurations is refused, differences name both sides") {
     const auto tcp = parse_report(plain_report().dump(), "a/1.json");
     auto sctp_doc = plain_report();
     sctp_doc["config"]["transport"] = "sctp";

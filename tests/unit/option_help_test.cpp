@@ -244,7 +244,7 @@ TEST_CASE("help: a bare --help is one screen of the options most runs need") {
     CHECK_THAT(server, !Contains("--idle-report"));
 }
 
-TEST_CASE("help: --help GROUP prints that group; --help all, every option") {
+TEST_CASE("help: --help GROUP prints that group, --help all, every option") {
     using Catch::Matchers::Contains;
     const auto& client = sctp_perf::testing::stream_client;
     const auto histogram = help_of(client, {"--help", "histogram"});
@@ -260,7 +260,10 @@ TEST_CASE("help: --help GROUP prints that group; --help all, every option") {
     CHECK(help_of(client, {"-h", "all"}) == help_of(client));
     CHECK_THAT(help_of(sctp_perf::testing::seqpack_server, {"--help", "sctp"}),
                Contains("\nSCTP:\n"));
-    CHECK_THAT(help_of(sctp_perf::testing::stream_server, {"--help", "server"}),
+    const auto server = help_of(sctp_perf::testing::stream_server, {"--help", "server"});
+    CHECK_THAT(server, Contains("--header-timeout S "));
+    CHECK_THAT(server, !Contains("--idle-report"));
+    CHECK_THAT(help_of(sctp_perf::testing::stream_server, {"--help", "output"}),
                Contains("--idle-report S "));
     // Each group of the whole help, and nothing else, is one of the groups.
     const auto whole = help_of(client);
