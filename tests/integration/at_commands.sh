@@ -83,9 +83,21 @@ if kill -0 "$child" 2>/dev/null && ! grep -q '^[^ ]* ([^)]*) Z' "/proc/$child/st
 fi
 pass "rate mode: each --at at its instant, its status, output and bound; the run whole"
 
-# Ping-pong, counted: a command early in it, and one it never reaches.
+# Ping-pong, counted: a command early in it, and one it never reaches. The
+# count makes the run outlast the first command's instant by twice the
+# calibrated bound at the round trip timed here now: on a loaded machine a
+# run of 3000 ended before the command's thread (621 ms late) woke.
+run_capture 0 "${clt[@]}" -p "$SERVER_PORT" -s 6 -c 1000 --format json
+echo "$OUT" >"$WORK_DIR/round-trip.json"
+# At most 20 s of round trips, so that the second command's 100 s stays
+# out of reach.
+count=$(perl -e 'my $n = int(2 * (0.01 + $ARGV[0]) * 1e6 / $ARGV[1]) + 1;
+                 my $most = int(20e6 / $ARGV[1]);
+                 print $n < 3000 ? 3000 : $n > $most ? $most : $n' -- \
+    "$start_bound_s" "$(json_field "$WORK_DIR/round-trip.json" summary.mean_us)")
+echo "ping-pong of $count round trips"
 run_capture 0 bash -c "cd '$WORK_DIR' && exec $(printf '%q ' "${clt[@]}") -p $SERVER_PORT -s 6 \
-    -c 3000 --at '0.01:true' --at '100:echo never'"
+    -c $count --at '0.01:true' --at '100:echo never'"
 grep -q "^faults (--at; times from the start of the measurement):$" <<<"$OUT" ||
     fail "ping-pong text report has no faults block: $OUT"
 grep -q "^	1: at 0.010 s: started .*exit status 0; output SOCK_STREAM_clt-at-1.log: true$" <<<"$OUT" ||
@@ -93,5 +105,6 @@ grep -q "^	1: at 0.010 s: started .*exit status 0; output SOCK_STREAM_clt-at-1.l
 grep -q "^	2: at 100.000 s: not started: not reached: the measured run ended first; " <<<"$OUT" ||
     fail "ping-pong: the command never reached is not reported as such"
 [ ! -e "$WORK_DIR/SOCK_STREAM_clt-at-2.log" ] || fail "the command never reached left an output file"
-grep -q "^iterations: *3000\|^	iterations: 3000 measured" <<<"$OUT" || fail "ping-pong did not measure 3000"
+grep -q "^iterations: *$count\|^	iterations: $count measured" <<<"$OUT" ||
+    fail "ping-pong did not measure $count"
 pass "ping-pong: a command early in the run, and one never reached"
