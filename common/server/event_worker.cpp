@@ -14,6 +14,7 @@
 
 #include "runtime/cpu_affinity.hpp"
 #include "server/server_log.hpp"
+#include "server/spin_yield.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -21,11 +22,6 @@ namespace {
 // Events taken per epoll_wait: more wait for the next call, which comes at
 // once.
 constexpr int events_per_wait = 256;
-
-// Spinning, polls between two yields of the CPU (as spin_wait does:
-// with both ends on one CPU, a spinner would otherwise keep the other end
-// from running for the rest of its time slice).
-constexpr unsigned polls_per_yield = 1024;
 
 // The longest sleep with no deadline in sight: a session added meanwhile
 // wakes the loop through the eventfd anyway, so this only bounds how long
@@ -135,7 +131,7 @@ void event_worker::run() {
             }
             const auto n = epoll_.wait(
                 events, identity_.spin ? std::chrono::milliseconds(0) : sleep_before_next_check());
-            if (identity_.spin && n == 0 && ++empty_polls % polls_per_yield == 0) {
+            if (identity_.spin && n == 0 && ++empty_polls % spin_polls_per_yield == 0) {
                 ::sched_yield();
             }
             const auto now = clock::now();
@@ -219,7 +215,7 @@ event_worker::clock::time_point event_worker::poll_in(entry& e, unsigned& polls)
     const auto now = clock::now();
     e.s->advance(now, scratch_);
     settle(e);
-    if (++polls % polls_per_yield == 0) {
+    if (++polls % spin_polls_per_yield == 0) {
         ::sched_yield();
     }
     return now;

@@ -13,6 +13,7 @@
 
 #include "protocol/wire_protocol.hpp"
 #include "server/server_log.hpp"
+#include "server/spin_yield.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_receive.hpp"
@@ -29,10 +30,6 @@ constexpr std::size_t receive_buffer_bytes = protocol::max_payload_bytes;
 // tried again this often: the socket says it is writable for the socket as
 // a whole, not for one association, so waiting for that could spin.
 constexpr auto write_retry = std::chrono::milliseconds(1);
-
-// Spinning, empty polls between two yields of the CPU (as the other
-// workers do: an end that shares the CPU must get its turn).
-constexpr unsigned polls_per_yield = 1024;
 
 // Associations remembered as ended, whose late data is dropped quietly.
 constexpr std::size_t unserved_bound = 100'000;
@@ -79,7 +76,7 @@ void one_to_many_worker::run() {
         try {
             if (identity_.spin) {
                 got = receive_one(false, now);
-                if (!got && ++empty_polls % polls_per_yield == 0) {
+                if (!got && ++empty_polls % spin_polls_per_yield == 0) {
                     ::sched_yield();
                 }
             } else if (!writers_.empty()) {
