@@ -18,6 +18,7 @@
 #include "report/defined_statistics.hpp"
 #include "report/output_file.hpp"
 #include "report/run_notes.hpp"
+#include "report/units.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -30,10 +31,6 @@ struct latency_figures {
     std::vector<std::optional<double>> percentile_us;  // in reported_percentiles' order
 };
 
-double us(double ns) {
-    return ns / 1000.0;
-}
-
 latency_figures figures_of(const log_linear_histogram& h, const running_stats* exact) {
     latency_figures f;
     f.count = h.count();
@@ -43,12 +40,12 @@ latency_figures figures_of(const log_linear_histogram& h, const running_stats* e
     }
     // Ping-pong keeps exact summary statistics beside the histogram; the
     // load modes' histogram keeps exact ones itself (integer sums).
-    f.min_us = exact != nullptr ? exact->min() : us(static_cast<double>(h.min_ns()));
-    f.mean_us = exact != nullptr ? exact->mean() : us(h.mean_ns());
+    f.min_us = exact != nullptr ? exact->min() : us_of_ns(static_cast<double>(h.min_ns()));
+    f.mean_us = exact != nullptr ? exact->mean() : us_of_ns(h.mean_ns());
     f.stddev_us = exact != nullptr ? defined_stddev(*exact) : defined_stddev_us(h);
-    f.max_us = exact != nullptr ? exact->max() : us(static_cast<double>(h.max_ns()));
+    f.max_us = exact != nullptr ? exact->max() : us_of_ns(static_cast<double>(h.max_ns()));
     for (std::size_t i = 0; i < std::size(reported_percentiles); ++i) {
-        f.percentile_us[i] = us(h.percentile_ns(reported_percentiles[i].parts_per_million));
+        f.percentile_us[i] = us_of_ns(h.percentile_ns(reported_percentiles[i].parts_per_million));
     }
     return f;
 }

@@ -7,13 +7,9 @@
 #include <optional>
 
 #include "client/load/load_result.hpp"
+#include "report/units.hpp"
 
 namespace sctp_perf {
-
-// Microseconds, from the nanoseconds the histograms hold.
-inline double us_of_ns(double ns) {
-    return ns / 1000.0;
-}
 
 // A flow's p50, p99 and max of its headline latency, in microseconds; none
 // when no timed message of the flow was answered.

@@ -10,16 +10,13 @@
 
 #include "report/load_report.hpp"
 #include "report/run_notes.hpp"
+#include "report/units.hpp"
 #include "stats/latency_recorder.hpp"
 
 namespace sctp_perf {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-double us_of(double ns) {
-    return ns / 1000.0;
-}
 
 // One row of figures: min, the reported percentiles, max, in ns.
 template <typename Each>
@@ -46,8 +43,9 @@ std::string clock_sentence(const server_clock_mapping& clocks) {
         "is {:+.3f} us from the client's, +- {:.3f} us (estimated as NTP does, from the round "
         "trip of least delay, {:.3f} us, before measuring); the split is only as good as the "
         "clocks' synchronization",
-        us_of(static_cast<double>(o.offset_ns)), us_of(static_cast<double>(o.uncertainty_ns())),
-        us_of(static_cast<double>(o.delay_ns)));
+        us_of_ns(static_cast<double>(o.offset_ns)),
+        us_of_ns(static_cast<double>(o.uncertainty_ns())),
+        us_of_ns(static_cast<double>(o.delay_ns)));
 }
 
 json part_json(const log_linear_histogram& h) {
@@ -69,15 +67,15 @@ void write_one_way_block(std::ostream& out, const one_way_split& split, bool fro
         std::vector<std::string> rows;
         for_each_figure(split.client_to_server(),
                         [&](const char* label, const std::string&, double ns) {
-                            rows.push_back(fmt::format("\t{:<8}{:16.3f}", label, us_of(ns)));
+                            rows.push_back(fmt::format("\t{:<8}{:16.3f}", label, us_of_ns(ns)));
                         });
         std::size_t row = 0;
         for_each_figure(split.turnaround(), [&](const char*, const std::string&, double ns) {
-            rows[row++] += fmt::format("{:16.3f}", us_of(ns));
+            rows[row++] += fmt::format("{:16.3f}", us_of_ns(ns));
         });
         row = 0;
         for_each_figure(split.server_to_client(), [&](const char*, const std::string&, double ns) {
-            rows[row++] += fmt::format("{:16.3f}\n", us_of(ns));
+            rows[row++] += fmt::format("{:16.3f}\n", us_of_ns(ns));
         });
         for (const auto& r : rows) {
             fmt::print(out, "{}", r);
@@ -100,12 +98,12 @@ json one_way_json(const one_way_split& split) {
         {"clock", clocks.same_host ? "CLOCK_MONOTONIC, one host" : "CLOCK_REALTIME, two hosts"},
         {"same_host", clocks.same_host},
         {"clock_offset_us",
-         offset ? json(us_of(static_cast<double>(clocks.offset->offset_ns))) : json(nullptr)},
+         offset ? json(us_of_ns(static_cast<double>(clocks.offset->offset_ns))) : json(nullptr)},
         {"clock_offset_uncertainty_us",
-         offset ? json(us_of(static_cast<double>(clocks.offset->uncertainty_ns())))
+         offset ? json(us_of_ns(static_cast<double>(clocks.offset->uncertainty_ns())))
                 : json(nullptr)},
         {"clock_offset_delay_us",
-         offset ? json(us_of(static_cast<double>(clocks.offset->delay_ns))) : json(nullptr)},
+         offset ? json(us_of_ns(static_cast<double>(clocks.offset->delay_ns))) : json(nullptr)},
         {"note", clock_sentence(clocks)},
         {"negative_parts", split.negative_parts()},
         {"client_to_server", part_json(split.client_to_server())},
@@ -121,7 +119,7 @@ void write_half_rtt_block(std::ostream& out, const log_linear_histogram& rtt) {
         return;
     }
     for_each_figure(rtt, [&](const char* label, const std::string&, double ns) {
-        fmt::print(out, "\t{:<8}{:12.3f}  {}\n", label, us_of(ns) / 2, half_rtt_label);
+        fmt::print(out, "\t{:<8}{:12.3f}  {}\n", label, us_of_ns(ns) / 2, half_rtt_label);
     });
 }
 
@@ -132,7 +130,7 @@ json half_rtt_json(const log_linear_histogram& rtt) {
     }
     doc["units"] = "microseconds, half of the round trip";
     for_each_figure(
-        rtt, [&](const char*, const std::string& key, double ns) { doc[key] = us_of(ns) / 2; });
+        rtt, [&](const char*, const std::string& key, double ns) { doc[key] = us_of_ns(ns) / 2; });
     return doc;
 }
 

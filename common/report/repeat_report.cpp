@@ -8,15 +8,12 @@
 #include <ostream>
 
 #include "report/run_notes.hpp"
+#include "report/units.hpp"
 
 namespace sctp_perf {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-double us(double ns) {
-    return ns / 1000.0;
-}
 
 // "95": the confidence aimed for, in percent.
 std::string confidence_text() {
@@ -89,8 +86,8 @@ run_figures figures_of_run(const latency_recorder& recorder, double duration_s) 
     run.mean_us = summary.mean();
     run.max_us = summary.max();
     for (std::size_t i = 0; i < run.percentile_us.size(); ++i) {
-        run.percentile_us[i] =
-            us(recorder.percentiles().percentile_ns(reported_percentiles[i].parts_per_million));
+        run.percentile_us[i] = us_of_ns(
+            recorder.percentiles().percentile_ns(reported_percentiles[i].parts_per_million));
     }
     return run;
 }
@@ -107,11 +104,12 @@ run_figures figures_of_run(const load_result& load) {
     if (run.num_points == 0) {
         return run;
     }
-    run.min_us = us(static_cast<double>(latency.min_ns()));
-    run.mean_us = us(latency.mean_ns());
-    run.max_us = us(static_cast<double>(latency.max_ns()));
+    run.min_us = us_of_ns(static_cast<double>(latency.min_ns()));
+    run.mean_us = us_of_ns(latency.mean_ns());
+    run.max_us = us_of_ns(static_cast<double>(latency.max_ns()));
     for (std::size_t i = 0; i < run.percentile_us.size(); ++i) {
-        run.percentile_us[i] = us(latency.percentile_ns(reported_percentiles[i].parts_per_million));
+        run.percentile_us[i] =
+            us_of_ns(latency.percentile_ns(reported_percentiles[i].parts_per_million));
     }
     return run;
 }
