@@ -114,4 +114,8 @@ bool parse_command_line(int argc, const char* const* argv, const option_groups& 
     return true;
 }
 
+bool given_by_user(const po::variables_map& given, const char* name) {
+    return given.count(name) > 0 && !given[name].defaulted();
+}
+
 }  // namespace sctp_perf

@@ -29,4 +29,8 @@ bool parse_command_line(int argc, const char* const* argv, const option_groups& 
                         const help_layout& help, const program_info& program,
                         boost::program_options::variables_map& given, std::ostream& out);
 
+// True when the user gave `name` on the command line, not when only its
+// default is in `given`.
+bool given_by_user(const boost::program_options::variables_map& given, const char* name);
+
 }  // namespace sctp_perf

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "options/number_values.hpp"
+#include "options/option_parsing.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -42,21 +43,17 @@ void add_sctp_feature_options(po::options_description& options, raw_sctp_feature
 
 namespace {
 
-bool is_given(const po::variables_map& given, const char* name) {
-    return given.count(name) > 0 && !given[name].defaulted();
-}
-
 // With -t tcp: one sentence for each SCTP option given, by name, so that a
 // user who asked for one learns it was not used.
 void refuse_on_tcp(const raw_sctp_feature_options& raw, const po::variables_map& given,
                    std::vector<std::string>& errors) {
     const std::pair<const char*, bool> asked[] = {
-        {"streams", is_given(given, "streams")},
+        {"streams", given_by_user(given, "streams")},
         {"unordered", raw.unordered},
-        {"pr-sctp", is_given(given, "pr-sctp")},
-        {"sack-delay", is_given(given, "sack-delay")},
-        {"sack-freq", is_given(given, "sack-freq")},
-        {"stream-scheduler", is_given(given, "stream-scheduler")},
+        {"pr-sctp", given_by_user(given, "pr-sctp")},
+        {"sack-delay", given_by_user(given, "sack-delay")},
+        {"sack-freq", given_by_user(given, "sack-freq")},
+        {"stream-scheduler", given_by_user(given, "stream-scheduler")},
         {"interleave", raw.interleave},
     };
     for (const auto& [name, on] : asked) {
@@ -70,14 +67,14 @@ void refuse_on_tcp(const raw_sctp_feature_options& raw, const po::variables_map&
 // --sack-delay and --sack-freq: SCTP_DELAYED_SACK's two fields.
 void validate_sack(const raw_sctp_feature_options& raw, const po::variables_map& given,
                    sctp_feature_request& request, std::vector<std::string>& errors) {
-    if (is_given(given, "sack-delay")) {
+    if (given_by_user(given, "sack-delay")) {
         if (raw.sack_delay_ms < 1 || raw.sack_delay_ms > 500) {
             errors.push_back("--sack-delay must be 1..500 milliseconds (RFC 9260 caps it at 500)");
         } else {
             request.sack_delay_ms = static_cast<std::uint32_t>(raw.sack_delay_ms);
         }
     }
-    if (is_given(given, "sack-freq")) {
+    if (given_by_user(given, "sack-freq")) {
         if (raw.sack_freq < 1 || raw.sack_freq > 65535) {
             errors.push_back("--sack-freq must be 1..65535 packets (1: no delayed SACKs)");
         } else {
@@ -103,7 +100,7 @@ sctp_feature_request validate_sctp_feature_options(const raw_sctp_feature_option
         request.streams = static_cast<std::uint16_t>(raw.streams);
     }
     request.unordered = raw.unordered;
-    if (is_given(given, "pr-sctp")) {
+    if (given_by_user(given, "pr-sctp")) {
         if (const auto pr = parse_pr_sctp(raw.pr_sctp)) {
             request.pr = *pr;
         } else {
@@ -114,7 +111,7 @@ sctp_feature_request validate_sctp_feature_options(const raw_sctp_feature_option
         }
     }
     validate_sack(raw, given, request, errors);
-    if (is_given(given, "stream-scheduler")) {
+    if (given_by_user(given, "stream-scheduler")) {
         if (const auto scheduler = parse_stream_scheduler(raw.scheduler)) {
             request.scheduler = *scheduler;
         } else {

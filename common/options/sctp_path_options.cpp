@@ -9,6 +9,7 @@
 
 #include "options/number_values.hpp"
 #include "options/option_numbers.hpp"
+#include "options/option_parsing.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -51,10 +52,6 @@ void add_sctp_primary_option(po::options_description& options, raw_sctp_path_opt
 
 namespace {
 
-bool is_given(const po::variables_map& given, const char* name) {
-    return given.count(name) > 0 && !given[name].defaulted();
-}
-
 bool is_ip_literal(const std::string& text) {
     in_addr v4{};
     in6_addr v6{};
@@ -66,7 +63,7 @@ bool is_ip_literal(const std::string& text) {
 std::optional<std::uint16_t> retrans_limit(const po::variables_map& given, const char* name,
                                            long long value, long long low, const char* meaning,
                                            std::vector<std::string>& errors) {
-    if (!is_given(given, name)) {
+    if (!given_by_user(given, name)) {
         return std::nullopt;
     }
     if (value < low || value > max_path_retrans) {
@@ -105,14 +102,14 @@ sctp_path_request validate_sctp_path_options(const raw_sctp_path_options& raw,
         // asked for one learns it was not used.
         for (const char* name : {"sctp-hb-interval", "sctp-path-max-retrans",
                                  "sctp-assoc-max-retrans", "sctp-pf-threshold", "sctp-primary"}) {
-            if (is_given(given, name)) {
+            if (given_by_user(given, name)) {
                 errors.push_back(
                     fmt::format("--{} applies to SCTP only; drop it or use -t sctp", name));
             }
         }
         return request;
     }
-    if (is_given(given, "sctp-hb-interval")) {
+    if (given_by_user(given, "sctp-hb-interval")) {
         validate_hb_interval(raw, request, errors);
     }
     request.path_max_retrans = retrans_limit(given, "sctp-path-max-retrans", raw.path_max_retrans,
@@ -122,7 +119,7 @@ sctp_path_request validate_sctp_path_options(const raw_sctp_path_options& raw,
                       "retransmission timeouts", errors);
     request.pf_threshold = retrans_limit(given, "sctp-pf-threshold", raw.pf_threshold, 0,
                                          "retransmission timeouts", errors);
-    if (is_given(given, "sctp-primary")) {
+    if (given_by_user(given, "sctp-primary")) {
         if (!is_ip_literal(raw.primary)) {
             errors.push_back(
                 fmt::format("--sctp-primary takes an IPv4 or IPv6 address of the server, not '{}'",

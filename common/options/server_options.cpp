@@ -7,6 +7,7 @@
 #include <boost/program_options/value_semantic.hpp>
 
 #include "options/client_options.hpp"
+#include "options/option_parsing.hpp"
 
 namespace sctp_perf {
 namespace po = boost::program_options;
@@ -139,7 +140,7 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
             "-a/--server-accept-addr takes one address here; SOCK_SEQPACK_srv takes a list");
     }
     check_interface_entries(result.bind_addresses, "-a/--server-accept-addr", errors);
-    if (given.count("max-clients") && !given["max-clients"].defaulted()) {
+    if (given_by_user(given, "max-clients")) {
         if (raw.max_clients < 1 || raw.max_clients > max_server_clients) {
             errors.push_back(fmt::format("--max-clients must be 1..{} (and within ulimit -n)",
                                          max_server_clients));
