@@ -10,6 +10,7 @@
 #include <string>
 #include <system_error>
 
+#include "transport/sctp_path_settings.hpp"
 #include "transport/socket_setup.hpp"
 
 namespace sctp_perf {
@@ -22,9 +23,6 @@ std::int64_t now_ns(std::chrono::steady_clock::time_point t) {
 std::int64_t now_ns(std::chrono::system_clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
-
-// The kernel's SCTP_PF_EXPOSE_ENABLE (include/net/sctp/constants.h).
-constexpr std::uint32_t pf_expose_enable = 2;
 
 }  // namespace
 
@@ -165,7 +163,7 @@ void subscribe_path_events(int fd, std::int32_t assoc_id) {
     // pf_expose 0 or 1); a kernel that lacks the option never tells of it.
     sctp_assoc_value expose{};
     expose.assoc_id = assoc_id;
-    expose.assoc_value = pf_expose_enable;
+    expose.assoc_value = sctp_pf_expose_enable;
     ::setsockopt(fd, IPPROTO_SCTP, SCTP_EXPOSE_POTENTIALLY_FAILED_STATE, &expose, sizeof expose);
 }
 

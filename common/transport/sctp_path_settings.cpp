@@ -16,10 +16,6 @@
 namespace sctp_perf {
 namespace {
 
-// The kernel's SCTP_PF_EXPOSE_ENABLE (include/net/sctp/constants.h), which
-// the user-space header does not carry.
-constexpr std::uint32_t pf_expose_enable = 2;
-
 std::optional<std::uint32_t> read_sysctl(const char* name) {
     std::ifstream in(std::string("/proc/sys/net/sctp/") + name);
     std::uint32_t value = 0;
@@ -211,7 +207,7 @@ sctp_path_values read_sctp_path_settings(int fd, std::int32_t assoc_id) {
     sctp_assoc_value expose{};
     expose.assoc_id = assoc_id;
     if (get_option(fd, SCTP_EXPOSE_POTENTIALLY_FAILED_STATE, expose) == 0) {
-        values.pf_exposed = expose.assoc_value == pf_expose_enable;
+        values.pf_exposed = expose.assoc_value == sctp_pf_expose_enable;
     }
     return values;
 }

@@ -30,6 +30,11 @@
 
 namespace sctp_perf {
 
+// The kernel's SCTP_PF_EXPOSE_ENABLE (include/net/sctp/constants.h), which
+// the user-space header does not carry: the value of
+// SCTP_EXPOSE_POTENTIALLY_FAILED_STATE that makes Linux tell of the state.
+constexpr std::uint32_t sctp_pf_expose_enable = 2;
+
 // What the command line asked for; unset: the system's default stays.
 struct sctp_path_request {
     std::optional<std::uint32_t> hb_interval_ms;  // --sctp-hb-interval MS
