@@ -15,7 +15,7 @@
 namespace sctp_perf::compare {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ordered_json = nlohmann::ordered_json;
 
 // "5" for 0.05, "2.5" for 0.025: a fraction as the user wrote its percent.
 std::string percent_text(double fraction) {
@@ -132,7 +132,7 @@ void write_gate(std::ostream& out, const comparison_result& result) {
     }
 }
 
-json config_json(const run_config& config) {
+ordered_json config_json(const run_config& config) {
     return {{"service", config.service},
             {"transport", config.transport},
             {"mode", config.mode},
@@ -142,11 +142,11 @@ json config_json(const run_config& config) {
 }
 
 template <typename T>
-json optional_json(const std::optional<T>& value) {
-    return value ? json(*value) : json(nullptr);
+ordered_json optional_json(const std::optional<T>& value) {
+    return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
-json settings_json(const run_settings& settings) {
+ordered_json settings_json(const run_settings& settings) {
     return {{"spin", optional_json(settings.spin)},
             {"server_spin", optional_json(settings.server_spin)},
             {"flows", optional_json(settings.flows)},
@@ -157,7 +157,7 @@ json settings_json(const run_settings& settings) {
             {"unordered", optional_json(settings.unordered)}};
 }
 
-json side_json(const side_runs& side) {
+ordered_json side_json(const side_runs& side) {
     return {{"paths", side.paths},
             {"files", side.files},
             {"runs", side.runs.size()},
@@ -165,7 +165,7 @@ json side_json(const side_runs& side) {
             {"settings", settings_json(side.settings)}};
 }
 
-json power_json(const std::optional<comparison_power>& power) {
+ordered_json power_json(const std::optional<comparison_power>& power) {
     if (!power) {
         return nullptr;
     }
@@ -174,7 +174,7 @@ json power_json(const std::optional<comparison_power>& power) {
             {"runs_per_side_for_threshold", optional_json(power->runs_per_side)}};
 }
 
-json figures_json(const side_figures& figures) {
+ordered_json figures_json(const side_figures& figures) {
     const auto& interval = figures.median_interval_us;
     return {{"median_us", figures.median_us},
             {"median_interval",
@@ -267,7 +267,7 @@ void write_text_comparison(std::ostream& out, const comparison_result& result) {
 
 void write_json_comparison(std::ostream& out, const comparison_result& result) {
     const auto& bootstrap = result.settings.bootstrap;
-    json doc = {
+    ordered_json doc = {
         {"tool", "sctp-perf"},
         {"tool_version", version_string},
         {"format_version", comparison_format_version},
@@ -287,7 +287,7 @@ void write_json_comparison(std::ostream& out, const comparison_result& result) {
           {"seed", bootstrap.seed},
           {"test", "Mann-Whitney U, two-sided"}}},
     };
-    json rows = json::array();
+    ordered_json rows = ordered_json::array();
     for (const auto& row : result.rows) {
         rows.push_back({
             {"percentile", std::string(label_of(row.percentile))},
@@ -307,7 +307,7 @@ void write_json_comparison(std::ostream& out, const comparison_result& result) {
     if (result.gate_rules.empty()) {
         doc["gate"] = nullptr;
     } else {
-        json outcomes = json::array();
+        ordered_json outcomes = ordered_json::array();
         for (const auto& outcome : result.gate) {
             outcomes.push_back({{"percentile", std::string(label_of(outcome.rule.percentile))},
                                 {"threshold_percent", outcome.rule.threshold_fraction * 100.0},

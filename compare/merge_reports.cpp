@@ -25,11 +25,11 @@ const json& member_or_null(const json& object, std::string_view key) {
 }
 
 // What the numbers a merge adds up may be: a time of a summary (which may
-// be 0 ns, unlike a percentile compared), a duration, a rate or a
-// throughput, each short of what would overflow when summed over hosts.
+// be 0 ns, unlike a percentile compared), a duration, a flow's rate
+// (flow_rate_range) or a throughput, each short of what would overflow
+// when summed over hosts.
 constexpr number_range summary_us_range{0.0, time_us_range.most, "time", " us"};
 constexpr number_range duration_s_range{0.0, 1e9, "duration", " s"};
-constexpr number_range rate_range{0.0, 1e12, "rate", "/s"};
 constexpr number_range mb_per_s_range{0.0, 1e12, "throughput", " MB/s"};
 // How late a client began against --start-at; early is negative.
 constexpr number_range late_us_range{-time_us_range.most, time_us_range.most, "delay", " us"};
@@ -122,9 +122,9 @@ void read_load(const json& load, host_run& run) {
     run.flows = flows.is_number_unsigned() ? flows.get<unsigned>() : 1;
     // The client reports its rates per flow: this client's are for all its flows.
     run.rate_asked_per_s =
-        number_of(load, "load", "rate_asked_per_s", run.source, rate_range) * run.flows;
+        number_of(load, "load", "rate_asked_per_s", run.source, flow_rate_range) * run.flows;
     run.rate_achieved_per_s =
-        number_of(load, "load", "rate_achieved_per_s", run.source, rate_range) * run.flows;
+        number_of(load, "load", "rate_achieved_per_s", run.source, flow_rate_range) * run.flows;
     run.payload_mb_per_s_sent =
         number_of(load, "load", "payload_mb_per_s_sent", run.source, mb_per_s_range);
     run.payload_mb_per_s_received_by_server =

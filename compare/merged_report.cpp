@@ -21,7 +21,7 @@
 namespace sctp_perf::compare {
 namespace {
 
-using json = nlohmann::ordered_json;
+using ordered_json = nlohmann::ordered_json;
 
 constexpr const char* latency_scope =
     "the merged latency is the distribution over every timed message of every client, as if one "
@@ -51,18 +51,18 @@ std::vector<std::optional<std::int64_t>> start_offsets_us(const merged_run& merg
     return offsets;
 }
 
-json text_or_null(const std::string& text) {
-    return text.empty() ? json(nullptr) : json(text);
+ordered_json text_or_null(const std::string& text) {
+    return text.empty() ? ordered_json(nullptr) : ordered_json(text);
 }
 
-json number_or_null(const nlohmann::json& value) {
-    return value.is_number() ? json(value.get<double>()) : json(nullptr);
+ordered_json number_or_null(const nlohmann::json& value) {
+    return value.is_number() ? ordered_json(value.get<double>()) : ordered_json(nullptr);
 }
 
-json host_json(const host_run& host, const std::optional<std::int64_t>& offset_us) {
+ordered_json host_json(const host_run& host, const std::optional<std::int64_t>& offset_us) {
     const auto& p = host.percentiles;
     const auto percentile = [&](const char* key) {
-        return p.is_object() && p.contains(key) ? number_or_null(p[key]) : json(nullptr);
+        return p.is_object() && p.contains(key) ? number_or_null(p[key]) : ordered_json(nullptr);
     };
     return {
         {"report", host.source},
@@ -73,9 +73,10 @@ json host_json(const host_run& host, const std::optional<std::int64_t>& offset_u
         {"p99_us", percentile("p99_us")},
         {"max_us", percentile("max_us")},
         {"measurement_began_at", text_or_null(host.measurement_began_at)},
-        {"start_offset_us", offset_us ? json(*offset_us) : json(nullptr)},
+        {"start_offset_us", offset_us ? ordered_json(*offset_us) : ordered_json(nullptr)},
         {"start_at_requested", text_or_null(host.start_at_requested)},
-        {"start_late_us", host.start_late_us ? json(*host.start_late_us) : json(nullptr)},
+        {"start_late_us",
+         host.start_late_us ? ordered_json(*host.start_late_us) : ordered_json(nullptr)},
         {"duration_s", host.duration_s},
         {"rate_per_s", host.rate_achieved_per_s},
     };
@@ -84,8 +85,8 @@ json host_json(const host_run& host, const std::optional<std::int64_t>& offset_u
 // A series as a client's report writes it, from the merged histogram, with
 // the pooled mean and deviation in place of the histogram's bucket-middle
 // ones.
-json series_json(const latency_series& series) {
-    json doc = latency_json(series.histogram);
+ordered_json series_json(const latency_series& series) {
+    ordered_json doc = latency_json(series.histogram);
     if (series.histogram.count() > 0) {
         doc["mean_us"] = series.mean_us;
         doc["stddev_us"] = series.stddev_us;
@@ -95,27 +96,28 @@ json series_json(const latency_series& series) {
 
 // A summed rate, or null where the clients did not measure at once and the
 // sum would be a rate no moment saw.
-json summed_rate(const merged_run& merged, double rate) {
-    return merged.apart.empty() ? json(rate) : json(nullptr);
+ordered_json summed_rate(const merged_run& merged, double rate) {
+    return merged.apart.empty() ? ordered_json(rate) : ordered_json(nullptr);
 }
 
-json load_totals_json(const merged_run& merged) {
+ordered_json load_totals_json(const merged_run& merged) {
     const bool rate = merged.rate_asked_per_s > 0.0;
-    json load = {
+    ordered_json load = {
         {"mode", merged.hosts.front().config.mode},
         {"flows", merged.flows},
         {"duration_s", merged.duration_s},
         {"rate_asked_total_per_s",
-         rate ? summed_rate(merged, merged.rate_asked_per_s) : json(nullptr)},
+         rate ? summed_rate(merged, merged.rate_asked_per_s) : ordered_json(nullptr)},
         {"rate_achieved_total_per_s", summed_rate(merged, merged.rate_achieved_per_s)},
         {"payload_mb_per_s_sent", summed_rate(merged, merged.payload_mb_per_s_sent)},
         {"payload_mb_per_s_received_by_server",
          summed_rate(merged, merged.payload_mb_per_s_received_by_server)},
     };
-    json server = json::object();
+    ordered_json server = ordered_json::object();
     for (const auto& key : summed_load_counts()) {
         const auto it = merged.counts.find(key);
-        const json value = it == merged.counts.end() ? json(nullptr) : json(it->second);
+        const ordered_json value =
+            it == merged.counts.end() ? ordered_json(nullptr) : ordered_json(it->second);
         if (key.starts_with("server_")) {
             server[key.substr(7)] = value;
         } else {
@@ -123,29 +125,30 @@ json load_totals_json(const merged_run& merged) {
         }
     }
     load["server"] = server;
-    load["latency_corrected"] = merged.corrected ? series_json(*merged.corrected) : json(nullptr);
+    load["latency_corrected"] =
+        merged.corrected ? series_json(*merged.corrected) : ordered_json(nullptr);
     load["latency_uncorrected"] =
-        merged.uncorrected ? series_json(*merged.uncorrected) : json(nullptr);
+        merged.uncorrected ? series_json(*merged.uncorrected) : ordered_json(nullptr);
     return load;
 }
 
 }  // namespace
 
-json merged_report_json(const merged_run& merged) {
+ordered_json merged_report_json(const merged_run& merged) {
     const auto& first = merged.hosts.front();
     const auto& h = merged.headline.histogram;
-    json hosts = json::array();
+    ordered_json hosts = ordered_json::array();
     const auto offsets = start_offsets_us(merged);
     for (std::size_t i = 0; i < merged.hosts.size(); ++i) {
         hosts.push_back(host_json(merged.hosts[i], offsets[i]));
     }
-    json summary = latency_summary_json(h);
+    ordered_json summary = latency_summary_json(h);
     if (h.count() > 0) {
         summary["mean_us"] = merged.headline.mean_us;
         summary["stddev_us"] = merged.headline.stddev_us;
     }
     summary["duration_s"] = merged.duration_s;
-    json doc = {
+    ordered_json doc = {
         {"tool", "sctp-perf"},
         {"tool_version", version_string},
         {"format_version", json_format_version},
@@ -154,10 +157,11 @@ json merged_report_json(const merged_run& merged) {
         {"latency_scope", latency_scope},
         {"units", "microseconds"},
         {"interrupted", false},
-        {"config", json::parse(first.config_doc.dump())},
+        {"config", ordered_json::parse(first.config_doc.dump())},
         {"differences", merged.differences},
-        {"measured_at_once", merged.at_once ? json(*merged.at_once) : json(nullptr)},
-        {"apart", merged.apart.empty() ? json(nullptr) : json(merged.apart)},
+        {"measured_at_once",
+         merged.at_once ? ordered_json(*merged.at_once) : ordered_json(nullptr)},
+        {"apart", merged.apart.empty() ? ordered_json(nullptr) : ordered_json(merged.apart)},
         {"hosts", hosts},
         {"summary", summary},
         {"percentiles", latency_percentiles_json(h)},
@@ -179,12 +183,12 @@ void write_json_merged(std::ostream& out, const merged_run& merged) {
 
 namespace {
 
-std::string us_text(const json& value) {
+std::string us_text(const ordered_json& value) {
     return value.is_number() ? fmt::format("{:.3f}", value.get<double>()) : std::string("-");
 }
 
 // A text as it is, a number as a whole one, "-" for null.
-std::string text_or_dash(const json& value) {
+std::string text_or_dash(const ordered_json& value) {
     if (value.is_string()) {
         return value.get<std::string>();
     }
@@ -193,11 +197,11 @@ std::string text_or_dash(const json& value) {
 
 // A rate with one decimal, "-" for null (clients that did not measure at
 // once have no summed rate).
-std::string rate_text(const json& value) {
+std::string rate_text(const ordered_json& value) {
     return value.is_number() ? fmt::format("{:.1f}", value.get<double>()) : std::string("-");
 }
 
-void write_host_table(std::ostream& out, const json& doc) {
+void write_host_table(std::ostream& out, const ordered_json& doc) {
     std::vector<std::vector<std::string>> rows = {{"host", "program", "measuring began (UTC)",
                                                    "offset_us", "late_us", "count", "rate/s",
                                                    "p50_us", "p99_us", "max_us", "report"}};
@@ -213,8 +217,9 @@ void write_host_table(std::ostream& out, const json& doc) {
     rows.push_back({"merged", "", "", "", "", doc["summary"]["num_points"].dump(),
                     rate_text(doc.contains("load") ? doc["load"]["rate_achieved_total_per_s"]
                                                    : doc["ping_pong"]["round_trips_per_s"]),
-                    us_text(p.value("p50_us", json())), us_text(p.value("p99_us", json())),
-                    us_text(p.value("max_us", json())), ""});
+                    us_text(p.value("p50_us", ordered_json())),
+                    us_text(p.value("p99_us", ordered_json())),
+                    us_text(p.value("max_us", ordered_json())), ""});
     write_table(out, rows,
                 {align::left, align::left, align::left, align::right, align::right, align::right,
                  align::right, align::right, align::right, align::right, align::left});
@@ -223,7 +228,7 @@ void write_host_table(std::ostream& out, const json& doc) {
 }  // namespace
 
 void write_text_merged(std::ostream& out, const merged_run& merged) {
-    const json doc = merged_report_json(merged);
+    const ordered_json doc = merged_report_json(merged);
     fmt::print(out, "{} client reports merged: {}\n", merged.hosts.size(),
                describe_config(merged.hosts.front().config));
     for (const auto& difference : merged.differences) {
@@ -245,9 +250,9 @@ void write_text_merged(std::ostream& out, const merged_run& merged) {
     const auto& p = doc["percentiles"];
     for (const auto& point : reported_percentiles) {
         fmt::print(out, "\t{:<8}{:>12}\n", point.label,
-                   us_text(p.value(percentile_json_key(point), json())));
+                   us_text(p.value(percentile_json_key(point), ordered_json())));
     }
-    fmt::print(out, "\t{:<8}{:>12}\n", "max", us_text(p.value("max_us", json())));
+    fmt::print(out, "\t{:<8}{:>12}\n", "max", us_text(p.value("max_us", ordered_json())));
     if (doc.contains("load")) {
         const auto& load = doc["load"];
         const bool summed = merged.apart.empty();

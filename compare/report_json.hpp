@@ -34,6 +34,9 @@ struct number_range {
 // below 1 ns, and count them in 64 bits, so nothing above 2^64 ns (about
 // 213 days).
 inline constexpr number_range time_us_range{0.001, 18446744073709.551616, "time", " us"};
+// A rate of one flow, messages per second: no client sends faster than a
+// message a nanosecond.
+inline constexpr number_range flow_rate_range{0.0, 1e9, "rate", "/s"};
 
 // A number as the refusals write it: the shortest text that reads back as
 // the same double.

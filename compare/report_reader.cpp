@@ -104,10 +104,6 @@ const json* nested(const json& doc, std::string_view object, std::string_view ke
     return outer != nullptr ? member_of(*outer, key) : nullptr;
 }
 
-// A rate asked for, messages per second of one flow: no client sends faster
-// than a message a nanosecond.
-constexpr number_range rate_range{0.0, 1e9, "rate", "/s"};
-
 }  // namespace
 
 run_settings settings_of(const json& doc, const std::string& source) {
@@ -119,7 +115,7 @@ run_settings settings_of(const json& doc, const std::string& source) {
     settings.unordered = optional_flag(nested(doc, "sctp", "unordered"), "sctp.unordered", source);
     settings.arrivals = optional_text(nested(doc, "load", "arrivals"), "load.arrivals", source);
     settings.rate_per_s = optional_number(nested(doc, "config", "rate_per_s"), "config.rate_per_s",
-                                          source, rate_range);
+                                          source, flow_rate_range);
     settings.flows = optional_count(nested(doc, "config", "flows"), "config.flows", source);
     settings.batch = optional_count(nested(doc, "config", "batch"), "config.batch", source);
     return settings;

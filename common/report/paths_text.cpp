@@ -22,7 +22,7 @@ std::string ms(std::int64_t ns) {
     return fmt::format("{:.3f} ms", static_cast<double>(ns) / 1e6);
 }
 
-std::string s_of(std::int64_t ns) {
+std::string seconds_text(std::int64_t ns) {
     return fmt::format("{:.3f} s", static_cast<double>(ns) / 1e9);
 }
 
@@ -81,7 +81,7 @@ std::string fault_outcome_text(const fault_row& f) {
     if (!f.started) {
         return "not started: " + f.not_started;
     }
-    std::string text = fmt::format("started {} ({})", s_of(f.started_ns), f.started_utc);
+    std::string text = fmt::format("started {} ({})", seconds_text(f.started_ns), f.started_utc);
     if (f.timed_out) {
         text += fmt::format(", killed with its process group after {:.3f} s (--at-timeout)",
                             f.duration_s.value_or(0.0));
@@ -127,7 +127,7 @@ std::string path_name(const failure_figures& f, std::uint16_t path) {
 void write_failure(std::ostream& out, const failure_figures& f) {
     const auto& c = f.cost;
     fmt::print(
-        out, "failure (measured from {} at {}{}):\n", f.fault_source, s_of(c.fault_ns),
+        out, "failure (measured from {} at {}{}):\n", f.fault_source, seconds_text(c.fault_ns),
         f.fault_command_s ? fmt::format(", its command took {:.3f} s", *f.fault_command_s) : "");
     fmt::print(out, "\tfaulted path: {}\n",
                c.fault_path != 0
@@ -147,14 +147,14 @@ void write_failure(std::ostream& out, const failure_figures& f) {
         fmt::print(out,
                    "\tundone by {} at {}: client {}; server {}; replies back on the faulted "
                    "path {}\n",
-                   f.undone_source, s_of(*f.undone_ns), available(f.client_available),
+                   f.undone_source, seconds_text(*f.undone_ns), available(f.client_available),
                    available(f.server_available),
                    c.back_on_path_ns ? ms(*c.back_on_path_ns) + " after" : std::string("never"));
     }
     if (c.longest_gap) {
         fmt::print(out, "\tlongest gap between replies: {}, from {} to {}\n",
-                   ms(c.longest_gap->length_ns()), s_of(c.longest_gap->from_ns),
-                   s_of(c.longest_gap->to_ns));
+                   ms(c.longest_gap->length_ns()), seconds_text(c.longest_gap->from_ns),
+                   seconds_text(c.longest_gap->to_ns));
     }
     if (c.unfaulted_p999_ns) {
         fmt::print(out,
