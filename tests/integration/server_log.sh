@@ -23,6 +23,12 @@ seconds_of() {
     perl -ne 'print $1 * 3600 + $2 * 60 + $3 if /^\S+T(\d\d):(\d\d):(\d\d\.\d\d\d)Z /' <<<"$1"
 }
 
+# about_a_period_apart FROM TO: whether two stamps (seconds_of) are one
+# --idle-report 1 period apart: not early, and not late by half of it.
+about_a_period_apart() {
+    perl -e 'my $d = $ARGV[1] - $ARGV[0]; exit($d >= 0.9 && $d <= 1.5 ? 0 : 1)' "$1" "$2"
+}
+
 start_server SOCK_STREAM_srv -t tcp --idle-report 1
 
 # Idle: a line about every second (a period starts when the server does).
@@ -43,8 +49,8 @@ previous=
 while IFS= read -r line; do
     now=$(seconds_of "$line")
     if [ -n "$previous" ]; then
-        perl -e 'my $d = $ARGV[1] - $ARGV[0]; exit($d >= 0.9 && $d <= 1.5 ? 0 : 1)' \
-            "$previous" "$now" || fail "idle lines $previous and $now are not about 1 s apart"
+        about_a_period_apart "$previous" "$now" ||
+            fail "idle lines $previous and $now are not about 1 s apart"
     fi
     previous=$now
 done < <(grep ') select timed out$' "$SERVER_LOG" | head -n 3)
@@ -82,7 +88,7 @@ grep -q 'select timed out' <<<"$tail_after" || fail "no idle line within 10 s of
 # A full period from the test's end, by the log's stamps.
 ended=$(seconds_of "$(head -n 1 <<<"$tail_after")")
 resumed=$(seconds_of "$(grep -m 1 'select timed out' <<<"$tail_after")")
-perl -e 'my $d = $ARGV[1] - $ARGV[0]; exit($d >= 0.9 && $d <= 1.5 ? 0 : 1)' "$ended" "$resumed" ||
+about_a_period_apart "$ended" "$resumed" ||
     fail "the first idle line after the test came $ended -> $resumed, not about 1 s after its end"
 pass "the idle report resumes after the test, a period after its end"
 
