@@ -16,6 +16,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -73,6 +74,10 @@ class server_loop {
     boost::asio::steady_timer retry_timer_;
     std::chrono::seconds idle_report_;
     unsigned running_sessions_ = 0;  // started and not yet ended; only on the event loop
+    // Counts arm_idle_timer() and park_idle_timer() calls (on the event
+    // loop): a wait whose timer expired before it was re-armed or parked
+    // still completes without error, and must know it was superseded.
+    std::uint64_t idle_arming_ = 0;
     session_pool sessions_;
     std::chrono::milliseconds header_timeout_;
     std::string listener_failure_;  // the failure of the episode, empty outside one

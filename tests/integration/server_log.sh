@@ -117,3 +117,26 @@ if [ "$lines" != 2 ] || ! grep -q ') starting server at port [0-9]*$' "$SERVER_L
     fail "--quiet: expected the port line and the garbage client's error only, got $lines lines"
 fi
 pass "--quiet keeps the port line and the error only"
+
+# An event loop held up past an idle expiry while a client connects (the
+# server stopped, SIGSTOP, for 1.5 s of a 1 s period): when it goes on, the
+# expired wait must not log, nor re-arm the report the test has parked. It
+# did, every second of the test, before the loop told a superseded wait by
+# its arming (seen under TSan on a loaded machine; here made certain).
+start_server SOCK_STREAM_srv -t tcp --idle-report 1
+sleep 0.5
+kill -STOP "$SERVER_PID"
+"$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 --rate 1000 --duration 3 \
+    >"$WORK_DIR/held.out" 2>"$WORK_DIR/held.err" &
+held_client=$!
+STARTED_PIDS+=("$held_client")
+sleep 1.5
+kill -CONT "$SERVER_PID"
+wait "$held_client" || { cat "$WORK_DIR/held.err" >&2; fail "the client of the held server failed"; }
+wait_for_log "finished [0-9]* messages"
+during=$(sed -n '/ connected from /,/ finished [0-9]* messages$/p' "$SERVER_LOG")
+if grep -q 'select timed out' <<<"$during"; then
+    cat "$SERVER_LOG" >&2
+    fail "an idle line came during the test of a server held past an idle expiry"
+fi
+pass "a server held past an idle expiry as a client connects logs no idle line during its test"
