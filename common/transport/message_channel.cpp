@@ -15,6 +15,7 @@
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "transport/peer_failures.hpp"
+#include "transport/peer_gone.hpp"
 #include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
@@ -61,7 +62,7 @@ std::size_t receive_once(int fd, std::span<std::byte> buffer, int flags,
             throw peer_error(peer_went_silent());
         }
         if (errno == ECONNRESET) {
-            throw peer_error("the peer reset the connection");
+            throw peer_gone("the peer reset the connection");
         }
         throw std::system_error(errno, std::generic_category(), "receive failed");
     }
@@ -124,7 +125,7 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
     try {
         return read_once(buffer, MSG_DONTWAIT, delivery);
     } catch (const peer_closed&) {
-        throw peer_error("the peer closed the connection in the middle of the test");
+        throw peer_gone("the peer closed the connection in the middle of the test");
     }
 }
 
@@ -150,7 +151,7 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
             return part;  // nothing yet
         }
         if (errno == ECONNRESET) {
-            throw peer_error("the peer reset the connection");
+            throw peer_gone("the peer reset the connection");
         }
         throw std::system_error(errno, std::generic_category(), "receive failed");
     }

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "errors.hpp"
+#include "transport/peer_gone.hpp"
 
 namespace sctp_perf {
 
@@ -40,7 +41,7 @@ bool send_again(int error, int flags, std::string_view peer_link) {
         // An SCTP association that ended reports these rather than EPIPE.
         case ENOTCONN:
         case ESHUTDOWN:
-            throw peer_error(fmt::format("the peer closed the {}", peer_link));
+            throw peer_gone(fmt::format("the peer closed the {}", peer_link));
         default:
             throw std::system_error(error, std::generic_category(), "send failed");
     }
