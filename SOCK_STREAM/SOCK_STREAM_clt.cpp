@@ -13,5 +13,5 @@ int main(int argc, char** argv) {
         "(SCTP or TCP)",
         sctp_perf::socket_service::stream, true};
     return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_stream_client,
-                                  sctp_perf::connect_stream_flows);
+                                  sctp_perf::connect_stream_flows, sctp_perf::stream_flow_dialer);
 }

@@ -59,7 +59,8 @@ int run(const client_options& options, const program_info& program,
 }  // namespace
 
 int client_main(int argc, const char* const* argv, const program_info& program,
-                const client_connector& connect, const flows_connector& connect_rest) {
+                const client_connector& connect, const flows_connector& connect_rest,
+                const flow_dialer_maker& redial) {
     // A reader of stdout that went away is an error to report (EPIPE), not
     // a death by SIGPIPE; the sockets pass MSG_NOSIGNAL already.
     std::signal(SIGPIPE, SIG_IGN);
@@ -75,7 +76,7 @@ int client_main(int argc, const char* const* argv, const program_info& program,
             return exit_success;
         }
         return run(with_machine_defaults(*options), program,
-                   client_connectors{connect, connect_rest});
+                   client_connectors{connect, connect_rest, redial});
     } catch (const usage_error& e) {
         const auto* list = dynamic_cast<const usage_error_list*>(&e);
         return report_failure(program, on_failure, e.what(), exit_usage_error,

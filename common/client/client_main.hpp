@@ -14,6 +14,8 @@
 
 namespace sctp_perf {
 
+class flow_dialer;  // client/flow_setup_loop.hpp
+
 struct client_connection {
     std::unique_ptr<message_channel> channel;
     std::vector<std::string> local_addresses;
@@ -31,11 +33,16 @@ using client_connector = std::function<client_connection(const client_options&, 
 using flows_connector = std::function<void(const client_options&, const protocol::test_header&,
                                            std::vector<std::unique_ptr<message_channel>>&)>;
 
+// Makes the dialer with which a load run sets up a flow again whose
+// connection ended (--reconnect; client/load/flow_reconnector.hpp).
+using flow_dialer_maker = std::function<std::unique_ptr<flow_dialer>(const client_options&)>;
+
 // Parses the command line, connects, runs the test and prints the report.
 // Returns the exit code; prints one line on stderr on failure. Without
 // `connect_rest`, a load run connects its flows one after another with
-// `connect`.
+// `connect`; without `redial`, --reconnect has no way to connect again.
 int client_main(int argc, const char* const* argv, const program_info& program,
-                const client_connector& connect, const flows_connector& connect_rest = {});
+                const client_connector& connect, const flows_connector& connect_rest = {},
+                const flow_dialer_maker& redial = {});
 
 }  // namespace sctp_perf

@@ -23,6 +23,7 @@ namespace sctp_perf {
 struct client_connectors {
     const client_connector& connect;
     const flows_connector& connect_rest;
+    const flow_dialer_maker& redial;  // --reconnect's; may be empty
 };
 
 struct connected_flows {

@@ -8,11 +8,13 @@
 #include "client/connection_checks.hpp"
 #include "client/failure_watch.hpp"
 #include "client/failure_watch_inputs.hpp"
+#include "client/flow_setup_loop.hpp"
 #include "client/load/load_engine.hpp"
 #include "client/load/load_plan.hpp"
 #include "client/load/pooled_load.hpp"
 #include "client/load/send_schedule.hpp"
 #include "client/repeated_runs.hpp"
+#include "errors.hpp"
 #include "runtime/interrupt.hpp"
 
 namespace sctp_perf {
@@ -52,6 +54,15 @@ load_result measure_load(const client_options& options, run_report& report, bool
     outputs.latency_file = options.latency_file;
     failure_watch watch(options, described.program, channels_of(flows.channels));
     plan.watch = &watch;
+    std::unique_ptr<flow_dialer> redial;
+    if (plan.reconnect.enabled) {
+        if (!connect.redial) {
+            throw usage_error("--reconnect: this program cannot set a flow up again");
+        }
+        redial = connect.redial(options);
+        plan.redial = redial.get();
+        plan.header = &header;
+    }
     const interrupt_scope interrupts;
     plan.stop = &interrupt_flag();
     auto result = run_load_test(std::move(flows.channels), plan, outputs);

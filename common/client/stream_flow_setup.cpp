@@ -74,4 +74,8 @@ void connect_stream_flows(const client_options& options, const protocol::test_he
     connect_flows_at_once(dialer, options, header, channels);
 }
 
+std::unique_ptr<flow_dialer> stream_flow_dialer(const client_options& options) {
+    return std::make_unique<stream_dialer>(options);
+}
+
 }  // namespace sctp_perf

@@ -32,7 +32,18 @@ void add_fault_options(po::options_description& options, raw_fault_options& raw,
          "it started (0.1..86400); the report says it was killed")
         ("at-output", po::value(&raw.output_dir)->value_name("DIR"),
          "write each --at command's output (stdout and stderr) to DIR/PROGRAM-at-K.log, K its "
-         "place on the command line (default: the current directory)");
+         "place on the command line (default: the current directory)")
+        ("reconnect", po::bool_switch(&raw.reconnect),
+         "--rate and --throughput over TCP: a flow whose connection ends (the server closed or "
+         "reset it, or restarted) connects again and carries on; the report gives each flow's "
+         "outages (time without service, replies lost, messages not sent) and their "
+         "distribution; without it such a run fails at once")
+        ("reconnect-backoff", real_value(raw.reconnect_backoff_s, unreadable,
+                                         "--reconnect-backoff", real_kind::seconds)
+             ->default_value(default_text(default_reconnect_backoff))->value_name("S"),
+         "with --reconnect: the longest wait between two attempts of a flow, 0.001..60 s; the "
+         "first wait is 0.01 s and each failed attempt doubles it, each drawn at random from "
+         "its upper half so that flows spread out");
     // clang-format on
 }
 
@@ -112,6 +123,20 @@ fault_request validate_fault_options(const raw_fault_options& raw, const po::var
                 "--at-output {}: not a directory this program may write in", raw.output_dir));
         } else {
             request.output_dir = raw.output_dir;
+        }
+    }
+    request.reconnect.enabled = raw.reconnect;
+    if (!given["reconnect-backoff"].defaulted()) {
+        if (!raw.reconnect) {
+            errors.push_back(
+                "--reconnect-backoff needs --reconnect: it bounds the waits between attempts to "
+                "connect again");
+        } else if (!(raw.reconnect_backoff_s >= min_reconnect_backoff_s &&
+                     raw.reconnect_backoff_s <= max_reconnect_backoff_s)) {
+            errors.push_back("--reconnect-backoff must be 0.001..60 seconds");
+        } else {
+            request.reconnect.longest_wait = std::chrono::milliseconds(
+                static_cast<long long>(raw.reconnect_backoff_s * 1000.0 + 0.5));
         }
     }
     if (at && repeat > 1) {

@@ -26,6 +26,22 @@ struct fault_command {
     friend bool operator==(const fault_command&, const fault_command&) = default;
 };
 
+// --reconnect: a load flow whose connection ends (the peer closed, reset or
+// aborted it) is set up again, after a wait that starts at
+// first_reconnect_wait and doubles with each failed attempt up to the
+// longest wait (--reconnect-backoff); each wait is drawn at random from its
+// upper half, so that flows that lost their server together do not all come
+// back at once.
+inline constexpr auto first_reconnect_wait = std::chrono::milliseconds(10);
+inline constexpr auto default_reconnect_backoff = std::chrono::milliseconds(200);
+inline constexpr double min_reconnect_backoff_s = 0.001;
+inline constexpr double max_reconnect_backoff_s = 60.0;
+
+struct reconnect_policy {
+    bool enabled = false;
+    std::chrono::milliseconds longest_wait = default_reconnect_backoff;
+};
+
 struct fault_request {
     std::vector<fault_command> commands;  // in command-line order
     // A command still running this long after it started is killed, with
@@ -34,6 +50,7 @@ struct fault_request {
     // Where each command's output goes, as PROGRAM-at-K.log (K: its place
     // on the command line, from 1); empty: the current directory.
     std::string output_dir;
+    reconnect_policy reconnect;
     bool any() const noexcept { return !commands.empty(); }
 };
 
@@ -41,10 +58,12 @@ struct raw_fault_options {
     std::vector<std::string> at;  // each "SECONDS:COMMAND"
     double timeout_s = std::chrono::duration<double>(default_fault_timeout).count();
     std::string output_dir;
+    bool reconnect = false;
+    double reconnect_backoff_s = std::chrono::duration<double>(default_reconnect_backoff).count();
 };
 
-// Adds --at, --at-timeout and --at-output to `options`; a number that
-// cannot be read adds a sentence to `unreadable`.
+// Adds --at, --at-timeout, --at-output, --reconnect and --reconnect-backoff to `options`; a number
+// that cannot be read adds a sentence to `unreadable`.
 void add_fault_options(boost::program_options::options_description& options, raw_fault_options& raw,
                        std::vector<std::string>& unreadable);
 

@@ -8,6 +8,7 @@
 #include "report/histogram_log.hpp"
 #include "report/load_figures.hpp"
 #include "report/load_report.hpp"
+#include "report/reconnect_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/sctp_report.hpp"
 #include "report/transport_json.hpp"
@@ -64,15 +65,19 @@ json per_flow_json(const load_result& l) {
     json flows = json::array();
     for (const auto& f : l.per_flow) {
         const auto figures = figures_of(f);
-        flows.push_back({{"flow", f.flow},
-                         {"messages_sent", f.messages_sent},
-                         {"messages_replied", f.messages_replied},
-                         {"messages_lost", f.messages_lost},
-                         {"messages_abandoned", f.messages_abandoned},
-                         {"rate_per_s", f.rate_per_s},
-                         {"p50_us", optional_json(figures.p50_us)},
-                         {"p99_us", optional_json(figures.p99_us)},
-                         {"max_us", optional_json(figures.max_us)}});
+        json flow = {{"flow", f.flow},
+                     {"messages_sent", f.messages_sent},
+                     {"messages_replied", f.messages_replied},
+                     {"messages_lost", f.messages_lost},
+                     {"messages_abandoned", f.messages_abandoned},
+                     {"rate_per_s", f.rate_per_s},
+                     {"p50_us", optional_json(figures.p50_us)},
+                     {"p99_us", optional_json(figures.p99_us)},
+                     {"max_us", optional_json(figures.max_us)}};
+        if (l.reconnect.enabled) {
+            flow["outages"] = flow_outages_json(f);
+        }
+        flows.push_back(std::move(flow));
     }
     return flows;
 }
@@ -172,6 +177,9 @@ json load_json(const load_result& l) {
     };
     if (!l.per_server.empty()) {  // fan-out only: one server's reports are as they were
         doc["per_server"] = per_server_json(l);
+    }
+    if (l.reconnect.enabled) {
+        doc["reconnect"] = reconnect_json(l);
     }
     return doc;
 }

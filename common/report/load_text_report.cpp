@@ -15,6 +15,7 @@
 #include "report/defined_statistics.hpp"
 #include "report/load_figures.hpp"
 #include "report/load_report.hpp"
+#include "report/reconnect_report.hpp"
 #include "report/sctp_report.hpp"
 #include "stats/latency_recorder.hpp"
 
@@ -280,6 +281,7 @@ void write_load_summary(std::ostream& out, const load_result& l) {
                l.messages_sent, l.messages_received_by_server, l.messages_echo_requested,
                l.messages_replied, l.messages_lost, l.messages_duplicated);
     write_abandoned_line(out, l);
+    write_reconnect_lines(out, l);
     fmt::print(
         out, "\tpayload: {:.3f} MB/s sent, {:.3f} MB/s received by the server (MB = 10^6 bytes)\n",
         l.payload_mb_per_s_sent(), l.payload_mb_per_s_received_by_server());

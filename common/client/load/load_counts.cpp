@@ -34,6 +34,10 @@ message_counts& message_counts::operator+=(const message_counts& more) noexcept 
     requests_abandoned_by_client_kernel += more.requests_abandoned_by_client_kernel;
     replies_abandoned_by_server_kernel += more.replies_abandoned_by_server_kernel;
     messages_duplicated += more.messages_duplicated;
+    connections_lost += more.connections_lost;
+    replies_lost_to_outages += more.replies_lost_to_outages;
+    messages_not_sent_in_outages += more.messages_not_sent_in_outages;
+    messages_sent_on_lost_connections += more.messages_sent_on_lost_connections;
     return *this;
 }
 

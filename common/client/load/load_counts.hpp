@@ -45,6 +45,16 @@ struct message_counts {
     std::uint64_t requests_abandoned_by_client_kernel = 0;
     std::uint64_t replies_abandoned_by_server_kernel = 0;
     std::uint64_t messages_duplicated = 0;
+    // --reconnect: connections that ended in the middle of the run (each set
+    // up again, or still down when the run ended); the replies owed on them
+    // when they ended; the measured messages due while a flow had no
+    // connection, never sent; and the measured messages sent on them, whose
+    // server account ended with the connection (messages_received_by_server
+    // counts only the accounts that came).
+    std::uint64_t connections_lost = 0;
+    std::uint64_t replies_lost_to_outages = 0;
+    std::uint64_t messages_not_sent_in_outages = 0;
+    std::uint64_t messages_sent_on_lost_connections = 0;
 
     message_counts& operator+=(const message_counts& more) noexcept;
 };

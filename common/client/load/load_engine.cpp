@@ -357,6 +357,7 @@ class load_run {
         result_.reply_bytes = plan_.reply_bytes;
         result_.rate_asked_per_s = plan_.rate_per_s;
         result_.batch = plan_.batch;
+        result_.reconnect = plan_.reconnect;
         if (plan_.mode == protocol::test_mode::rate) {
             result_.tick_rate_per_s = plan_.tick_rate_per_s;
             result_.arrivals = plan_.arrivals;

@@ -65,6 +65,7 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
     dues_.reserve(batch_limit_);
     outgoing_.reserve(batch_limit_);
     result_.flow = index;
+    primer_on_connection_ = plan.primer_iterations;
     if (plan.one_way) {
         one_way_.emplace(plan.mode, *plan.one_way);
     }
@@ -128,7 +129,7 @@ void load_flow::begin(const send_schedule& schedule, clock::time_point measure_f
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
-    if (end_started() && !out_pending()) {
+    if (out_of_service_ || (end_started() && !out_pending())) {
         return clock::time_point::max();
     }
     if (phase_ == flow_phase::draining && !out_pending()) {
@@ -306,10 +307,12 @@ void load_flow::complete_message(const batched_message& message, clock::time_poi
     }
     if ((schedule_->paced() ? message.due : sent_at) < measure_from_) {
         ++result_.warmup_messages;
+        ++warmup_on_connection_;
         ++sink.warmup_sent;
         return;
     }
     ++result_.messages_sent;
+    ++measured_on_connection_;
     result_.bytes_sent += plan_.payload_bytes;
     ++sink.interval_sent;
     if (result_.messages_sent == 1) {

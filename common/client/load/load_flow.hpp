@@ -149,7 +149,7 @@ class load_flow {
     // While a partially reliable flow waits for its last replies it waits on
     // its own deadline instead: a reply it waits for may have been abandoned.
     bool waiting_on_peer() const noexcept {
-        if (phase_ == flow_phase::draining && plan_.partially_reliable()) {
+        if (out_of_service_ || (phase_ == flow_phase::draining && plan_.partially_reliable())) {
             return false;
         }
         return !finished() && (matcher_.outstanding() > 0 || out_pending() || end_started());
@@ -163,6 +163,27 @@ class load_flow {
     // "flow 3", and with several servers "flow 3 (server 2 of 2,
     // 127.0.0.1:45454)": how a failure names the flow.
     std::string name() const;
+
+    // --reconnect (load_flow_outages.cpp). The connection ended at `now`,
+    // `cause` saying how (the worker has taken its socket out of its epoll
+    // set): the replies still owed are lost with it, the messages of a batch
+    // the kernel had not taken are not sent, and the flow is out of service
+    // until resume().
+    void lose_connection(clock::time_point now, const std::string& cause, sample_sink& sink);
+    // One more attempt to connect again has begun.
+    void note_reconnect_attempt() noexcept;
+    // A new connection, whose test the server has accepted, at `now`: the
+    // measured messages that fell due meanwhile are counted as not sent, and
+    // the schedule carries on with the next one due from `now`. The
+    // message sequence starts again at 0, as every connection's does.
+    void resume(std::unique_ptr<message_channel> channel, clock::time_point now);
+    // The run ended while the flow was out of service: it finishes with no
+    // end of test, and its outage with no end.
+    void end_out_of_service() noexcept;
+    bool out_of_service() const noexcept { return out_of_service_; }
+    // With a duration: when the flow's sending ends. Out of service past it,
+    // a flow stops trying.
+    clock::time_point stop_at() const noexcept { return stop_at_; }
 
     // After finished(): reads the server's account (blocking), counts the
     // requests never answered as lost, and closes the connection.
@@ -217,6 +238,8 @@ class load_flow {
     // Throws reply_on_wrong_stream naming both streams unless `came_on` is the stream
     // request `sequence` went on.
     void check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const;
+    // Reads the server's account of the connection (finish()) and closes it.
+    void read_server_account();
     // Whether the bytes after a reply's message header are the filler.
     bool padding_ok(std::span<const std::byte> reply) const noexcept;
 
@@ -266,6 +289,15 @@ class load_flow {
 
     flow_result result_;
     double sending_s_ = 0.0;
+
+    // --reconnect: whether the flow is without a connection, since when, and
+    // what the server of its connection counts that the flow does not
+    // record (the primer, only on the first; the warm-up sent on it).
+    bool out_of_service_ = false;
+    clock::time_point outage_began_{};
+    std::uint64_t primer_on_connection_ = 0;
+    std::uint64_t warmup_on_connection_ = 0;
+    std::uint64_t measured_on_connection_ = 0;
 };
 
 }  // namespace sctp_perf

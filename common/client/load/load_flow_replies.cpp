@@ -170,6 +170,22 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
 }
 
 flow_result load_flow::finish() {
+    if (channel_) {
+        read_server_account();
+    }
+    // Under PR-SCTP a missing reply is one the transport was allowed to give
+    // up; otherwise nothing may go missing, and it is counted lost.
+    const auto missing = matcher_.abandon_outstanding();
+    (plan_.partially_reliable() ? result_.messages_abandoned : result_.messages_lost) = missing;
+    const auto sending = std::chrono::duration<double>(last_send_ - first_send_).count();
+    result_.rate_per_s = result_.messages_sent >= 2 && sending > 0.0
+                             ? static_cast<double>(result_.messages_sent - 1) / sending
+                             : 0.0;
+    sending_s_ = sending;
+    return std::move(result_);
+}
+
+void load_flow::read_server_account() {
     // On a byte stream the blob's first bytes may have come with the end reply.
     std::string text;
     try {
@@ -182,8 +198,9 @@ flow_result load_flow::finish() {
         throw peer_error(fmt::format("{}: the server's account is not a JSON object", name()));
     }
     result_.server = std::move(*account);
-    // The server counts the primer and the warm-up too.
-    const auto unrecorded = plan_.primer_iterations + result_.warmup_messages;
+    // The server counts the primer and the warm-up too (on this connection:
+    // with --reconnect, the earlier ones' accounts ended with them).
+    const auto unrecorded = primer_on_connection_ + warmup_on_connection_;
     result_.messages_received_by_server = result_.server.messages_received > unrecorded
                                               ? result_.server.messages_received - unrecorded
                                               : 0;
@@ -194,17 +211,6 @@ flow_result load_flow::finish() {
         result_.requests_abandoned_by_client_kernel = read_pr_sctp_abandoned(fd).total();
     }
     channel_.reset();
-
-    // Under PR-SCTP a missing reply is one the transport was allowed to give
-    // up; otherwise nothing may go missing, and it is counted lost.
-    const auto missing = matcher_.abandon_outstanding();
-    (plan_.partially_reliable() ? result_.messages_abandoned : result_.messages_lost) = missing;
-    const auto sending = std::chrono::duration<double>(last_send_ - first_send_).count();
-    result_.rate_per_s = result_.messages_sent >= 2 && sending > 0.0
-                             ? static_cast<double>(result_.messages_sent - 1) / sending
-                             : 0.0;
-    sending_s_ = sending;
-    return std::move(result_);
 }
 
 }  // namespace sctp_perf

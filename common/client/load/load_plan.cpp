@@ -50,6 +50,7 @@ load_plan load_plan_of(const client_options& options) {
         .unordered = options.common.sctp.unordered,
         .pr = options.common.sctp.pr,
         .servers = fan_out_servers(options),
+        .reconnect = options.faults.reconnect,
     };
 }
 

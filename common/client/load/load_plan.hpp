@@ -23,6 +23,8 @@
 
 namespace sctp_perf {
 
+class flow_dialer;  // client/flow_setup_loop.hpp
+
 struct load_plan {
     protocol::test_mode mode = protocol::test_mode::rate;
     std::uint32_t payload_bytes = 16;
@@ -82,6 +84,13 @@ struct load_plan {
     // Told of the measurement's start and end, each interval and every timed
     // reply (client/run_watch.hpp); null: nobody watches.
     run_watch* watch = nullptr;
+
+    // --reconnect: a flow whose connection ends is connected again with
+    // `redial` and opens its test again with `header` (both set by the
+    // client as it connects, and living as long as the run).
+    reconnect_policy reconnect{};
+    flow_dialer* redial = nullptr;
+    const protocol::test_header* header = nullptr;
 
     // Replies may overtake each other (several streams, unordered, or some
     // given up): the end-of-test message must then wait for them, or it

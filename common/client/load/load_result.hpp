@@ -20,6 +20,7 @@
 
 #include "client/load/load_counts.hpp"
 #include "options/arrival_process.hpp"
+#include "options/fault_options.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "runtime/process_usage.hpp"
 #include "stats/compact_histogram.hpp"
@@ -50,8 +51,21 @@ struct server_result : message_counts {
     std::unique_ptr<log_linear_histogram> latency;
 };
 
+// --reconnect: one stretch of a flow without a connection, from the moment
+// it saw its connection end to the moment the server accepted its test on a
+// new one. Times in seconds from t0.
+struct flow_outage {
+    double began_s = 0.0;
+    std::optional<double> lasted_s;       // unset: still without a connection when the run ended
+    std::string cause;                    // how the connection ended, as the flow saw it
+    unsigned attempts = 0;                // connects tried, the one that worked included
+    std::uint64_t replies_lost = 0;       // owed when the connection ended
+    std::uint64_t messages_not_sent = 0;  // measured messages due meanwhile
+};
+
 struct flow_result : message_counts {
     unsigned flow = 0;
+    std::vector<flow_outage> outages;  // --reconnect, in order
     std::optional<transport_counters> transport;
     double rate_per_s = 0.0;  // between its first and last send
     // The headline latency: corrected (rate) or from the send (otherwise).
@@ -88,6 +102,9 @@ struct load_result : message_counts {
     std::optional<double> tick_rate_per_s;
     // PR-SCTP: missing replies count as abandoned, not lost (message_counts).
     bool partially_reliable = false;
+    // --reconnect: the flows' outages are in per_flow and the counts; the
+    // reports give them only when it was asked for.
+    reconnect_policy reconnect;
     std::vector<stream_result> per_stream;        // empty with one stream
     std::optional<transport_counters> transport;  // summed over flows (add_counters)
     // Send time - due time of every measured message (rate mode only): how

@@ -10,9 +10,11 @@
 #include <queue>
 #include <string>
 
+#include "client/load/flow_reconnector.hpp"
 #include "errors.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "transport/epoll_set.hpp"
+#include "transport/peer_gone.hpp"
 
 namespace sctp_perf {
 
@@ -99,6 +101,9 @@ class worker {
         for (std::size_t i = 0; i < flows_.size(); ++i) {
             epoll_->add(flows_[i]->native_handle(), EPOLLIN, {.u64 = i});
         }
+        if (plan_.reconnect.enabled) {
+            reconnector_.emplace(plan_, *epoll_, flows_.size());
+        }
     }
 
     // One pass: what the clock says is due (an interrupt, an interval's end,
@@ -116,6 +121,10 @@ class worker {
             if (now >= next_sweep_) {
                 check_timeouts(now);
                 next_sweep_ = now + longest_wait;
+            }
+            if (reconnector_ && !reconnector_->idle()) {
+                reconnector_->step(now, flows_, stopping_, outcomes_);
+                take_outcomes(now);
             }
             now = send_what_is_due(now);
             // epoll_pwait2: a sleep that ends spin_before_due before a due
@@ -177,7 +186,9 @@ class worker {
     // How long epoll may sleep: until the next due time, interval end or
     // sweep, less the stretch spun before it; never with --spin.
     clock::duration wait_before_next(clock::time_point now) {
-        const auto wake = std::min({interval_end_, next_sweep_, next_scheduled()});
+        const auto wake =
+            std::min({interval_end_, next_sweep_, next_scheduled(),
+                      reconnector_ ? reconnector_->next_due() : clock::time_point::max()});
         return shared_.spin || wake <= now + spin_before_due ? clock::duration::zero()
                                                              : wake - spin_before_due - now;
     }
@@ -193,8 +204,15 @@ class worker {
             if (flow.finished()) {
                 continue;
             }
+            if (flow.out_of_service()) {
+                reconnector_->on_event(i, receive_start, outcomes_);
+                take_outcomes(clock::now());
+                continue;
+            }
             if ((event.events & ~EPOLLOUT) != 0) {
-                on_flow(flow, [&] { flow.receive(sink_, receive_buffer_); });
+                if (!run_step(i, [&] { flow.receive(sink_, receive_buffer_); })) {
+                    continue;  // out of service: the reconnector has it
+                }
                 if (flow.finished()) {
                     sink_.finished_at = clock::now();
                     --unfinished_;
@@ -244,10 +262,13 @@ class worker {
     // due time, or, with its socket full, when epoll says there is room.
     void send_step(std::size_t i, clock::time_point now) {
         auto& flow = *flows_[i];
-        if (flow.finished()) {
+        if (flow.finished() || flow.out_of_service()) {
             return;
         }
-        const bool blocked = on_flow(flow, [&] { return flow.send_due(now, sink_); });
+        bool blocked = false;
+        if (!run_step(i, [&] { blocked = flow.send_due(now, sink_); })) {
+            return;  // out of service: the reconnector has it
+        }
         if (blocked != wants_out_[i]) {
             wants_out_[i] = blocked;
             epoll_->modify(flow.native_handle(), blocked ? EPOLLIN | EPOLLOUT : EPOLLIN,
@@ -273,15 +294,48 @@ class worker {
         }
     }
 
-    // Runs one step of `flow`, naming the flow and the time in whatever the
-    // peer did wrong.
+    // Runs one step of flow i, naming the flow and the time in whatever the
+    // peer did wrong. With --reconnect a connection that ended puts the flow
+    // out of service instead (false), and the reconnector takes it on.
     template <typename Step>
-    auto on_flow(const load_flow& flow, Step step) -> decltype(step()) {
+    bool run_step(std::size_t i, Step step) {
+        auto& flow = *flows_[i];
         try {
-            return step();
+            step();
+            return true;
+        } catch (const peer_gone& e) {
+            if (!reconnector_) {
+                throw peer_error(fmt::format("{}: {}", where(flow), e.what()));
+            }
+            const auto now = clock::now();
+            epoll_->remove(flow.native_handle());
+            flow.lose_connection(now, e.what(), sink_);
+            wants_out_[i] = false;
+            scheduled_[i] = clock::time_point::max();
+            reconnector_->lost(i, now);
+            return false;
         } catch (const peer_error& e) {
             throw peer_error(fmt::format("{}: {}", where(flow), e.what()));
         }
+    }
+
+    // What the reconnector handed back: a flow in service again on its new
+    // connection, watched and scheduled as at t0; or one whose run ended
+    // while it was out of service, finished.
+    void take_outcomes(clock::time_point now) {
+        for (auto& outcome : outcomes_) {
+            auto& flow = *flows_[outcome.i];
+            if (!outcome.channel) {
+                flow.end_out_of_service();
+                sink_.finished_at = now;
+                --unfinished_;
+                continue;
+            }
+            flow.resume(std::move(outcome.channel), now);
+            epoll_->add(flow.native_handle(), EPOLLIN, {.u64 = outcome.i});
+            schedule(outcome.i, flow.next_due());
+        }
+        outcomes_.clear();
     }
 
     // "flow 3, 2.471 s into the run (interval 3, from 2.000 s)": where a
@@ -327,8 +381,10 @@ class worker {
     std::size_t unfinished_ = 0;
     bool stopping_ = false;  // plan.stop was seen and every flow told
     std::vector<epoll_event> events_;
-    std::vector<std::byte> receive_buffer_;  // see worker_receive_bytes
-    std::vector<std::size_t> due_now_;       // take_due()'s, kept to reuse its memory
+    std::vector<std::byte> receive_buffer_;            // see worker_receive_bytes
+    std::vector<std::size_t> due_now_;                 // take_due()'s, kept to reuse its memory
+    std::optional<flow_reconnector> reconnector_;      // --reconnect
+    std::vector<flow_reconnector::outcome> outcomes_;  // its, as they come
 };
 
 }  // namespace
