@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# --reconnect over TCP on loopback: the server is killed (SIGKILL) in the
+# middle of a rate run and started again on the same port a second later,
+# both by --at commands, so that the report itself says when each happened.
+# Every flow sees its connection end, is set up again once the server is
+# back, and carries on; its outage is measured from the kill to the new
+# connection, and every message is accounted for: each reply asked for
+# came, or was owed when the connection ended; each message due while the
+# flow was down was counted as not sent. With a thousand flows the waits
+# between attempts are drawn at random, so the flows come back spread out,
+# not in one burst. Without --reconnect the same kill ends the run (exit 1),
+# as before.
+source "$(dirname "$0")/lib.sh"
+
+clt=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
+
+# How late this machine, as loaded now, starts a shell after a timed wait,
+# which is what an --at command is (as at_commands.sh measures it): the
+# bound on how late a command starts, and on how late the client notices.
+worst_ns=0
+for _ in $(seq 20); do
+    from=$(date +%s%N)
+    sleep 0.05
+    to=$(sh -c 'date +%s%N')
+    late=$((to - from - 50000000))
+    ((late <= worst_ns)) || worst_ns=$late
+done
+late_s=$(perl -e 'printf "%.3f", 5 * $ARGV[0] / 1e9' -- "$worst_ns")
+echo "calibration: a shell started at worst $((worst_ns / 1000)) us late; bound $late_s s"
+
+start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
+port=$SERVER_PORT
+
+# The command that brings the server back: starts it on the same port in
+# the background and returns once it listens (its log says so), so that the
+# report's duration of the command ends when the server is back.
+cat >"$WORK_DIR/restart.sh" <<EOF
+#!/bin/sh
+log=\$1
+"$BIN_DIR/SOCK_STREAM_srv" -t tcp -a 127.0.0.1 -p $port 2>"\$log" &
+echo \$! >"\$log.pid"
+for i in \$(seq 200); do
+    grep -q "starting server at port" "\$log" && exit 0
+    sleep 0.01
+done
+exit 1
+EOF
+chmod +x "$WORK_DIR/restart.sh"
+
+# run_with_restart NAME ARGS...: a run of the client with ARGS in which the
+# server is killed at 1 s and back at 2 s; its report is WORK_DIR/NAME.json.
+run_with_restart() {
+    local name=$1 status=0
+    shift
+    (cd "$WORK_DIR" && timeout 60 "${clt[@]}" -p "$port" -s 6 --duration 4 \
+        --at "1:kill -KILL $SERVER_PID" --at "2:$WORK_DIR/restart.sh $WORK_DIR/$name.srv.log" \
+        --format json "$@" >"$name.json" 2>"$name.err") || status=$?
+    if [ -s "$WORK_DIR/$name.srv.log.pid" ]; then
+        SERVER_PID=$(cat "$WORK_DIR/$name.srv.log.pid")
+        STARTED_PIDS+=("$SERVER_PID")
+    fi
+    [ "$status" -eq 0 ] || { cat "$WORK_DIR/$name.err" >&2; fail "$name: the client exited $status"; }
+}
+
+# What every run with a restart holds: each flow lost its connection once,
+# at the kill, and was back after the restart, within its wait; and every
+# message is accounted for. Set $wait_ms (the longest wait) and $rate (per
+# flow) before it.
+accounting='
+    my $r = $l->{reconnect};
+    my ($kill, $back) = @{$d->{faults}};
+    same("kill exit status", $kill->{exit_status}, 0);
+    same("restart exit status", $back->{exit_status}, 0);
+    my $wait_s = $wait_ms / 1000;
+    my $flows = $l->{flows};
+    same("connections lost", $r->{connections_lost}, $flows);
+    same("outages set up again", $r->{resumed}, $flows);
+    same("outages not over", $r->{not_over}, 0);
+    same("lost on the last connections", $l->{messages_lost}, 0);
+    # Every reply asked for came, or was owed when its connection ended.
+    same("replies asked = replied + owed at the outage", $l->{messages_echo_requested},
+         $l->{messages_replied} + $r->{replies_lost});
+    # What the server accounts for is what was sent on the last connections.
+    same("sent = received by the servers + sent on the connections that ended",
+         $l->{messages_sent}, $l->{messages_received_by_server} + $r->{messages_sent_on_lost_connections});
+    my $back_at = $back->{started_s} + $back->{duration_s};  # listening by then
+    my ($first, $last);
+    for my $f (@{$l->{per_flow}}) {
+        my @o = @{$f->{outages}};
+        die "flow $f->{flow}: " . @o . " outages, not 1\n" unless @o == 1;
+        my $o = $o[0];
+        my $seen = $o->{began_s} - $kill->{started_s};
+        die "flow $f->{flow}: its outage began $seen s after the kill\n"
+            unless $seen >= 0 && $seen < '"$late_s"' + 0.1;
+        my $resumed = $o->{began_s} + $o->{lasted_ms} / 1000;
+        die "flow $f->{flow}: back at $resumed s, before the restart began ($back->{started_s} s)\n"
+            if $resumed < $back->{started_s};
+        # Back within its wait (and a connect) of the server listening.
+        my $late = $resumed - $back_at;
+        die "flow $f->{flow}: back at $resumed s, $late s after the server listened again\n"
+            unless $late < $wait_s + 0.1 + '"$late_s"';
+        # The messages due while it was down were not sent, and counted.
+        my $due = $o->{lasted_ms} / 1000 * $rate;
+        die "flow $f->{flow}: $o->{messages_not_sent} messages not sent in $o->{lasted_ms} ms at $rate/s\n"
+            unless abs($o->{messages_not_sent} - $due) <= 2;
+        $first = $resumed if !defined $first || $resumed < $first;
+        $last = $resumed if !defined $last || $resumed > $last;
+    }
+    # Each flow, with every message it did not send, keeps its schedule.
+    for my $f (@{$l->{per_flow}}) {
+        my $scheduled = $f->{messages_sent} + $f->{outages}[0]{messages_not_sent};
+        my $want = 4 * $rate;
+        die "flow $f->{flow}: sent + not sent = $scheduled, not $want\n"
+            unless abs($scheduled - $want) <= 1;
+    }
+'
+
+# Ten flows at 100 messages per second each, waits of at most 50 ms.
+run_with_restart ten --flows 10 --rate 100 --reconnect --reconnect-backoff 0.05
+check_json "$WORK_DIR/ten.json" 'my ($wait_ms, $rate) = (50, 100);' "$accounting" ||
+    fail "ten flows: the outages or the accounting are not as they should be"
+pass "ten flows: each back within its wait of the server's return, every message accounted for"
+
+# The text report says the same.
+run_capture 0 "${clt[@]}" -p "$port" -s 6 --rate 100 --duration 0.5 --reconnect
+grep -q "^	reconnect: 0 connections ended and 0 set up again (--reconnect, waits up to 200 ms), 0 still down at the end, over 0 flows$" <<<"$OUT" ||
+    fail "the text report has no reconnect line: $OUT"
+pass "the text report: a run with --reconnect and no outage says so"
+
+# A thousand flows at 5 messages per second each, the default waits (up to
+# 200 ms): every flow is back within 1 s of the server's return plus its
+# wait, and they come back spread out: without the waits drawn at random
+# they would all try at the same instants and come back in one burst.
+run_with_restart thousand --flows 1000 --rate 5 --reconnect
+check_json "$WORK_DIR/thousand.json" 'my ($wait_ms, $rate) = (1200, 5);' "$accounting" '
+    my @back = sort { $a <=> $b }
+        map { $_->{outages}[0]{began_s} + $_->{outages}[0]{lasted_ms} / 1000 } @{$l->{per_flow}};
+    my $most = 0;
+    for (my ($i, $j) = (0, 0); $j < @back; ++$j) {
+        ++$i while $back[$j] - $back[$i] > 0.020;
+        $most = $j - $i + 1 if $j - $i + 1 > $most;
+    }
+    die "$most of the 1000 flows came back within 20 ms: a burst, not spread out\n"
+        if $most > 500;
+    print "1000 flows back over ", sprintf("%.3f", $back[-1] - $back[0]),
+          " s, at most $most within 20 ms\n";
+' || fail "a thousand flows: the outages or the accounting are not as they should be"
+pass "a thousand flows: each back within 1 s of the server plus its wait, spread out, every message accounted for"
+
+# Without --reconnect the kill ends the run, as it always did.
+status=0
+(cd "$WORK_DIR" && timeout 60 "${clt[@]}" -p "$port" -s 6 --rate 100 --duration 4 \
+    --at "1:kill -KILL $SERVER_PID" >plain.out 2>plain.err) || status=$?
+[ "$status" -eq 1 ] || fail "without --reconnect a killed server gave exit $status, not 1"
+grep -q "the peer" "$WORK_DIR/plain.err" || fail "without --reconnect: $(cat "$WORK_DIR/plain.err")"
+pass "without --reconnect the server's death ends the run (exit 1)"
+
+# Where --reconnect has nothing to do, or cannot yet, it says so.
+for bad in "-c 10 --reconnect" "--rate 10 --duration 1 --reconnect-backoff 0.1" \
+    "--rate 10 --duration 1 --reconnect --reconnect-backoff 0" \
+    "--rate 10 --duration 1 --reconnect --one-way" \
+    "--rate 10 --duration 1 --reconnect --repeat 2"; do
+    # shellcheck disable=SC2086
+    run_capture 2 "${clt[@]}" -p "$port" -s 6 $bad
+    grep -q -- "--reconnect" <<<"$ERR" || fail "'$bad': no sentence naming --reconnect: $ERR"
+done
+run_capture 2 "$BIN_DIR/SOCK_STREAM_clt" -t sctp -H 127.0.0.1 -p "$port" -s 6 --rate 10 \
+    --duration 1 --reconnect
+grep -q -- "--reconnect works over TCP only" <<<"$ERR" || fail "SCTP --reconnect: $ERR"
+pass "bad --reconnect options: exit 2 with a sentence each"
