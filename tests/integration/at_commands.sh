@@ -11,21 +11,10 @@
 source "$(dirname "$0")/lib.sh"
 
 clt=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
-# How late this machine, as loaded now, starts a shell after a timed wait,
-# which is what the schedule's thread does for each command (a timed wait,
-# then posix_spawn of /bin/sh): twenty sleeps of 50 ms, each followed by a
-# shell's start, timed. Five times the worst bounds how late a command may
-# start after its instant, or be killed after its --at-timeout.
-worst_ns=0
-for _ in $(seq 20); do
-    from=$(date +%s%N)
-    sleep 0.05
-    to=$(sh -c 'date +%s%N')
-    late=$((to - from - 50000000))
-    ((late <= worst_ns)) || worst_ns=$late
-done
-start_bound_s=$(perl -e 'printf "%.3f", 5 * $ARGV[0] / 1e9' -- "$worst_ns")
-echo "calibration: a shell started at worst $((worst_ns / 1000)) us late; bound $start_bound_s s"
+# How late a command may start after its instant, or be killed after its
+# --at-timeout, on this machine as loaded now.
+calibrate_shell_start
+start_bound_s=$SHELL_START_BOUND_S
 
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
 

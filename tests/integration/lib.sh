@@ -169,6 +169,26 @@ check_json() {
     ' "$@"
 }
 
+# calibrate_shell_start: how late this machine, as loaded now, starts a
+# shell after a timed wait, which is what the client does for each --at
+# command (a timed wait, then posix_spawn of /bin/sh): twenty sleeps of
+# 50 ms, each followed by a shell's start, timed. Sets SHELL_LATE_US (the
+# worst) and SHELL_START_BOUND_S, five times it in seconds: the bound on how
+# late a command starts after its instant, or is killed after its timeout.
+calibrate_shell_start() {
+    local worst_ns=0 from to late
+    for _ in $(seq 20); do
+        from=$(date +%s%N)
+        sleep 0.05
+        to=$(sh -c 'date +%s%N')
+        late=$((to - from - 50000000))
+        ((late <= worst_ns)) || worst_ns=$late
+    done
+    SHELL_LATE_US=$((worst_ns / 1000))
+    SHELL_START_BOUND_S=$(perl -e 'printf "%.3f", 5 * $ARGV[0] / 1e9' -- "$worst_ns")
+    echo "calibration: a shell started at worst $SHELL_LATE_US us late; bound $SHELL_START_BOUND_S s"
+}
+
 # start_wait_control EPOCH FILE: in the background, waits for the instant
 # EPOCH (whole seconds) as a client's --start-at does (a monotonic deadline
 # set from the wall clock read at once), then writes to FILE how late, in

@@ -15,19 +15,11 @@ source "$(dirname "$0")/lib.sh"
 
 clt=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1)
 
-# How late this machine, as loaded now, starts a shell after a timed wait,
-# which is what an --at command is (as at_commands.sh measures it): the
-# bound on how late a command starts, and on how late the client notices.
-worst_ns=0
-for _ in $(seq 20); do
-    from=$(date +%s%N)
-    sleep 0.05
-    to=$(sh -c 'date +%s%N')
-    late=$((to - from - 50000000))
-    ((late <= worst_ns)) || worst_ns=$late
-done
-late_s=$(perl -e 'printf "%.3f", 5 * $ARGV[0] / 1e9' -- "$worst_ns")
-echo "calibration: a shell started at worst $((worst_ns / 1000)) us late; bound $late_s s"
+# How late a command starts after its instant on this machine as loaded
+# now: the bound on how late the kill and the restart come, and on how late
+# the client notices either.
+calibrate_shell_start
+late_s=$SHELL_START_BOUND_S
 
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
 port=$SERVER_PORT
