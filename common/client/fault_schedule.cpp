@@ -178,8 +178,11 @@ int fault_schedule::spawn(std::size_t k) {
     std::string dash_c = "-c";
     char* argv[] = {shell.data(), dash_c.data(), outcome.command.data(), nullptr};
     pid_t pid = -1;
-    const int error = ::posix_spawn(&pid, "/bin/sh", &files, &attributes, argv, environ);
+    // Stamped before the spawn: the command may run, and do what it does,
+    // before posix_spawn returns, and no effect of it may come before the
+    // instant the report gives for its start.
     const auto started = clock::now();
+    const int error = ::posix_spawn(&pid, "/bin/sh", &files, &attributes, argv, environ);
     ::posix_spawn_file_actions_destroy(&files);
     ::posix_spawnattr_destroy(&attributes);
     if (error != 0) {
