@@ -14,5 +14,5 @@ int main(int argc, char** argv) {
         "socket, one SCTP message per request",
         sctp_perf::socket_service::seqpack, false};
     return sctp_perf::client_main(argc, argv, program, sctp_perf::connect_seqpack_client,
-                                  sctp_perf::connect_seqpack_flows);
+                                  sctp_perf::connect_seqpack_flows, sctp_perf::seqpack_flow_dialer);
 }

@@ -167,6 +167,14 @@ void failure_watch::measurement_ended(clock::time_point end) {
     fd_ = -1;  // the sockets close from here on
 }
 
+void failure_watch::connection_ended(unsigned flow) {
+    if (flow == 0) {
+        // Its socket is about to close, and its number may soon be another's.
+        const std::lock_guard lock(readings_mutex_);
+        fd_ = -1;
+    }
+}
+
 path_failure_report failure_watch::finish(
     const std::vector<std::optional<protocol::path_events_blob>>& server_paths,
     const std::vector<nlohmann::json>& server_settings) {

@@ -57,6 +57,7 @@ class failure_watch final : public run_watch {
     reply_timeline* timeline(unsigned worker, unsigned workers) override;
     const interval_paths_sample* interval_ends(clock::time_point end) override;
     void measurement_ended(clock::time_point end) override;
+    void connection_ended(unsigned flow) override;
 
     // Once the run is over: the report's section. `server_paths`: each
     // flow's account's "paths", flow k's at k, empty when the server sends

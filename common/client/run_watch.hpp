@@ -72,6 +72,10 @@ class run_watch {
     virtual const interval_paths_sample* interval_ends(clock::time_point end) = 0;
     // The measurement is over; the sockets are still open. Called once.
     virtual void measurement_ended(clock::time_point end) = 0;
+    // --reconnect: flow `flow`'s connection ended, and its socket closes
+    // once this returns (a worker thread). Its next connection is not
+    // watched: what is watched is each flow's first.
+    virtual void connection_ended(unsigned flow) = 0;
 };
 
 }  // namespace sctp_perf

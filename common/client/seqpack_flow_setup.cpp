@@ -66,4 +66,8 @@ void connect_seqpack_flows(const client_options& options, const protocol::test_h
     connect_flows_at_once(dialer, options, header, channels);
 }
 
+std::unique_ptr<flow_dialer> seqpack_flow_dialer(const client_options& options) {
+    return std::make_unique<seqpack_dialer>(options);
+}
+
 }  // namespace sctp_perf

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "client/flow_setup_loop.hpp"
 #include "options/client_options.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "transport/message_channel.hpp"
@@ -22,5 +23,9 @@ namespace sctp_perf {
 // connect_flows_at_once does.
 void connect_seqpack_flows(const client_options& options, const protocol::test_header& header,
                            std::vector<std::unique_ptr<message_channel>>& channels);
+
+// The dialer of those associations, for a load run that sets one up again
+// (--reconnect).
+std::unique_ptr<flow_dialer> seqpack_flow_dialer(const client_options& options);
 
 }  // namespace sctp_perf

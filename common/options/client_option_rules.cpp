@@ -341,7 +341,7 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
 }
 
 // --reconnect: where a flow can be set up again and its outage measured.
-void validate_reconnect(const client_options& result, const program_info& program, bool open_loop,
+void validate_reconnect(const client_options& result, bool open_loop,
                         std::vector<std::string>& errors) {
     if (!result.faults.reconnect.enabled) {
         return;
@@ -350,15 +350,6 @@ void validate_reconnect(const client_options& result, const program_info& progra
         errors.push_back(
             "--reconnect needs --rate or --throughput: a load flow's outage is measured against "
             "its schedule, and ping-pong has none");
-    }
-    // Only TCP has been proven against a real restart so far; SCTP's
-    // associations end in ways (an abort, a lost association) whose
-    // reconnection the kernel in the VM checks have not yet exercised.
-    if (program.service == socket_service::seqpack ||
-        result.common.transport != transport_protocol::tcp) {
-        errors.push_back(
-            "--reconnect works over TCP only in this release (SOCK_STREAM_clt -t tcp): SCTP "
-            "associations are not yet set up again");
     }
     if (result.one_way) {
         errors.push_back(
@@ -393,7 +384,7 @@ client_options validate_client_options(const raw_client_options& raw,
         validate_fault_options(raw.faults, given, result.duration, result.repeat, errors);
     const bool open_loop =
         result.mode == protocol::test_mode::rate || result.mode == protocol::test_mode::throughput;
-    validate_reconnect(result, program, open_loop, errors);
+    validate_reconnect(result, open_loop, errors);
     if (result.common.sctp.pr.any() && !open_loop) {
         errors.push_back(
             "--pr-sctp needs --rate or --throughput: in ping-pong one abandoned message would "

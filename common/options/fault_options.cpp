@@ -34,8 +34,9 @@ void add_fault_options(po::options_description& options, raw_fault_options& raw,
          "write each --at command's output (stdout and stderr) to DIR/PROGRAM-at-K.log, K its "
          "place on the command line (default: the current directory)")
         ("reconnect", po::bool_switch(&raw.reconnect),
-         "--rate and --throughput over TCP: a flow whose connection ends (the server closed or "
-         "reset it, or restarted) connects again and carries on; the report gives each flow's "
+         "--rate and --throughput: a flow whose connection or association ends (the server "
+         "closed, reset or aborted it, or restarted) connects again and carries on; the report "
+         "gives each flow's "
          "outages (time without service, replies lost, messages not sent) and their "
          "distribution; without it such a run fails at once")
         ("reconnect-backoff", real_value(raw.reconnect_backoff_s, unreadable,

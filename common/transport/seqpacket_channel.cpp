@@ -19,6 +19,7 @@
 
 #include "errors.hpp"
 #include "transport/peer_failures.hpp"
+#include "transport/peer_gone.hpp"
 #include "transport/sctp_notification.hpp"
 #include "transport/sctp_path_events.hpp"
 #include "transport/sctp_receive.hpp"
@@ -44,7 +45,7 @@ namespace {
 #endif
             throw peer_error(peer_went_silent());
         case ECONNRESET:
-            throw peer_error("the peer aborted the association");
+            throw peer_gone("the peer aborted the association");
         case ENOTCONN:
         case EPIPE:
             // The association is gone; the notification saying why was not
@@ -120,7 +121,7 @@ std::size_t seqpacket_channel::receive_ready(std::span<std::byte> buffer, std::s
             throw_receive_failure(errno, 0, message_size);
         }
         if (n == 0) {
-            throw peer_error("the peer closed the association in the middle of the test");
+            throw peer_gone("the peer closed the association in the middle of the test");
         }
         const auto length = static_cast<std::size_t>(n);
         if (!message_end) {
@@ -302,11 +303,11 @@ void seqpacket_channel::take_notification(std::span<const std::byte> first_part,
         case association_event::shutdown:
             throw_closed(received, expected);
         case association_event::lost:
-            throw peer_error("the association was lost: the peer aborted it or stopped answering");
+            throw peer_gone("the association was lost: the peer aborted it or stopped answering");
         case association_event::restart:
             // Same addresses and ports, but a new peer: whatever it sends
             // next belongs to a test of its own, not to this one.
-            throw peer_error("the peer restarted the association");
+            throw peer_gone("the peer restarted the association");
         default:
             break;
     }

@@ -169,7 +169,4 @@ for bad in "-c 10 --reconnect" "--rate 10 --duration 1 --reconnect-backoff 0.1" 
     run_capture 2 "${clt[@]}" -p "$port" -s 6 $bad
     grep -q -- "--reconnect" <<<"$ERR" || fail "'$bad': no sentence naming --reconnect: $ERR"
 done
-run_capture 2 "$BIN_DIR/SOCK_STREAM_clt" -t sctp -H 127.0.0.1 -p "$port" -s 6 --rate 10 \
-    --duration 1 --reconnect
-grep -q -- "--reconnect works over TCP only" <<<"$ERR" || fail "SCTP --reconnect: $ERR"
 pass "bad --reconnect options: exit 2 with a sentence each"

@@ -303,19 +303,25 @@ class worker {
         try {
             step();
             return true;
-        } catch (const peer_gone& e) {
-            if (!reconnector_) {
+        } catch (const peer_error& e) {
+            // The connection ended: closed (between messages or within the
+            // test), reset, aborted, lost. Anything else the peer did wrong
+            // ends the run, --reconnect or not.
+            const bool gone = dynamic_cast<const peer_gone*>(&e) != nullptr ||
+                              dynamic_cast<const peer_closed*>(&e) != nullptr;
+            if (!gone || !reconnector_) {
                 throw peer_error(fmt::format("{}: {}", where(flow), e.what()));
             }
             const auto now = clock::now();
             epoll_->remove(flow.native_handle());
+            if (plan_.watch != nullptr) {
+                plan_.watch->connection_ended(flow.index());
+            }
             flow.lose_connection(now, e.what(), sink_);
             wants_out_[i] = false;
             scheduled_[i] = clock::time_point::max();
             reconnector_->lost(i, now);
             return false;
-        } catch (const peer_error& e) {
-            throw peer_error(fmt::format("{}: {}", where(flow), e.what()));
         }
     }
 
