@@ -152,6 +152,35 @@ check_json "$WORK_DIR/thousand.json" 'my ($wait_ms, $rate) = (1200, 5);' "$accou
 ' || fail "a thousand flows: the outages or the accounting are not as they should be"
 pass "a thousand flows: each back within 1 s of the server plus its wait, spread out, every message accounted for"
 
+# A server that never comes back: each flow keeps trying until the run's
+# end and no later, even with waits of up to 30 s, and every message due
+# after the kill is counted as not sent.
+restarted_pid=$SERVER_PID
+start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
+run_capture 0 bash -c "cd '$WORK_DIR' && exec $(printf '%q ' "${clt[@]}") -p $SERVER_PORT -s 6 \
+    --flows 3 --rate 100 --duration 3 --reconnect --reconnect-backoff 30 \
+    --at '1:kill -KILL $SERVER_PID' --format json"
+echo "$OUT" >"$WORK_DIR/never.json"
+check_json "$WORK_DIR/never.json" '
+    my $r = $l->{reconnect};
+    same("connections lost", $r->{connections_lost}, 3);
+    same("outages set up again", $r->{resumed}, 0);
+    same("outages not over", $r->{not_over}, 3);
+    # 3 flows, 100 a second each, for 3 s.
+    my $all = $l->{messages_sent} + $r->{messages_not_sent};
+    die "sent + not sent = $all, not 900\n" unless abs($all - 900) <= 3;
+    same("sent on the connection that ended", $r->{messages_sent_on_lost_connections}, $l->{messages_sent});
+    for my $f (@{$l->{per_flow}}) {
+        die "flow $f->{flow}: its outage has an end\n" if defined $f->{outages}[0]{lasted_ms};
+    }
+    # The run ends at its end, not at the next attempt (1.3 to 2.6 s after
+    # the last one before it).
+    die "the run lasted $l->{duration_s} s, past its 3 s\n"
+        unless $l->{duration_s} < 3 + 0.5 + '"$late_s"';
+' || fail "a server that never came back: the run did not end as it should"
+pass "a server that never comes back: the flows stop trying at the run's end, every due message counted"
+SERVER_PID=$restarted_pid
+
 # Without --reconnect the kill ends the run, as it always did.
 status=0
 (cd "$WORK_DIR" && timeout 60 "${clt[@]}" -p "$port" -s 6 --rate 100 --duration 4 \

@@ -31,9 +31,10 @@ std::chrono::nanoseconds reconnect_wait(unsigned failures, std::chrono::millisec
 flow_reconnector::flow_reconnector(const load_plan& plan, epoll_set& epoll, std::size_t flows)
     : plan_(plan), epoll_(epoll), attempts_(flows), random_(std::random_device{}()) {}
 
-void flow_reconnector::lost(std::size_t i, clock::time_point now) {
+void flow_reconnector::lost(std::size_t i, clock::time_point now, clock::time_point stop_at) {
     auto& a = attempts_[i].emplace();
     a.outage_began = now;
+    a.gives_up_at = plan_.duration ? stop_at : now + plan_.io_timeout;
     a.last_reason = "none was tried";
     a.due = now + next_wait(0);
     down_.push_back(i);
@@ -56,7 +57,7 @@ void flow_reconnector::step(clock::time_point now, const std::vector<load_flow*>
             done.push_back({i, nullptr});
             continue;
         }
-        if (!plan_.duration && now - a.outage_began >= plan_.io_timeout) {
+        if (!plan_.duration && now >= a.gives_up_at) {
             throw peer_error(fmt::format(
                 "{}: its connection ended, and in {:.1f} s (--io-timeout) {} attempt{} did not "
                 "set it up again; the last: {}",
@@ -200,7 +201,7 @@ void flow_reconnector::forget(std::size_t i) {
 flow_reconnector::clock::time_point flow_reconnector::next_due() const noexcept {
     auto earliest = clock::time_point::max();
     for (const auto i : down_) {
-        earliest = std::min(earliest, attempts_[i]->due);
+        earliest = std::min({earliest, attempts_[i]->due, attempts_[i]->gives_up_at});
     }
     return earliest;
 }

@@ -50,8 +50,9 @@ class flow_reconnector {
     flow_reconnector(const load_plan& plan, epoll_set& epoll, std::size_t flows);
 
     // Flow `i` lost its connection at `now` (load_flow::lose_connection is
-    // done): its first attempt is due after a wait.
-    void lost(std::size_t i, clock::time_point now);
+    // done): its first attempt is due after a wait. `stop_at`: when its run
+    // ends (load_flow::stop_at), which no wait may pass.
+    void lost(std::size_t i, clock::time_point now, clock::time_point stop_at);
 
     // What came of a flow's attempts: a new connection with its test
     // accepted (channel set), or the end of its trying (channel empty).
@@ -81,6 +82,9 @@ class flow_reconnector {
         unsigned failures = 0;
         std::size_t route = 0;
         clock::time_point outage_began{};
+        // When it stops trying: the run's end with a duration, else
+        // --io-timeout after the outage began (which fails the run).
+        clock::time_point gives_up_at{};
         clock::time_point due{};                   // waiting: the next attempt; else its deadline
         unique_fd socket;                          // connecting
         std::unique_ptr<message_channel> channel;  // negotiating

@@ -177,9 +177,10 @@ class load_flow {
     // the schedule carries on with the next one due from `now`. The
     // message sequence starts again at 0, as every connection's does.
     void resume(std::unique_ptr<message_channel> channel, clock::time_point now);
-    // The run ended while the flow was out of service: it finishes with no
-    // end of test, and its outage with no end.
-    void end_out_of_service() noexcept;
+    // The run ended at `now` while the flow was out of service: it finishes
+    // with no end of test, its outage with no end, and the measured messages
+    // due until then counted as not sent.
+    void end_out_of_service(clock::time_point now) noexcept;
     bool out_of_service() const noexcept { return out_of_service_; }
     // With a duration: when the flow's sending ends. Out of service past it,
     // a flow stops trying.
@@ -238,6 +239,9 @@ class load_flow {
     // Throws reply_on_wrong_stream naming both streams unless `came_on` is the stream
     // request `sequence` went on.
     void check_reply_stream(std::uint16_t came_on, std::uint64_t sequence) const;
+    // Counts as not sent, and passes by, the measured messages due before
+    // `now` that a flow out of service could not send.
+    void pass_by_due_before(clock::time_point now) noexcept;
     // Reads the server's account of the connection (finish()) and closes it.
     void read_server_account();
     // Whether the bytes after a reply's message header are the filler.

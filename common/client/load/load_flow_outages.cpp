@@ -57,26 +57,8 @@ void load_flow::note_reconnect_attempt() noexcept {
 }
 
 void load_flow::resume(std::unique_ptr<message_channel> channel, clock::time_point now) {
-    auto& outage = result_.outages.back();
-    outage.lasted_s = seconds_between(outage_began_, now);
-    // The measured messages due while the flow had no connection: the
-    // schedule passes them by, each counted, so that the next one goes when
-    // it is due rather than all of them at once.
-    if (schedule_->paced() && phase_ == flow_phase::sending) {
-        for (;;) {
-            const auto due = schedule_->next_due();
-            const bool left = plan_.duration ? due < stop_at_ : measured_sent_ < plan_.messages;
-            if (due >= now || !left) {
-                break;
-            }
-            schedule_->advance();
-            ++measured_sent_;
-            if (due >= measure_from_) {
-                ++outage.messages_not_sent;
-                ++result_.messages_not_sent_in_outages;
-            }
-        }
-    }
+    result_.outages.back().lasted_s = seconds_between(outage_began_, now);
+    pass_by_due_before(now);
     channel_ = std::move(channel);
     out_of_service_ = false;
     // A new connection: its own sequence from 0, as the server numbers it.
@@ -88,8 +70,33 @@ void load_flow::resume(std::unique_ptr<message_channel> channel, clock::time_poi
     owed_since_ = now;
 }
 
-void load_flow::end_out_of_service() noexcept {
+void load_flow::end_out_of_service(clock::time_point now) noexcept {
+    pass_by_due_before(now);
     phase_ = flow_phase::finished;
+}
+
+void load_flow::pass_by_due_before(clock::time_point now) noexcept {
+    // The measured messages due while the flow had no connection: the
+    // schedule passes them by, each counted, so that the next one goes when
+    // it is due rather than all of them at once. Unpaced flows have nothing
+    // due at a time of its own.
+    if (!schedule_->paced() || phase_ != flow_phase::sending) {
+        return;
+    }
+    auto& outage = result_.outages.back();
+    for (;;) {
+        const auto due = schedule_->next_due();
+        const bool left = plan_.duration ? due < stop_at_ : measured_sent_ < plan_.messages;
+        if (due >= now || !left) {
+            return;
+        }
+        schedule_->advance();
+        ++measured_sent_;
+        if (due >= measure_from_) {
+            ++outage.messages_not_sent;
+            ++result_.messages_not_sent_in_outages;
+        }
+    }
 }
 
 }  // namespace sctp_perf

@@ -320,7 +320,7 @@ class worker {
             flow.lose_connection(now, e.what(), sink_);
             wants_out_[i] = false;
             scheduled_[i] = clock::time_point::max();
-            reconnector_->lost(i, now);
+            reconnector_->lost(i, now, flow.stop_at());
             return false;
         }
     }
@@ -332,7 +332,7 @@ class worker {
         for (auto& outcome : outcomes_) {
             auto& flow = *flows_[outcome.i];
             if (!outcome.channel) {
-                flow.end_out_of_service();
+                flow.end_out_of_service(now);
                 sink_.finished_at = now;
                 --unfinished_;
                 continue;
