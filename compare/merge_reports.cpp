@@ -107,7 +107,22 @@ std::optional<latency_series> load_series(const json& load, std::string_view key
                      fmt::format("{} (load.{})", source, key));
 }
 
+// A run whose flows lost connections (--reconnect) counts what it sent on
+// them apart from what the servers account for, and its outages have no
+// place in a merged report yet: summed with the others, its counts would
+// show messages sent and never received, with no reason given.
+void refuse_outages(const json& load, const std::string& source) {
+    const json& lost = member_or_null(member_or_null(load, "reconnect"), "connections_lost");
+    if (lost.is_number_unsigned() && lost.get<std::uint64_t>() > 0) {
+        throw input_error(fmt::format(
+            "{}: its flows lost {} connection{} and set them up again (--reconnect), and a merge "
+            "does not add up outages: give runs without outages, or read this report alone",
+            source, lost.get<std::uint64_t>(), lost.get<std::uint64_t>() == 1 ? "" : "s"));
+    }
+}
+
 void read_load(const json& load, host_run& run) {
+    refuse_outages(load, run.source);
     for (const auto& key : summed_load_counts()) {
         const bool server = key.starts_with("server_");
         const json& value = server ? member_or_null(member_or_null(load, "server"), key.substr(7))

@@ -152,6 +152,14 @@ check_json "$WORK_DIR/thousand.json" 'my ($wait_ms, $rate) = (1200, 5);' "$accou
 ' || fail "a thousand flows: the outages or the accounting are not as they should be"
 pass "a thousand flows: each back within 1 s of the server plus its wait, spread out, every message accounted for"
 
+# A merge of several hosts' reports does not add up outages: it refuses
+# reports that had any, rather than show messages sent and never received.
+run_capture 2 "$BIN_DIR/sctp-perf-compare" --merge "$WORK_DIR/ten.json" "$WORK_DIR/thousand.json" \
+    --allow-apart
+grep -q "ten.json: its flows lost 10 connections and set them up again (--reconnect)" <<<"$ERR" ||
+    fail "--merge of reports with outages: $ERR"
+pass "--merge refuses reports with outages, naming the file"
+
 # A server that never comes back: each flow keeps trying until the run's
 # end and no later, even with waits of up to 30 s, and every message due
 # after the kill is counted as not sent.
