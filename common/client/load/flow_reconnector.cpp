@@ -40,11 +40,6 @@ void flow_reconnector::lost(std::size_t i, clock::time_point now, clock::time_po
     down_.push_back(i);
 }
 
-bool flow_reconnector::run_over(const load_flow& flow, clock::time_point now,
-                                bool stopping) const noexcept {
-    return stopping || (plan_.duration && now >= flow.stop_at());
-}
-
 void flow_reconnector::step(clock::time_point now, const std::vector<load_flow*>& flows,
                             bool stopping, std::vector<outcome>& done) {
     // A copy: ending a flow's attempts changes down_.
@@ -52,12 +47,13 @@ void flow_reconnector::step(clock::time_point now, const std::vector<load_flow*>
     for (const auto i : down) {
         auto& a = *attempts_[i];
         auto& flow = *flows[i];
-        if (run_over(flow, now, stopping)) {
+        const bool given_up = now >= a.gives_up_at;
+        if (stopping || (given_up && plan_.duration)) {  // the run is over for it
             forget(i);
             done.push_back({i, nullptr});
             continue;
         }
-        if (!plan_.duration && now >= a.gives_up_at) {
+        if (given_up) {  // a counted run, out of service for --io-timeout
             throw peer_error(fmt::format(
                 "{}: its connection ended, and in {:.1f} s (--io-timeout) {} attempt{} did not "
                 "set it up again; the last: {}",

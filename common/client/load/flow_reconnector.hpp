@@ -100,7 +100,6 @@ class flow_reconnector {
     std::chrono::nanoseconds next_wait(unsigned failures);
     // Ends flow i's attempts: whatever they hold is closed.
     void forget(std::size_t i);
-    bool run_over(const load_flow& flow, clock::time_point now, bool stopping) const noexcept;
 
     const load_plan& plan_;
     epoll_set& epoll_;
