@@ -66,11 +66,6 @@ void flow_reconnector::step(clock::time_point now, const std::vector<load_flow*>
         if (a.at == stage::waiting) {
             start(i, a, now, flow);
         } else {
-            const auto socket =
-                a.at == stage::connecting ? a.socket.get() : a.channel->native_handle();
-            epoll_.remove(socket);
-            a.socket.reset();
-            a.channel.reset();
             failed(a, now, no_answer_reason(plan_.io_timeout));
         }
     }
@@ -124,15 +119,11 @@ void flow_reconnector::connect_moved_on(std::size_t i, attempt& a, clock::time_p
     try {
         failure = plan_.redial->advance(a.socket, a.channel);
     } catch (const std::exception& e) {
-        epoll_.remove(watched);
-        a.socket.reset();
-        a.channel.reset();
+        epoll_.remove(watched);  // its socket may be gone with the exception
         failed(a, now, e.what());
         return;
     }
     if (failure != 0) {
-        epoll_.remove(watched);
-        a.socket.reset();
         failed(a, now, std::system_category().message(failure));
         return;
     }
@@ -144,7 +135,6 @@ void flow_reconnector::connect_moved_on(std::size_t i, attempt& a, clock::time_p
     try {
         send_test_header(*a.channel, *plan_.header);
     } catch (const std::exception& e) {
-        a.channel.reset();
         failed(a, now, e.what());
         return;
     }
@@ -160,7 +150,6 @@ void flow_reconnector::answered(std::size_t i, attempt& a, std::vector<outcome>&
         // within --io-timeout, as the set-up's does.
         read_test_answer(*a.channel);
     } catch (const std::exception& e) {  // refused, or not an sctp-perf server
-        a.channel.reset();
         failed(a, clock::now(), e.what());
         return;
     }
@@ -169,6 +158,7 @@ void flow_reconnector::answered(std::size_t i, attempt& a, std::vector<outcome>&
 }
 
 void flow_reconnector::failed(attempt& a, clock::time_point now, std::string reason) {
+    release(a);
     a.last_reason = std::move(reason);
     a.at = stage::waiting;
     ++a.failures;
@@ -180,15 +170,21 @@ std::chrono::nanoseconds flow_reconnector::next_wait(unsigned failures) {
                           std::uniform_real_distribution<double>(0.0, 1.0)(random_));
 }
 
+void flow_reconnector::release(attempt& a) {
+    if (a.socket) {
+        epoll_.remove(a.socket.get());
+        a.socket.reset();
+    }
+    if (a.channel) {
+        epoll_.remove(a.channel->native_handle());
+        a.channel.reset();
+    }
+}
+
 void flow_reconnector::forget(std::size_t i) {
     auto& a = attempts_[i];
     if (a) {
-        if (a->socket) {
-            epoll_.remove(a->socket.get());
-        }
-        if (a->channel) {
-            epoll_.remove(a->channel->native_handle());
-        }
+        release(*a);
         a.reset();
     }
     down_.erase(std::remove(down_.begin(), down_.end(), i), down_.end());

@@ -94,7 +94,11 @@ class flow_reconnector {
     void start(std::size_t i, attempt& a, clock::time_point now, load_flow& flow);
     void connect_moved_on(std::size_t i, attempt& a, clock::time_point now);
     void answered(std::size_t i, attempt& a, std::vector<outcome>& done);
-    // The attempt failed for `reason`: the next one waits.
+    // Closes what an attempt holds (a connecting socket, a channel awaiting
+    // the answer), out of the epoll set first.
+    void release(attempt& a);
+    // The attempt failed for `reason`: what it held is closed, and the next
+    // one waits.
     void failed(attempt& a, clock::time_point now, std::string reason);
     // The wait after `failures` failed attempts, drawn.
     std::chrono::nanoseconds next_wait(unsigned failures);
