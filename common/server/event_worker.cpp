@@ -43,7 +43,9 @@ constexpr auto direct_wait_slack = std::chrono::milliseconds(100);
 // Each retry of the signal after this long: one sent just before the
 // worker enters its receive is lost, and the next one ends the wait.
 constexpr auto wake_retry = std::chrono::microseconds(50);
-constexpr int wake_attempts = 4000;  // 0.2 s in all
+// At least 0.2 s in all; with the timer slack every sleep has (50 us by
+// default), and the signal, about 0.45 s.
+constexpr int wake_attempts = 4000;
 
 extern "C" void on_wake_signal(int) {}
 
@@ -87,7 +89,13 @@ void event_worker::pin(unsigned cpu) {
 }
 
 void event_worker::interrupt_direct_wait() noexcept {
-    for (int attempt = 0; attempt < wake_attempts && in_direct_wait_; ++attempt) {
+    // Only while the recall the wait checks is due: once the worker has
+    // taken the inbox, a wait is on a session it has, perhaps the one just
+    // handed in, and signals would only cut it short again and again while
+    // holding up the caller (the listener's thread, which accepts nothing
+    // meanwhile) for all the attempts.
+    const session::thread_recall recall{inbox_count_, stopping_};
+    for (int attempt = 0; attempt < wake_attempts && in_direct_wait_ && recall.due(); ++attempt) {
         ::pthread_kill(thread_.native_handle(), wake_signal);
         std::this_thread::sleep_for(wake_retry);
     }

@@ -88,7 +88,9 @@ class event_worker {
     // it read.
     clock::time_point poll_in(entry& e, unsigned& polls);
     void settle(entry& e);
-    // Ends a wait in a session's receive, for a new session or a stop.
+    // Ends a wait in a session's receive, for a new session or a stop: until
+    // the worker has left it, or taken the inbox (a wait begun since is on
+    // a session it has, and goes on).
     void interrupt_direct_wait() noexcept;
     void take_inbox(clock::time_point now);
     void drive(entry& e, clock::time_point now);
