@@ -32,9 +32,6 @@ std::system_error system_error_of(const char* what) {
     return {errno, std::generic_category(), what};
 }
 
-// Ends a worker's wait in a session's receive; its handler does nothing.
-constexpr int wake_signal = SIGUSR1;
-
 // How far a wait in a session's receive may run past the session's
 // deadline: the receive timeout is the I/O timeout, counted from the
 // wait's start rather than from the session's last progress.
@@ -55,7 +52,7 @@ void install_wake_signal() {
         action.sa_handler = on_wake_signal;
         sigemptyset(&action.sa_mask);
         action.sa_flags = SA_RESTART;  // other calls go on; a timed receive does not
-        return ::sigaction(wake_signal, &action, nullptr) == 0;
+        return ::sigaction(event_worker::wake_signal, &action, nullptr) == 0;
     }();
     if (!installed) {
         throw system_error_of("sigaction failed");

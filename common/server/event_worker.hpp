@@ -32,6 +32,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -66,6 +67,11 @@ class event_worker {
     // Ends the loop and joins the thread; the sessions still open are
     // closed without their log line. Safe to call more than once.
     void stop() noexcept;
+
+    // What add() and stop() send the thread to end its wait in a session's
+    // receive; start() gives it a handler that does nothing. A process with
+    // workers leaves this signal to them.
+    static constexpr int wake_signal = SIGUSR1;
 
   private:
     using clock = std::chrono::steady_clock;
