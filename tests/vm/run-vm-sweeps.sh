@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Produces SCTP sample sweeps with run_spectrum.pl inside the test VM, the
-# head-of-line blocking experiment of the hol_blocking check, and the TCP
-# against SCTP comparison of the manual's "Comparing configurations".
+# head-of-line blocking experiment of the hol_blocking check, the TCP
+# against SCTP comparison of the manual's "Comparing configurations", and
+# the failover experiment of its "When a path fails".
 #
 # Why a VM: the host may have no SCTP in its kernel. run-vm-checks.sh already
 # boots Debian's cloud kernel under QEMU with the programs and the sctp
@@ -32,19 +33,22 @@ source "${script_dir}/host-lib.sh"
 
 # sweep name -> the guest check that makes it and the programs it needs.
 declare -A sweep_check=([stream]=sctp_stream_sweep [seqpack]=sctp_seqpack_sweep
-                        [hol]=sctp_hol_blocking [compare]=tcp_sctp_compare)
+                        [hol]=sctp_hol_blocking [compare]=tcp_sctp_compare
+                        [failover]=sctp_failover_grid)
 declare -A sweep_dir=([stream]=sctp-stream-vm [seqpack]=sctp-seqpack-vm [hol]=sctp-hol-blocking-vm
-                      [compare]=tcp-vs-sctp-vm)
+                      [compare]=tcp-vs-sctp-vm [failover]=sctp-failover-grid-vm)
 # sctp-perf-compare runs on the host, on the reports the compare sweep brings back.
 declare -A sweep_programs=([stream]="SOCK_STREAM_clt SOCK_STREAM_srv"
                            [seqpack]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv"
                            [hol]="SOCK_STREAM_clt SOCK_STREAM_srv"
-                           [compare]="SOCK_STREAM_clt SOCK_STREAM_srv sctp-perf-compare")
+                           [compare]="SOCK_STREAM_clt SOCK_STREAM_srv sctp-perf-compare"
+                           [failover]="SOCK_SEQPACK_clt SOCK_SEQPACK_srv")
 # The files a sweep writes into its directory, which a new run replaces.
 declare -A sweep_files=([stream]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
                         [seqpack]="*.spectrum spectrum.csv spectrum.json spectrum.gp spectrum.png"
                         [hol]="table.csv setup.csv *.json *-latency.csv hol.gp hol-ccdf.png hol-shares.png"
-                        [compare]="tcp/*.json tcp/*.txt sctp/*.json sctp/*.txt compare.txt compare.png")
+                        [compare]="tcp/*.json tcp/*.txt sctp/*.json sctp/*.txt compare.txt compare.png"
+                        [failover]="table.csv setup.csv reports/*.json reports/*.err failover.gp failover-detection.png")
 # The head-of-line blocking experiment is the hol_blocking check itself.
 hol_check="$(compgen -G "${script_dir}/guest/checks/*-hol_blocking.sh" | head -n 1 || true)"
 readonly hol_check
@@ -84,6 +88,17 @@ in tcp-vs-sctp-vm,
 
 with the sctp-perf-compare of --bin-dir.
 
+The failover sweep (--sweeps failover) runs the failover experiment
+(guest/sweeps/checks/50-sctp_failover_grid.sh): for each point of a grid
+of RTO min/max, path-max-retrans, the potentially-failed threshold and the
+heartbeat interval, SOCK_SEQPACK at 1000 messages/s for 8 s over two
+paths, path 1 made silent (netem loss 100 %) at 2 s and restored at 6 s,
+both ends with the point's settings, and copies into sctp-failover-grid-vm:
+table.csv (a row a point: predicted and measured detection, the longest
+reply gap, the accounts), setup.csv, every point's JSON report (reports/),
+failover.gp and the plot failover-detection.png. The whole grid (72
+points) takes about 25 minutes: give --vm-timeout 3600.
+
 Other files there (a README.md) are kept; the sweep's own files are replaced.
 
 Options:
@@ -91,9 +106,16 @@ Options:
                        SOCK_SEQPACK_clt/_srv (required)
   --output-dir DIR     where the sweep directories go (required)
   --iterations N       timed iterations per payload size (default: 5000)
-  --sweeps LIST        comma-separated: stream, seqpack, hol, compare
-                       (default: stream,seqpack)
+  --sweeps LIST        comma-separated: stream, seqpack, hol, compare,
+                       failover (default: stream,seqpack)
   --hol-count N        messages per run of the hol sweep (default: 10000)
+  --failover-rto LIST  the failover grid's RTO settings, MIN/MAX in ms or
+                       "default" (the kernel's), comma-separated
+                       (default: 20/200,50/200,200/1000,default)
+  --failover-pmr LIST  its path-max-retrans values (default: 1,2,5)
+  --failover-pf LIST   its potentially-failed thresholds, "off" for
+                       net.sctp.pf_enable 0 (default: off,0,1)
+  --failover-hb LIST   its heartbeat intervals in ms (default: 100,1000)
   --min-power N        smallest payload 2^N (default: 0)
   --max-power N        largest payload 2^N (default: 16)
   --vm-timeout SECONDS bound on the whole VM run (default: 900)
@@ -110,6 +132,10 @@ bin_dir=""
 output_dir=""
 iterations=5000
 hol_count=10000
+failover_rtos="20/200,50/200,200/1000,default"
+failover_pmrs="1,2,5"
+failover_pfs="off,0,1"
+failover_hbs="100,1000"
 sweeps="stream,seqpack"
 min_power=0
 max_power=16
@@ -124,6 +150,10 @@ while (($#)); do
         --output-dir) output_dir="${2:?--output-dir needs a directory}"; shift 2 ;;
         --iterations) iterations="${2:?--iterations needs a number}"; shift 2 ;;
         --hol-count) hol_count="${2:?--hol-count needs a number}"; shift 2 ;;
+        --failover-rto) failover_rtos="${2:?--failover-rto needs a list}"; shift 2 ;;
+        --failover-pmr) failover_pmrs="${2:?--failover-pmr needs a list}"; shift 2 ;;
+        --failover-pf) failover_pfs="${2:?--failover-pf needs a list}"; shift 2 ;;
+        --failover-hb) failover_hbs="${2:?--failover-hb needs a list}"; shift 2 ;;
         --sweeps) sweeps="${2:?--sweeps needs a list}"; shift 2 ;;
         --min-power) min_power="${2:?--min-power needs a number}"; shift 2 ;;
         --max-power) max_power="${2:?--max-power needs a number}"; shift 2 ;;
@@ -148,6 +178,14 @@ usage_error() {
 [[ "${iterations}" =~ ^[1-9][0-9]*$ ]] || usage_error "--iterations takes a positive whole number"
 [[ "${hol_count}" =~ ^[1-9][0-9]*$ ]] || usage_error "--hol-count takes a positive whole number"
 [[ "${vm_timeout_s}" =~ ^[1-9][0-9]*$ ]] || usage_error "--vm-timeout takes whole seconds"
+[[ "${failover_rtos}" =~ ^(([1-9][0-9]*/[1-9][0-9]*|default),)*([1-9][0-9]*/[1-9][0-9]*|default)$ ]] ||
+    usage_error "--failover-rto takes MIN/MAX (ms) or default, comma-separated"
+[[ "${failover_pmrs}" =~ ^([1-9][0-9]*,)*[1-9][0-9]*$ ]] ||
+    usage_error "--failover-pmr takes positive whole numbers, comma-separated"
+[[ "${failover_pfs}" =~ ^(([0-9]+|off),)*([0-9]+|off)$ ]] ||
+    usage_error "--failover-pf takes whole numbers or off, comma-separated"
+[[ "${failover_hbs}" =~ ^([1-9][0-9]*,)*[1-9][0-9]*$ ]] ||
+    usage_error "--failover-hb takes positive whole milliseconds, comma-separated"
 if ! [[ "${min_power}" =~ ^[0-9]+$ && "${max_power}" =~ ^[0-9]+$ ]] ||
     ((min_power > max_power || max_power > 16)); then
     usage_error "--min-power and --max-power take 0..16, min not above max"
@@ -158,7 +196,7 @@ selected=()
 IFS=, read -r -a requested <<<"${sweeps}"
 for sweep in "${requested[@]}"; do
     [[ -n "${sweep_check[${sweep}]:-}" ]] ||
-        usage_error "--sweeps takes stream, seqpack, hol and/or compare, not '${sweep}'"
+        usage_error "--sweeps takes stream, seqpack, hol, compare and/or failover, not '${sweep}'"
     for program in ${sweep_programs[${sweep}]}; do
         [[ -x "${bin_dir}/${program}" ]] || die "${program} is not in ${bin_dir}; build the project first"
     done
@@ -249,6 +287,10 @@ build_tree() {
     [[ -z "${hol_check}" ]] || cp "${hol_check}" "${tree}/sctp-perf/hol_blocking.sh"
     printf 'SWEEP_ITERATIONS=%s\nSWEEP_MIN_POWER=%s\nSWEEP_MAX_POWER=%s\nSWEEP_HOL_COUNT=%s\n' \
         "${iterations}" "${min_power}" "${max_power}" "${hol_count}" >"${tree}/sctp-perf/sweeps.conf"
+    # The failover grid, as space-separated lists for the guest's loops.
+    printf 'SWEEP_FAILOVER_RTOS="%s"\nSWEEP_FAILOVER_PMRS="%s"\nSWEEP_FAILOVER_PFS="%s"\nSWEEP_FAILOVER_HBS="%s"\n' \
+        "${failover_rtos//,/ }" "${failover_pmrs//,/ }" "${failover_pfs//,/ }" "${failover_hbs//,/ }" \
+        >>"${tree}/sctp-perf/sweeps.conf"
 }
 
 # --- bringing the results back -------------------------------------------
@@ -324,6 +366,8 @@ main() {
     [[ ",${checks}," != *_sweep,* ]] ||
         settings+=", ${iterations} iterations per size, payload 2^${min_power}..2^${max_power}"
     [[ ",${checks}," != *,sctp_hol_blocking,* ]] || settings+=", ${hol_count} messages per run of the hol sweep"
+    [[ ",${checks}," != *,sctp_failover_grid,* ]] ||
+        settings+=", failover grid: RTO ${failover_rtos}; path-max-retrans ${failover_pmrs}; pf ${failover_pfs}; heartbeat ${failover_hbs} ms"
     echo "run-vm-sweeps: sweeps ${checks}${settings}"
 
     local started=${SECONDS} status=0 filter_fd filter_pid
