@@ -45,6 +45,13 @@ grep -q '^check_reports: 4 client reports checked, 0 not conforming' <<<"$OUT" |
     fail "the VM's TCP and SCTP sample reports: $OUT"
 pass "the VM's sample reports of SCTP and TCP conform"
 
+# And its failover experiment: SCTP's paths, faults and failure sections,
+# over multi-homed associations, at 72 settings.
+run_capture 0 "${check[@]}" --strict "$REPORT_SCHEMA" "$root/sample-results/sctp-failover-grid-vm"
+grep -q '^check_reports: 72 client reports checked, 0 not conforming' <<<"$OUT" ||
+    fail "the VM's failover sample reports: $OUT"
+pass "the VM's failover sample reports conform"
+
 # The check can fail: each spoiled copy of a real report is refused, naming where.
 mkdir -p "$WORK_DIR/broken"
 spoil() {    # spoil NAME FROM PERL: a copy of report FROM changed by PERL on $d
