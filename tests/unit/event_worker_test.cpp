@@ -21,6 +21,7 @@
 #include <system_error>
 #include <thread>
 
+#include "loopback_connection.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "runtime/cpu_affinity.hpp"
 #include "server/server_log.hpp"
@@ -75,28 +76,10 @@ server_identity tcp_identity() {
     return identity;
 }
 
-// A connection on loopback, both ends blocking, as the server's are; a
-// receive on either waits at most the I/O timeout, so that a test that goes
-// wrong fails rather than hangs.
-struct connection {
-    unique_fd client;
-    unique_fd server;
-};
-
-connection connect_on_loopback(std::chrono::milliseconds io_timeout) {
-    unique_fd listener(::socket(AF_INET, SOCK_STREAM, 0));
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-    REQUIRE(::listen(listener.get(), 1) == 0);
-    REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-    connection c;
-    c.client = unique_fd(::socket(AF_INET, SOCK_STREAM, 0));
-    REQUIRE(::connect(c.client.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-    c.server = unique_fd(::accept(listener.get(), nullptr, nullptr));
-    REQUIRE(c.server);
+// A connection on loopback whose receives, on either end, wait at most the
+// I/O timeout, so that a test that goes wrong fails rather than hangs.
+testing::loopback_connection connect_with_timeout(std::chrono::milliseconds io_timeout) {
+    auto c = testing::connect_on_loopback();
     set_io_timeout(c.client.get(), io_timeout);
     set_io_timeout(c.server.get(), io_timeout);
     return c;
@@ -150,7 +133,7 @@ TEST_CASE("event worker: handing in a session does not interrupt the worker's wa
     // handed in.
     for (int client = 1; client <= 5; ++client) {
         INFO("client " << client);
-        auto c = connect_on_loopback(identity.io_timeout);
+        auto c = connect_with_timeout(identity.io_timeout);
         protocol::test_header header;
         header.mode = protocol::test_mode::rate;
         header.payload_bytes = 16;

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "loopback_connection.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "server/session.hpp"
 #include "transport/message_channel.hpp"
@@ -48,21 +49,11 @@ struct session_on_pair {
 
     // A real TCP connection on loopback: the account reads TCP_INFO.
     explicit session_on_pair(const server_identity& with = tcp_identity()) : identity(with) {
-        unique_fd listener(::socket(AF_INET, SOCK_STREAM, 0));
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-        REQUIRE(::listen(listener.get(), 1) == 0);
-        REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-        client = unique_fd(::socket(AF_INET, SOCK_STREAM, 0));
-        REQUIRE(::connect(client.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-        unique_fd accepted(::accept(listener.get(), nullptr, nullptr));
-        REQUIRE(accepted);
+        auto c = testing::connect_on_loopback();
+        client = std::move(c.client);
         const int one = 1;
         ::setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        s = std::make_unique<session>(std::make_unique<stream_channel>(std::move(accepted)),
+        s = std::make_unique<session>(std::make_unique<stream_channel>(std::move(c.server)),
                                       "test:1", identity, t0);
     }
 
