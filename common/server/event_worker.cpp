@@ -91,8 +91,7 @@ void event_worker::interrupt_direct_wait() noexcept {
     // handed in, and signals would only cut it short again and again while
     // holding up the caller (the listener's thread, which accepts nothing
     // meanwhile) for all the attempts.
-    const session::thread_recall recall{inbox_count_, stopping_};
-    for (int attempt = 0; attempt < wake_attempts && in_direct_wait_ && recall.due(); ++attempt) {
+    for (int attempt = 0; attempt < wake_attempts && in_direct_wait_ && recall_.due(); ++attempt) {
         ::pthread_kill(thread_.native_handle(), wake_signal);
         std::this_thread::sleep_for(wake_retry);
     }
@@ -199,9 +198,8 @@ event_worker::clock::time_point event_worker::wait_in(entry& e, clock::time_poin
     // After the flag is up, so that a session handed in meanwhile is seen
     // here or interrupts the wait (both sides read the other's flag after
     // setting their own).
-    const session::thread_recall recall{inbox_count_, stopping_};
-    if (!recall.due()) {
-        now = e.s->advance(now, scratch_, &recall);
+    if (!recall_.due()) {
+        now = e.s->advance(now, scratch_, &recall_);
     }
     in_direct_wait_ = false;
     settle(e);

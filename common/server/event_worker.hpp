@@ -113,6 +113,9 @@ class event_worker {
     std::atomic<std::size_t> load_{0};
     std::atomic<std::size_t> inbox_count_{0};  // sessions in the inbox
     std::atomic<bool> in_direct_wait_{false};  // waits in a session's receive
+    // When a wait in a session's receive must end: a session handed in, or a
+    // stop. The wait checks it, and add() and stop() signal only while it holds.
+    const session::thread_recall recall_{inbox_count_, stopping_};
 
     std::mutex inbox_mutex_;
     std::vector<std::unique_ptr<session>> inbox_;
