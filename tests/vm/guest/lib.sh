@@ -150,6 +150,18 @@ two_paths() {
     RESTORE_S="${IP} netns exec s ${TC} qdisc del dev mh0s root"
 }
 
+# set_pf_enable VALUE NS...: net.sctp.pf_enable (the potentially-failed
+# state: 1 on, 0 off) in each network namespace NS; fails the check if it
+# cannot be set.
+set_pf_enable() {
+    _pf="$1"
+    shift
+    for _ns in "$@"; do
+        echo "${_pf}" | ip netns exec "${_ns}" tee /proc/sys/net/sctp/pf_enable >/dev/null ||
+            fail "cannot set net.sctp.pf_enable in namespace ${_ns}"
+    done
+}
+
 # start_server LOG NS PROGRAM ARGS...
 # Starts a server in the background (in namespace NS, or here when NS is "-") with its stderr in LOG and waits, at
 # most SERVER_START_TIMEOUT_S, for its "starting server at port P" line.

@@ -125,8 +125,7 @@ expect_paths "SOCK_SEQPACK --peel-off" \
     "$(report_field environment.sctp_paths_socket.hb_interval_ms)" false
 
 # A threshold that cannot act is refused, in one sentence.
-echo 0 | ip netns exec c tee /proc/sys/net/sctp/pf_enable >/dev/null ||
-    fail "cannot set net.sctp.pf_enable in namespace c"
+set_pf_enable 0 c
 out="${CHECK_WORK}/pf-off.json"
 status=0
 # shellcheck disable=SC2086

@@ -33,10 +33,7 @@ need_program SOCK_SEQPACK_srv
 need_option SOCK_SEQPACK_clt at-timeout
 
 two_paths
-for ns in c s; do
-    echo 0 | ip netns exec "${ns}" tee /proc/sys/net/sctp/pf_enable >/dev/null ||
-        fail "cannot set net.sctp.pf_enable in namespace ${ns}"
-done
+set_pf_enable 0 c s
 
 timers="--sctp-rto-initial 100 --sctp-rto-min 50 --sctp-rto-max 200 --sctp-hb-interval 100 --sctp-path-max-retrans 1"
 # One command per end, both at the same instant (57-failover_failback says

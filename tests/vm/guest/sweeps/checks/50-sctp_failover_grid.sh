@@ -77,13 +77,6 @@ at_timeout_s=10
 load="-s 6 --rate 1000 --interval 1 --format json --io-timeout 20"
 client="SOCK_SEQPACK_clt -H 10.77.1.2,10.77.2.2 -i 10.77.1.1,10.77.2.1"
 
-set_pf_enable() {
-    for _ns in c s; do
-        echo "$1" | ip netns exec "${_ns}" tee /proc/sys/net/sctp/pf_enable >/dev/null ||
-            fail "cannot set net.sctp.pf_enable in namespace ${_ns}"
-    done
-}
-
 # point_timers RTO PMR PF HB: the options of both ends at one point.
 point_timers() {
     _t="--sctp-hb-interval $4 --sctp-path-max-retrans $2"
@@ -98,7 +91,7 @@ point_timers() {
 
 # One calibration, at the kernel's settings with no fault: how much longer
 # than planned a run takes here (lib.sh's calibrate), for every run's bound.
-set_pf_enable 1
+set_pf_enable 1 c s
 start_server "${CHECK_WORK}/calibrate-srv.log" s SOCK_SEQPACK_srv -p 0 -a 10.77.1.2,10.77.2.2
 # shellcheck disable=SC2086 # the option lists are lists
 calibrate "no fault, 1 s" 1 "${CHECK_WORK}/calibrate.json" c ${client} -p "${SERVER_PORT}" ${load} \
@@ -213,7 +206,7 @@ for rto in ${SWEEP_FAILOVER_RTOS}; do
                 point="rto${rto%/*}-${rto#*/}-pmr${pmr}-pf${pf}-hb${hb}"
                 [ "${rto}" = default ] && point="rtodefault-pmr${pmr}-pf${pf}-hb${hb}"
                 timers="$(point_timers "${rto}" "${pmr}" "${pf}" "${hb}")"
-                if [ "${pf}" = off ]; then set_pf_enable 0; else set_pf_enable 1; fi
+                if [ "${pf}" = off ]; then set_pf_enable 0 c s; else set_pf_enable 1 c s; fi
                 # shellcheck disable=SC2086
                 start_server "${CHECK_WORK}/${point}-srv.log" s SOCK_SEQPACK_srv -p 0 \
                     -a 10.77.1.2,10.77.2.2 ${timers}
