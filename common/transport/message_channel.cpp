@@ -16,6 +16,7 @@
 #include "protocol/wire_protocol.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/peer_gone.hpp"
+#include "transport/poll_before_sleep.hpp"
 #include "transport/sctp_receive.hpp"
 
 namespace sctp_perf {
@@ -129,8 +130,17 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
     }
 }
 
+void message_channel::poll_before_sleeping(int fd) const {
+    if (!spin_ && poll_before_sleep_.count() > 0) {
+        poll_readable(fd, poll_before_sleep_);
+    }
+}
+
 message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
                                                             bool with_delivery, bool wait) {
+    if (wait) {
+        poll_before_sleeping(socket_.get());
+    }
     received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
     const stream_reader reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr};
@@ -266,6 +276,7 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
     // in parts only when it is very large, so it reads as it comes.)
     const bool whole_read = !spin_ && tcp_ && message_timeout_ && delivery == nullptr;
     receive_wait wait(socket_.get(), spin_, message_timeout_, message.size());
+    poll_before_sleeping(socket_.get());
     std::size_t received = 0;
     while (received < message.size()) {
         if (received > 0) {
@@ -290,6 +301,7 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
 
 std::size_t stream_channel::receive_some(std::span<std::byte> buffer, sctp_delivery* delivery) {
     receive_wait wait(socket_.get(), spin_, message_timeout_, buffer.size());
+    poll_before_sleeping(socket_.get());
     for (;;) {
         if (const auto n = read_once(buffer, wait.read_flags(), delivery)) {
             return n;

@@ -18,7 +18,10 @@
 // (set_spin, --spin) it polls instead: non-blocking receives (MSG_DONTWAIT)
 // in a busy loop, so the wake-up, a few microseconds and more from an idle
 // CPU, leaves the round trip, at the cost of a whole CPU while it waits.
-// Sends block either way: a small message finds room at once.
+// Between the two (set_poll_before_sleep, --poll-before-sleep), a receive
+// that would sleep first polls its socket for a bounded time
+// (transport/poll_before_sleep.hpp). Sends block either way: a small
+// message finds room at once.
 
 #include <chrono>
 #include <cstddef>
@@ -127,6 +130,14 @@ class message_channel {
     void set_spin(bool spin) noexcept { spin_ = spin; }
     bool spins() const noexcept { return spin_; }
 
+    // How long a receive that would sleep (receive_message, receive_some,
+    // receive_part with `wait`) first polls its socket without sleeping; 0,
+    // the default, sleeps at once. No effect while spinning.
+    void set_poll_before_sleep(std::chrono::microseconds bound) noexcept {
+        poll_before_sleep_ = bound;
+    }
+    std::chrono::microseconds poll_before_sleep() const noexcept { return poll_before_sleep_; }
+
     // SCTP, for an association subscribed to path events
     // (subscribe_path_events): every path notification that comes on the
     // socket goes to `watch` (transport/sctp_path_events.hpp) and, with
@@ -145,8 +156,12 @@ class message_channel {
     std::uint16_t last_read_path() const noexcept { return last_read_path_; }
 
   protected:
+    // Before a read that would sleep: the bounded poll, when one is set.
+    void poll_before_sleeping(int fd) const;
+
     std::optional<std::chrono::milliseconds> message_timeout_;
     bool spin_ = false;
+    std::chrono::microseconds poll_before_sleep_{0};
     std::shared_ptr<sctp_path_watch> paths_;
     bool message_paths_ = false;  // each message's source looked up (watch_paths)
     std::uint16_t last_read_path_ = 0;

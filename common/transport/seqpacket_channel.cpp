@@ -143,6 +143,9 @@ message_channel::received_part seqpacket_channel::receive_part(std::span<std::by
     if (pending_) {
         return take_pending(buffer);
     }
+    if (wait) {
+        poll_before_sleeping(socket_.get());
+    }
     received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
     for (;;) {
@@ -210,6 +213,8 @@ void seqpacket_channel::receive_rest(std::span<std::byte> message, std::size_t r
     receive_wait wait(socket_.get(), spin_, message_timeout_, message.size());
     if (received > 0) {
         wait.brought(0, received);  // the first part, which receive_ready read
+    } else {
+        poll_before_sleeping(socket_.get());
     }
     for (;;) {
         if (received > 0) {

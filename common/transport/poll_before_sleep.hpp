@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Polling for a bounded time before sleeping (--poll-before-sleep): the
+// middle way between a wait that sleeps in the kernel at once (the default
+// of old) and one that never sleeps (--spin).
+//
+// A sleeping receive pays a wake-up in every round trip: the scheduler's
+// work and, from an idle CPU, its climb out of its idle state, several to
+// tens of microseconds that the round trip then carries although the path
+// did not. A wait that first looks at its socket without sleeping, for up
+// to `bound`, takes a reply that comes within the bound with no wake-up at
+// all; one that comes later is slept for as before. What the look costs is
+// CPU: at most `bound` per wait, reported with each run's CPU.
+//
+// The kernel's own busy polling (SO_BUSY_POLL, net.core.busy_read and
+// busy_poll, and since Linux 6.9 per epoll instance with EPIOCSPARAMS)
+// polls a device's receive queue through NAPI. Loopback and veth have no
+// such queue, and it adds nothing where the application already polls its
+// socket, so this program polls from user space on every kernel.
+//
+// Each look is one poll() or epoll_wait() that does not wait; the clock is
+// read after every empty look: a look costs several hundred nanoseconds and
+// a clock read about forty, and a bound of a few microseconds must be kept.
+
+#include <chrono>
+
+namespace sctp_perf {
+
+// The longest poll one wait may make: beyond a second a wait is a spin that
+// sleeps now and then, which --spin says more plainly.
+inline constexpr std::chrono::microseconds max_poll_before_sleep{1'000'000};
+
+// Calls look() until it returns true, for as long as `bound` from now.
+// Returns whether look() did; false at once for a bound of zero.
+template <typename Look>
+bool poll_within(std::chrono::microseconds bound, Look&& look) {
+    if (bound <= std::chrono::microseconds::zero()) {
+        return false;
+    }
+    const auto until = std::chrono::steady_clock::now() + bound;
+    do {
+        if (look()) {
+            return true;
+        }
+    } while (std::chrono::steady_clock::now() < until);
+    return false;
+}
+
+// Looks at `fd` without waiting for up to `bound`: true as soon as it is
+// readable, or has an error or a hang-up for the read to report; false when
+// the bound passed first (or the look itself failed: the read that follows
+// reports why).
+bool poll_readable(int fd, std::chrono::microseconds bound);
+
+}  // namespace sctp_perf
