@@ -50,6 +50,7 @@ client_connection seqpack_connection(seqpacket_association association,
     connection.channel = std::make_unique<seqpacket_channel>(std::move(association.socket));
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
+    connection.channel->set_poll_before_sleep(options.common.poll_before_sleep);
     prepare_client_paths(*connection.channel, association.id, options, options.server_port,
                          options.server_hosts.size() > 1 || options.client_addresses.size() > 1);
     return connection;

@@ -46,6 +46,7 @@ client_connection stream_connection(unique_fd fd, const client_options& options)
     connection.channel = std::make_unique<stream_channel>(std::move(fd));
     connection.channel->set_message_timeout(options.common.io_timeout);
     connection.channel->set_spin(options.common.spin);
+    connection.channel->set_poll_before_sleep(options.common.poll_before_sleep);
     // A SOCK_STREAM client's -H and -i lists deal its flows over servers
     // and local addresses: no association of it is multi-homed on request.
     prepare_client_paths(*connection.channel, 0, options, 0, /*multi_homed=*/false);

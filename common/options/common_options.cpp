@@ -9,6 +9,7 @@
 
 #include "runtime/cpu_affinity.hpp"
 #include "transport/network_interface.hpp"
+#include "transport/poll_before_sleep.hpp"
 #include "transport/socket_device.hpp"
 
 namespace sctp_perf {
@@ -70,7 +71,16 @@ void add_common_options(option_groups& groups, raw_common_options& raw,
         ("spin", po::bool_switch(&raw.spin),
          "wait for data by polling the socket in a busy loop (non-blocking receives) instead "
          "of sleeping in the kernel: no wake-up in the round trip, but a whole CPU per waiting "
-         "connection; --io-timeout still bounds every wait");
+         "connection; --io-timeout still bounds every wait")
+        ("poll-before-sleep",
+         count_value(raw.poll_before_sleep_us, unreadable, "--poll-before-sleep",
+                     count_kind::integer)->value_name("USEC"),
+         fmt::format("before a wait for data sleeps in the kernel, poll the socket (a server's "
+                     "or load client's epoll set) without sleeping for up to this many "
+                     "microseconds, 0..{}: a reply within the bound costs no wake-up, and "
+                     "each wait at most this much CPU; 0 sleeps at once; --spin polls without "
+                     "bound instead; the report states the policy and the CPU (default: {})",
+                     max_poll_before_sleep.count(), default_poll_before_sleep.count()).c_str());
     groups.sctp.add_options()
         ("sctp-rto-initial",
          count_value(raw.sctp_rto_initial_ms, unreadable, "--sctp-rto-initial",
@@ -225,6 +235,24 @@ void validate_cpus(const raw_common_options& raw, const po::variables_map& given
     }
 }
 
+// --spin, or a bounded poll before each sleep: one waiting policy.
+void validate_waiting(const raw_common_options& raw, const po::variables_map& given,
+                      common_options& result, std::vector<std::string>& errors) {
+    result.spin = raw.spin;
+    if (raw.spin && given.count("poll-before-sleep")) {
+        errors.push_back(
+            "--spin and --poll-before-sleep are two waiting policies: give one (--spin polls "
+            "without bound)");
+    }
+    if (raw.poll_before_sleep_us < 0 || raw.poll_before_sleep_us > max_poll_before_sleep.count()) {
+        errors.push_back(fmt::format("--poll-before-sleep must be 0..{} microseconds",
+                                     max_poll_before_sleep.count()));
+    } else if (!raw.spin) {
+        // Spinning, no wait sleeps: the bound stays 0, as the report says.
+        result.poll_before_sleep = std::chrono::microseconds(raw.poll_before_sleep_us);
+    }
+}
+
 }  // namespace
 
 void check_interface_entries(const std::vector<std::string>& entries, const char* option,
@@ -253,7 +281,7 @@ common_options validate_common_options(const raw_common_options& raw,
     validate_max_seg(raw, given, result, errors);
     validate_bind_device(raw, given, result, errors);
     validate_cpus(raw, given, result, errors);
-    result.spin = raw.spin;
+    validate_waiting(raw, given, result, errors);
     result.sctp = validate_sctp_feature_options(raw.sctp, given, result.transport, errors);
     result.sctp_paths = validate_sctp_path_options(raw.sctp_paths, given, result.transport, errors);
     return result;

@@ -45,6 +45,8 @@ struct common_options {
     std::string bind_device;                     // --bind-device; empty: no device
     std::vector<unsigned> cpus;  // --cpu, sorted; empty: wherever the system puts the process
     bool spin = false;           // --spin: receives poll the socket instead of sleeping
+    // --poll-before-sleep: a wait polls this long before it sleeps; 0 with spin.
+    std::chrono::microseconds poll_before_sleep = default_poll_before_sleep;
 };
 
 // The raw command-line values of the common layer, before validation.
@@ -61,6 +63,7 @@ struct raw_common_options {
     std::string bind_device;
     std::string cpu;  // --cpu LIST; empty: not given
     bool spin = false;
+    long long poll_before_sleep_us = default_poll_before_sleep.count();
     raw_sctp_feature_options sctp;
     raw_sctp_path_options sctp_paths;
     // One sentence per number that could not be read, filled while parsing
@@ -68,7 +71,8 @@ struct raw_common_options {
     std::vector<std::string> unreadable_numbers;
 };
 
-// Adds the common layer: -t, -n, --io-timeout, buffers, --cpu and --spin to
+// Adds the common layer: -t, -n, --io-timeout, buffers, --cpu, --spin and
+// --poll-before-sleep to
 // `connection`, the SCTP options to `sctp`, --help and --version to `general`.
 void add_common_options(option_groups& groups, raw_common_options& raw,
                         const program_info& program);

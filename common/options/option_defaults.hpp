@@ -25,6 +25,9 @@ inline constexpr std::uint16_t default_port = 45453;
 inline constexpr transport_protocol default_transport = transport_protocol::sctp;  // -t
 inline constexpr std::chrono::milliseconds default_io_timeout{10'000};             // --io-timeout
 inline constexpr long long default_streams = 1;                                    // --streams
+// --poll-before-sleep: how long a wait polls before it sleeps
+// (transport/poll_before_sleep.hpp); 0 sleeps at once.
+inline constexpr std::chrono::microseconds default_poll_before_sleep{0};
 
 // The clients.
 inline constexpr std::uint32_t default_iterations = 1'000'000;  // -c, primer not included

@@ -91,6 +91,7 @@ help_layout server_help(const option_groups& groups, const program_info& program
                        "threads",
                        "cpu",
                        "spin",
+                       "poll-before-sleep",
                        "io-timeout",
                        "quiet",
                        "help"};

@@ -137,6 +137,24 @@ TEST_CASE("client options: SCTP retransmission timers") {
     CHECK(o.common.sctp_rto.max_ms == 40u);
 }
 
+TEST_CASE("client options: the waiting policy") {
+    using Catch::Matchers::Contains;
+    CHECK(parse({"-s", "0"}).common.poll_before_sleep == default_poll_before_sleep);
+    CHECK(parse({"-s", "0", "--poll-before-sleep", "50"}).common.poll_before_sleep.count() == 50);
+    CHECK(parse({"-s", "0", "--poll-before-sleep", "1000000"}).common.poll_before_sleep.count() ==
+          1'000'000);
+    // Spinning, no wait sleeps: the bound the report states is 0.
+    const auto spinning = parse({"-s", "0", "--spin"});
+    CHECK(spinning.common.spin);
+    CHECK(spinning.common.poll_before_sleep.count() == 0);
+    CHECK_THAT(usage_message({"-s", "0", "--poll-before-sleep", "1000001"}),
+               Contains("--poll-before-sleep must be 0..1000000 microseconds"));
+    CHECK_THAT(usage_message({"-s", "0", "--poll-before-sleep", "-5"}),
+               Contains("--poll-before-sleep"));
+    CHECK_THAT(usage_message({"-s", "0", "--spin", "--poll-before-sleep", "50"}),
+               Contains("--spin and --poll-before-sleep are two waiting policies: give one"));
+}
+
 TEST_CASE("client options: each rule has its own sentence") {
     using Catch::Matchers::Contains;
     CHECK_THAT(usage_message({}),

@@ -72,6 +72,17 @@ TEST_CASE("server options: validation") {
                Contains("--max-clients must be 1..1000000 (and within ulimit -n)"));
     CHECK_THAT(usage_message({"--threads", "0"}), Contains("--threads must be 1..1024"));
     CHECK_THAT(usage_message({"-s", "3"}), Contains("unrecognised"));
+    CHECK_THAT(usage_message({"--poll-before-sleep", "1000001"}),
+               Contains("--poll-before-sleep must be 0..1000000 microseconds"));
+    CHECK_THAT(usage_message({"--spin", "--poll-before-sleep", "0"}),
+               Contains("two waiting policies"));
+}
+
+TEST_CASE("server options: the waiting policy reaches the sessions' identity") {
+    const auto o = parse({"--poll-before-sleep", "75"});
+    CHECK(o.common.poll_before_sleep.count() == 75);
+    CHECK(parse({}).common.poll_before_sleep == default_poll_before_sleep);
+    CHECK(parse({"--spin"}).common.poll_before_sleep.count() == 0);
 }
 
 TEST_CASE("server options: SOCK_SEQPACK binds a list and refuses -t") {

@@ -226,6 +226,8 @@ class load_run {
         }
         // The flows' channels spin alike or not at all, as the options set them.
         spin_ = !channels.empty() && channels.front()->spins();
+        poll_before_sleep_ =
+            channels.empty() ? std::chrono::microseconds(0) : channels.front()->poll_before_sleep();
         flows_ = make_flows(std::move(channels), plan);
     }
 
@@ -288,6 +290,7 @@ class load_run {
         shared_run shared;
         shared.interval = plan_.interval;
         shared.spin = spin_;
+        shared.poll_before_sleep = poll_before_sleep_;
         shared.collector = &collector;
         usage_start_ = read_process_usage();
 
@@ -443,6 +446,7 @@ class load_run {
     const load_outputs& outputs_;
     std::optional<latency_file> latencies_;
     bool spin_ = false;
+    std::chrono::microseconds poll_before_sleep_{0};
     std::vector<std::unique_ptr<load_flow>> flows_;
     unsigned thread_count_ = 0;
     std::vector<unsigned> worker_cpus_;  // worker t's CPU at t; empty: not pinned one by one

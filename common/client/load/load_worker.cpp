@@ -179,18 +179,21 @@ class worker {
         now = clock::now();
         if (sink_.interval_sent + sink_.warmup_sent != sent_before) {
             sink_.busy += now - pass_start;
+            poll_until_ = now + shared_.poll_before_sleep;
         }
         return now;
     }
 
     // How long epoll may sleep: until the next due time, interval end or
-    // sweep, less the stretch spun before it; never with --spin.
+    // sweep, less the stretch spun before it; never with --spin, nor while
+    // the poll after a send lasts (--poll-before-sleep).
     clock::duration wait_before_next(clock::time_point now) {
         const auto wake =
             std::min({interval_end_, next_sweep_, next_scheduled(),
                       reconnector_ ? reconnector_->next_due() : clock::time_point::max()});
-        return shared_.spin || wake <= now + spin_before_due ? clock::duration::zero()
-                                                             : wake - spin_before_due - now;
+        return shared_.spin || now < poll_until_ || wake <= now + spin_before_due
+                   ? clock::duration::zero()
+                   : wake - spin_before_due - now;
     }
 
     // Reads what the first `n` of events_ announce, and takes a finished
@@ -384,6 +387,7 @@ class worker {
     clock::duration interval_length_{};                          // max() without --interval
     clock::time_point interval_end_ = clock::time_point::max();  // of interval_index_
     clock::time_point next_sweep_{};                             // the next check_timeouts()
+    clock::time_point poll_until_ = clock::time_point::min();    // see wait_before_next()
     std::size_t unfinished_ = 0;
     bool stopping_ = false;  // plan.stop was seen and every flow told
     std::vector<epoll_event> events_;

@@ -34,6 +34,10 @@ struct shared_run {
     std::chrono::steady_clock::time_point stop_at = std::chrono::steady_clock::time_point::max();
     std::optional<std::chrono::nanoseconds> interval;
     bool spin = false;  // the channels spin (--spin): the workers never sleep in epoll
+    // --poll-before-sleep: after a pass that sent, a worker looks in epoll
+    // without sleeping for this long, so that a reply within it costs no
+    // wake-up; 0: it sleeps at once.
+    std::chrono::microseconds poll_before_sleep{0};
     interval_collector* collector = nullptr;
     std::atomic<bool> abort{false};
 
