@@ -86,6 +86,7 @@ std::string encode_server_settings(const server_settings_blob& s) {
     put(doc, "cpu_count", s.cpu_count);
     put(doc, "cpu_affinity", s.cpu_affinity);
     put(doc, "spin", s.spin);
+    put(doc, "poll_before_sleep_us", s.poll_before_sleep_us);
     put(doc, "threads", s.threads);
     put(doc, "worker_cpus", s.worker_cpus);
     put(doc, "data_path", s.data_path);
@@ -122,6 +123,7 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
     s.cpu_count = blob_member<unsigned>(doc, "cpu_count");
     s.cpu_affinity = blob_member<std::string>(doc, "cpu_affinity");
     s.spin = blob_member<bool>(doc, "spin");
+    s.poll_before_sleep_us = blob_member<std::uint64_t>(doc, "poll_before_sleep_us");
     s.threads = blob_member<std::uint64_t>(doc, "threads");
     s.worker_cpus = cpu_numbers(doc, "worker_cpus");
     s.data_path = blob_member<std::string>(doc, "data_path");

@@ -5,7 +5,7 @@
 // describes both ends. JSON text, one object, its members in this order:
 //
 //   "protocol_version", "version" (sctp-perf's), "program", "host", "kernel",
-//   "cpu_count", "cpu_affinity", "spin", "threads", "worker_cpus" (worker
+//   "cpu_count", "cpu_affinity", "spin", "poll_before_sleep_us", "threads", "worker_cpus" (worker
 //   i's CPU at i, only when --cpu pins them one each), "data_path",
 //   "transport", "nagle", "io_timeout_ms", "sndbuf_bytes", "rcvbuf_bytes",
 //   "bind_device" ("" when none), "max_seg_requested_bytes" (only when
@@ -72,6 +72,9 @@ struct server_settings_blob {
     std::optional<unsigned> cpu_count;
     std::optional<std::string> cpu_affinity;  // CPUs it may run on, e.g. "0-1"
     std::optional<bool> spin;
+    // How long its waits poll before they sleep (--poll-before-sleep); 0:
+    // they sleep at once. Missing from servers older than the option.
+    std::optional<std::uint64_t> poll_before_sleep_us;
     std::optional<std::uint64_t> threads;  // worker threads
     // The CPU each worker is pinned to, worker i's at i; missing when they
     // are not pinned one each (and read as missing unless every element is

@@ -128,18 +128,25 @@ void event_worker::run() {
         // The time last read: a lone session's wait reads it when it ends,
         // so a round trip reads the clock once.
         auto seen = clock::now();
+        // With --poll-before-sleep: until when the loop looks without
+        // sleeping, a bound from the last pass that found something.
+        auto poll_until = clock::time_point::min();
         while (!stopping_) {
             if (auto* lone = lone_reader(seen)) {
                 seen = identity_.spin ? poll_in(*lone, empty_polls) : wait_in(*lone, seen);
                 continue;
             }
+            const bool look_only = identity_.spin || seen < poll_until;
             const auto n = epoll_.wait(
-                events, identity_.spin ? std::chrono::milliseconds(0) : sleep_before_next_check());
+                events, look_only ? std::chrono::milliseconds(0) : sleep_before_next_check());
             if (identity_.spin && n == 0 && ++empty_polls % spin_polls_per_yield == 0) {
                 ::sched_yield();
             }
             const auto now = clock::now();
             seen = now;
+            if (n > 0) {
+                poll_until = now + identity_.poll_before_sleep;
+            }
             for (std::size_t i = 0; i < n; ++i) {
                 auto* e = static_cast<entry*>(events[i].data.ptr);
                 if (e == nullptr) {

@@ -16,6 +16,8 @@
 // progress, so the look is rare: about once per I/O timeout). With spin
 // (--spin) the loop never sleeps: it polls epoll without a timeout, a whole
 // CPU per worker, and yields the CPU now and then for an end that shares it.
+// With a bounded poll (--poll-before-sleep) it looks without sleeping for
+// that long after each pass that found something, then sleeps as without.
 //
 // A worker with one session, which waits only to read, waits in that
 // session's own receive instead of in epoll_wait, as a blocking server does:

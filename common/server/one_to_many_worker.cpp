@@ -14,6 +14,7 @@
 #include "protocol/wire_protocol.hpp"
 #include "server/server_log.hpp"
 #include "server/spin_yield.hpp"
+#include "transport/poll_before_sleep.hpp"
 #include "transport/sctp_addresses.hpp"
 #include "transport/sctp_delivery.hpp"
 #include "transport/sctp_receive.hpp"
@@ -86,6 +87,8 @@ void one_to_many_worker::run() {
                     got = receive_one(false, now);
                 }
             } else {
+                // A bounded poll first (--poll-before-sleep), then the read that sleeps.
+                poll_readable(socket_.get(), identity_.poll_before_sleep);
                 got = receive_one(true, now);
             }
         } catch (const std::exception& e) {

@@ -37,7 +37,8 @@
 // (receive_wait): the deadlines of the sessions (--header-timeout,
 // --io-timeout) are looked at when it returns, so they may be overrun by up
 // to that much, and a stop takes effect within it. With --spin the loop
-// polls instead (MSG_DONTWAIT), a whole CPU.
+// polls instead (MSG_DONTWAIT), a whole CPU; with --poll-before-sleep it
+// polls for that long before each read that sleeps.
 
 #include <netinet/in.h>
 #include <netinet/sctp.h>

@@ -92,6 +92,9 @@ int server_main(int argc, const char* const* argv, const program_info& program,
         if (options->common.spin) {
             log_line(log_level::info,
                      "sessions poll their sockets while they wait for data (--spin)");
+        } else if (options->common.poll_before_sleep.count() > 0) {
+            log_info("waits poll for up to {} us before they sleep (--poll-before-sleep)",
+                     options->common.poll_before_sleep.count());
         }
         auto resolved = *options;
         resolved.max_clients = max_clients_within(options->max_clients, raise_descriptor_limit());

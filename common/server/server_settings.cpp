@@ -45,6 +45,7 @@ server_identity read_server_identity(const server_options& options, const progra
     identity.cpu_affinity = host.cpu_affinity;
     identity.cpu_count = host.cpu_count;
     identity.spin = options.common.spin;
+    identity.poll_before_sleep = options.common.poll_before_sleep;
     identity.transport = options.common.transport;
     identity.nagle = options.common.nagle;
     identity.max_seg_bytes = options.common.max_seg_bytes;
@@ -79,6 +80,7 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
     settings.cpu_count = identity.cpu_count;
     settings.cpu_affinity = identity.cpu_affinity;
     settings.spin = identity.spin;
+    settings.poll_before_sleep_us = static_cast<std::uint64_t>(identity.poll_before_sleep.count());
     settings.threads = identity.threads;
     if (!identity.worker_cpus.empty()) {
         settings.worker_cpus = identity.worker_cpus;

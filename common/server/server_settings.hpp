@@ -22,7 +22,9 @@ struct server_identity {
     std::string kernel;
     std::string cpu_affinity;  // CPUs the server may run on, e.g. "0-1", after --cpu
     unsigned cpu_count = 0;
-    bool spin = false;     // sessions poll their sockets (--spin)
+    bool spin = false;  // sessions poll their sockets (--spin)
+    // Without spin: how long a wait polls before it sleeps (--poll-before-sleep).
+    std::chrono::microseconds poll_before_sleep{0};
     unsigned threads = 1;  // worker threads, each an event loop over many sessions
     // The CPU each worker is pinned to (--cpu with more than one worker),
     // worker i's at i; empty when they run where the process may.
@@ -54,11 +56,11 @@ server_identity read_server_identity(const server_options& options, const progra
 // The settings blob for a session on `fd` (JSON text): the identity plus what
 // the session's socket really uses, read back from it. Its keys: "version"
 // (sctp-perf's), "protocol_version", "program", "host", "kernel",
-// "cpu_count", "cpu_affinity", "spin", "threads", "worker_cpus", "data_path", "transport",
-// "nagle", "sndbuf_bytes",
-// "rcvbuf_bytes", "bind_device", "max_seg_requested_bytes", "max_seg_bytes", "sctp_rto" and
-// "sctp" (null over TCP), "boot_id" and "realtime_minus_monotonic_ns" (sampled as the settings
-// are made). `assoc_id` names the test's association on a shared one-to-many socket.
+// "cpu_count", "cpu_affinity", "spin", "poll_before_sleep_us", "threads", "worker_cpus",
+// "data_path", "transport", "nagle", "sndbuf_bytes", "rcvbuf_bytes", "bind_device",
+// "max_seg_requested_bytes", "max_seg_bytes", "sctp_rto" and "sctp" (null over TCP), "boot_id" and
+// "realtime_minus_monotonic_ns" (sampled as the settings are made). `assoc_id` names the test's
+// association on a shared one-to-many socket.
 std::string server_settings_json(const server_identity& identity, int fd,
                                  std::int32_t assoc_id = 0);
 

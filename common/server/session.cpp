@@ -51,6 +51,8 @@ session::session(std::unique_ptr<message_channel> channel, std::string client,
       input_since_(now),
       out_(!seqpacket_),
       output_since_(now) {
+    // A read lent the loop's thread polls first, as the loop itself does.
+    channel_->set_poll_before_sleep(identity.poll_before_sleep);
     if (sctp_) {
         watch_session_paths(*channel_, client_, identity);
     }

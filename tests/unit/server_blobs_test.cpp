@@ -25,6 +25,7 @@ protocol::server_settings_blob tcp_settings() {
     s.cpu_count = 2;
     s.cpu_affinity = "1";
     s.spin = true;
+    s.poll_before_sleep_us = 0;
     s.threads = 2;
     s.data_path = "one-to-one";
     s.transport = "tcp";
@@ -37,7 +38,8 @@ protocol::server_settings_blob tcp_settings() {
 
 const char* const tcp_settings_text =
     R"({"protocol_version":3,"version":"1.0.0","program":"SOCK_STREAM_srv","host":"serverhost",)"
-    R"("kernel":"Linux 6.1.0 x86_64","cpu_count":2,"cpu_affinity":"1","spin":true,"threads":2,)"
+    R"("kernel":"Linux 6.1.0 x86_64","cpu_count":2,"cpu_affinity":"1","spin":true,)"
+    R"("poll_before_sleep_us":0,"threads":2,)"
     R"("data_path":"one-to-one","transport":"tcp","nagle":true,"io_timeout_ms":1500,)"
     R"("sndbuf_bytes":16384,"rcvbuf_bytes":131072,"sctp_rto":null,"sctp":null})";
 
@@ -111,7 +113,8 @@ TEST_CASE("settings blob: an SCTP server's exact bytes, and back") {
     CHECK(protocol::encode_server_settings(s) ==
           std::string(R"({"protocol_version":3,"version":"1.0.0","program":"SOCK_STREAM_srv",)"
                       R"("host":"serverhost","kernel":"Linux 6.1.0 x86_64","cpu_count":2,)"
-                      R"("cpu_affinity":"1","spin":true,"threads":2,"data_path":"one-to-one",)"
+                      R"("cpu_affinity":"1","spin":true,"poll_before_sleep_us":0,"threads":2,)"
+                      R"("data_path":"one-to-one",)"
                       R"("transport":"sctp","nagle":true,"io_timeout_ms":1500,)"
                       R"("sndbuf_bytes":16384,"rcvbuf_bytes":131072,)"
                       R"("sctp_rto":{"initial_ms":1000,"min_ms":200,"max_ms":3000},"sctp":)") +
@@ -167,6 +170,7 @@ TEST_CASE("settings blob: an older server's missing members read as missing") {
     CHECK_FALSE(s.threads);
     CHECK_FALSE(s.worker_cpus);
     CHECK_FALSE(s.io_timeout_ms);
+    CHECK_FALSE(s.poll_before_sleep_us);  // older than --poll-before-sleep: unstated, not 0
     CHECK_FALSE(s.sctp);
     CHECK(protocol::decode_server_settings(nlohmann::json(nullptr)) ==
           protocol::server_settings_blob{});
@@ -181,7 +185,7 @@ TEST_CASE("settings blob: members of the wrong type or range read as missing") {
     const auto s = protocol::decode_server_settings(nlohmann::json::parse(
         R"({"cpu_count":"two","cpu_affinity":7,"nagle":"yes","threads":-1,)"
         R"("sndbuf_bytes":1e300,"rcvbuf_bytes":18446744073709551616,"io_timeout_ms":2.5,)"
-        R"("sctp_rto":[1],"sctp":"none"})"));
+        R"("poll_before_sleep_us":-50,"sctp_rto":[1],"sctp":"none"})"));
     CHECK(s == protocol::server_settings_blob{});
     // cpu_count is an unsigned: 2^32 does not fit.
     CHECK_FALSE(

@@ -52,6 +52,15 @@ TEST_CASE("server settings: every key a client's report reads, from a real socke
     CHECK(settings["rcvbuf_bytes"].get<int>() > 0);
     CHECK(settings["sctp_rto"].is_null());  // TCP
     CHECK(settings["sctp"].is_null());
+    CHECK(settings["poll_before_sleep_us"] == 0);  // spinning
+
+    auto polling = tcp_identity();
+    polling.spin = false;
+    polling.poll_before_sleep = std::chrono::microseconds(40);
+    const auto polled =
+        nlohmann::json::parse(sctp_perf::server_settings_json(polling, socket.get()));
+    CHECK(polled["spin"] == false);
+    CHECK(polled["poll_before_sleep_us"] == 40);
 }
 
 TEST_CASE("server settings: as parsed by a client, they place the server and flag Nagle") {
@@ -109,7 +118,8 @@ TEST_CASE("server settings: the blob's exact bytes over TCP") {
     const std::string expected =
         std::string(R"({"protocol_version":3,"version":")") + sctp_perf::version_string +
         R"(","program":"SOCK_STREAM_srv","host":"serverhost","kernel":"Linux 6.1.0 x86_64",)"
-        R"("cpu_count":2,"cpu_affinity":"1","spin":true,"threads":2,"data_path":"one-to-one",)"
+        R"("cpu_count":2,"cpu_affinity":"1","spin":true,"poll_before_sleep_us":0,"threads":2,)"
+        R"("data_path":"one-to-one",)"
         R"("transport":"tcp","nagle":true,"io_timeout_ms":1500,"sndbuf_bytes":16384,)"
         R"("rcvbuf_bytes":131072,"bind_device":"","max_seg_requested_bytes":1000,)"
         R"("max_seg_bytes":1000,"sctp_rto":null,"sctp":null,)"
