@@ -45,6 +45,15 @@ std::string describe_placement(const end_placement& p) {
                        p.pinned ? "pinned" : "not pinned");
 }
 
+// An end's waiting policy: "spin on", "spin off" (sleeps at once) or "spin
+// off, polls 50 us before sleeping" (--poll-before-sleep).
+std::string describe_waiting(bool spin, std::chrono::microseconds poll_before_sleep) {
+    if (spin || poll_before_sleep.count() == 0) {
+        return spin ? "spin on" : "spin off";
+    }
+    return fmt::format("spin off, polls {} us before sleeping", poll_before_sleep.count());
+}
+
 void write_bins(std::ostream& out, const binned_histogram& bins, bool all_bins) {
     const auto& layout = bins.layout();
     const std::uint64_t total = bins.total();
@@ -217,8 +226,9 @@ void write_server_lines(std::ostream& out, const run_report& r, const nlohmann::
         sessions +=
             fmt::format(" pinned one each to CPUs {} (--cpu)", fmt::join(*s.worker_cpus, ", "));
     }
-    fmt::print(out, "\tNagle {}, spin {}, {}{}\n", s.nagle.value_or(false) ? "on" : "off",
-               s.spin.value_or(false) ? "on" : "off",
+    fmt::print(out, "\tNagle {}, {}, {}{}\n", s.nagle.value_or(false) ? "on" : "off",
+               describe_waiting(s.spin.value_or(false),
+                                std::chrono::microseconds(s.poll_before_sleep_us.value_or(0))),
                placement ? describe_placement(*placement) : "CPU affinity unknown", sessions);
     fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
                s.sndbuf_bytes.value_or(0), s.rcvbuf_bytes.value_or(0));
@@ -350,8 +360,9 @@ void write_client_block(std::ostream& out, const run_report& r) {
     const auto& o = r.options;
     fmt::print(out, "client:\n");
     fmt::print(out, "\thost: {}, {}\n", r.environment.hostname, r.environment.kernel);
-    fmt::print(out, "\tNagle {}, spin {}, {}\n", o.common.nagle ? "on" : "off",
-               o.common.spin ? "on" : "off", describe_placement(client_placement(r)));
+    fmt::print(out, "\tNagle {}, {}, {}\n", o.common.nagle ? "on" : "off",
+               describe_waiting(o.common.spin, o.common.poll_before_sleep),
+               describe_placement(client_placement(r)));
     if (r.client_buffers) {
         fmt::print(out, "\tsocket buffers: sndbuf {} rcvbuf {} (read back)\n",
                    r.client_buffers->send_bytes, r.client_buffers->receive_bytes);

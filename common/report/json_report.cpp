@@ -61,6 +61,7 @@ json config_json(const run_report& r) {
         {"transport", std::string(name_of(o.common.transport))},
         {"nagle", o.common.nagle},
         {"spin", o.common.spin},
+        {"poll_before_sleep_us", o.common.poll_before_sleep.count()},
         {"cpu", o.common.cpus.empty() ? json(nullptr) : json(describe_cpus(o.common.cpus))},
         {"payload_power_of_2", o.payload_power_of_2() ? json(o.payload_power) : json(nullptr)},
         {"payload_bytes", o.payload_bytes()},

@@ -114,6 +114,31 @@ TEST_CASE("ace report: warns when neither end is pinned, and not when one is") {
     CHECK_THAT(ace_report_of(run.report), !Catch::Matchers::Contains("neither end is pinned"));
 }
 
+namespace {
+
+// How many lines of `text` contain `part`.
+std::size_t lines_with(const std::string& text, const std::string& part) {
+    const auto lines = lines_of(text);
+    return static_cast<std::size_t>(std::count_if(
+        lines.begin(), lines.end(), [&](const auto& l) { return l.find(part) != l.npos; }));
+}
+
+}  // namespace
+
+TEST_CASE("ace report: states each end's waiting policy") {
+    sctp_perf::testing::small_run run;
+    // Sleeping at once, the default, reads as it always did.
+    CHECK(lines_with(ace_report_of(run.report), "Nagle off, spin off, CPU") == 2);
+    run.report.options.common.poll_before_sleep = std::chrono::microseconds(50);
+    run.report.server_settings["poll_before_sleep_us"] = 20;
+    const auto text = ace_report_of(run.report);
+    CHECK(lines_with(text, "Nagle off, spin off, polls 50 us before sleeping, CPU") == 1);
+    CHECK(lines_with(text, "Nagle off, spin off, polls 20 us before sleeping, CPU") == 1);
+    run.report.server_settings["spin"] = true;
+    run.report.server_settings["poll_before_sleep_us"] = 0;
+    CHECK(lines_with(ace_report_of(run.report), "Nagle off, spin on, CPU") == 1);
+}
+
 TEST_CASE("ace report: names the socket type of the program's service") {
     sctp_perf::testing::small_run run;
     CHECK_THAT(ace_report_of(run.report),
