@@ -149,6 +149,8 @@ ordered_json optional_json(const std::optional<T>& value) {
 ordered_json settings_json(const run_settings& settings) {
     return {{"spin", optional_json(settings.spin)},
             {"server_spin", optional_json(settings.server_spin)},
+            {"poll_before_sleep_us", optional_json(settings.poll_before_sleep_us)},
+            {"server_poll_before_sleep_us", optional_json(settings.server_poll_before_sleep_us)},
             {"flows", optional_json(settings.flows)},
             {"rate_per_s", optional_json(settings.rate_per_s)},
             {"arrivals", optional_json(settings.arrivals)},

@@ -106,6 +106,14 @@ constexpr setting_text all_setting_texts[] = {
         return text_if(s.server_spin, [](bool on) { return "server spin " + on_off(on); });
     },
     [](const run_config&, const run_settings& s) {
+        return text_if(s.poll_before_sleep_us,
+                       [](auto us) { return fmt::format("poll before sleep {} us", us); });
+    },
+    [](const run_config&, const run_settings& s) {
+        return text_if(s.server_poll_before_sleep_us,
+                       [](auto us) { return fmt::format("server poll before sleep {} us", us); });
+    },
+    [](const run_config&, const run_settings& s) {
         return text_if(s.flows, [](auto n) { return plural(n, "flow", "flows"); });
     },
     [](const run_config&, const run_settings& s) {

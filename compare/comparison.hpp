@@ -73,8 +73,12 @@ struct run_config {
 // nullopt where a report does not state it (a ping-pong run has no flows, a
 // TCP run no streams).
 struct run_settings {
-    std::optional<bool> spin;                   // config.spin: the client polls while it waits
-    std::optional<bool> server_spin;            // server.spin: the server does
+    std::optional<bool> spin;         // config.spin: the client polls while it waits
+    std::optional<bool> server_spin;  // server.spin: the server does
+    // config.poll_before_sleep_us, server.poll_before_sleep_us: how long
+    // each end's waits poll before they sleep (--poll-before-sleep).
+    std::optional<unsigned long long> poll_before_sleep_us;
+    std::optional<unsigned long long> server_poll_before_sleep_us;
     std::optional<unsigned long long> streams;  // sctp.streams_used
     std::optional<bool> unordered;              // sctp.unordered
     std::optional<std::string> arrivals;        // load.arrivals: uniform, poisson, in-step

@@ -110,6 +110,10 @@ run_settings settings_of(const json& doc, const std::string& source) {
     run_settings settings;
     settings.spin = optional_flag(nested(doc, "config", "spin"), "config.spin", source);
     settings.server_spin = optional_flag(nested(doc, "server", "spin"), "server.spin", source);
+    settings.poll_before_sleep_us = optional_count(nested(doc, "config", "poll_before_sleep_us"),
+                                                   "config.poll_before_sleep_us", source);
+    settings.server_poll_before_sleep_us = optional_count(
+        nested(doc, "server", "poll_before_sleep_us"), "server.poll_before_sleep_us", source);
     settings.streams =
         optional_count(nested(doc, "sctp", "streams_used"), "sctp.streams_used", source);
     settings.unordered = optional_flag(nested(doc, "sctp", "unordered"), "sctp.unordered", source);

@@ -53,7 +53,8 @@ nlohmann::json checked_report(std::string_view text, const std::string& source);
 // A report's configuration, as compared. Throws input_error.
 run_config config_of(const nlohmann::json& doc, const std::string& source);
 
-// The settings a report states (config.spin, server.spin, sctp.streams_used,
+// The settings a report states (config.spin, server.spin,
+// config.poll_before_sleep_us, server.poll_before_sleep_us, sctp.streams_used,
 // sctp.unordered, load.arrivals, config.rate_per_s, config.flows,
 // config.batch). Throws input_error for one of the wrong type.
 run_settings settings_of(const nlohmann::json& doc, const std::string& source);
