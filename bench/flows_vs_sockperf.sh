@@ -23,10 +23,13 @@
 # With -v, the sctp-perf variants to run per flow count (default "uniform
 # in-step"): "spin" is uniform arrivals with the client polling its sockets
 # (--spin) instead of sleeping between sends, as sockperf's under-load
-# client keeps its CPU busy; the server sleeps in both tools.
+# client keeps its CPU busy; the server sleeps in both tools. "poll" is
+# uniform arrivals with both ends polling up to -P microseconds (default 50)
+# before they sleep (--poll-before-sleep). Each row also gives the client's
+# CPU (% of one CPU), which polling spends.
 #
 # Usage: bench/flows_vs_sockperf.sh [-d SECONDS] [-r TOTAL_RATE] [-f "1 10 100 1000"]
-#                                   [-v "uniform in-step spin"]
+#                                   [-v "uniform in-step spin poll"] [-P USEC]
 # Every run is bounded by SECONDS + 60 s; the descriptor limit must allow
 # the largest flow count (ulimit -n).
 
@@ -36,38 +39,46 @@ duration_s=5
 total_rate=10000
 flow_counts="1 10 100 1000"
 variants="uniform in-step"
-while getopts "d:r:f:v:h" opt; do
+poll_us=50
+while getopts "d:r:f:v:P:h" opt; do
     case $opt in
         d) duration_s=$OPTARG ;;
         r) total_rate=$OPTARG ;;
         f) flow_counts=$OPTARG ;;
         v) variants=$OPTARG ;;
-        *) sed -n '3,31p' "$0"; exit 2 ;;
+        P) poll_us=$OPTARG ;;
+        *) sed -n '3,35p' "$0"; exit 2 ;;
     esac
 done
 [[ $duration_s =~ ^[0-9]+$ && $duration_s -ge 1 ]] || { echo "-d: whole seconds, 1 or more" >&2; exit 2; }
 [[ $total_rate =~ ^[0-9]+$ && $total_rate -ge 1 ]] || { echo "-r: messages per second, 1 or more" >&2; exit 2; }
 for variant in $variants; do
-    [[ $variant =~ ^(uniform|in-step|spin)$ ]] || { echo "-v: uniform, in-step or spin, not $variant" >&2; exit 2; }
+    [[ $variant =~ ^(uniform|in-step|spin|poll)$ ]] || { echo "-v: uniform, in-step, spin or poll, not $variant" >&2; exit 2; }
 done
+[[ $poll_us =~ ^[0-9]+$ ]] || { echo "-P: whole microseconds" >&2; exit 2; }
 need sockperf jq taskset timeout python3
 limit_s=$((duration_s + 60))
 server_cpu=1
 client_cpu=0
 
-# sctp-perf at F flows as VARIANT: sets corrected_p50, p50, p99 (µs).
+# sctp-perf at F flows as VARIANT: sets corrected_p50, p50, p99 (µs) and
+# client_cpu (% of one CPU).
 run_sctp_perf() {
     local flows=$1 variant=$2 json=$work_dir/flows.json
-    local -a how=(--arrivals "$variant")
+    local -a how=(--arrivals "$variant") server_how=()
     [[ $variant != spin ]] || how=(--arrivals uniform --spin)
-    start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients 4096
+    if [[ $variant == poll ]]; then
+        how=(--arrivals uniform --poll-before-sleep "$poll_us")
+        server_how=(--poll-before-sleep "$poll_us")
+    fi
+    start_sctp_perf_server "$server_cpu" "$limit_s" --max-clients 4096 "${server_how[@]}"
     timeout "$limit_s" taskset -c "$client_cpu" "$bin_dir/SOCK_STREAM_clt" -t tcp \
         -H 127.0.0.1 -p "$srv_port" -s 7 --flows "$flows" --total-rate "$total_rate" \
         "${how[@]}" --duration "$duration_s" --interval 0 --format json \
         >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt --flows $flows failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
-    read -r corrected_p50 p50 p99 < <(jq -r '.load | "\(.latency_corrected.p50_us) \(.latency_uncorrected.p50_us) \(.latency_uncorrected.p99_us)"' "$json")
+    read -r corrected_p50 p50 p99 client_cpu < <(jq -r '.load | "\(.latency_corrected.p50_us) \(.latency_uncorrected.p50_us) \(.latency_uncorrected.p99_us) \(.client_cpu_percent)"' "$json")
 }
 
 # sockperf ul over F sockets: sets sockperf_p50, sockperf_p99 (µs).
@@ -98,16 +109,16 @@ machine_line
 echo "TCP loopback, 128-byte requests, $total_rate messages/s in all, ${duration_s} s per run,"
 echo "server CPU $server_cpu, client CPU $client_cpu; microseconds of a full round trip"
 echo
-printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' flows variant "corr p50" "p50" "p99" \
-    "sp p50" "sp p99" "corr/1" "p50/sp" "p99/sp"
+printf '%6s | %-8s %10s %10s %10s %8s | %10s %10s | %8s %8s %8s\n' flows variant "corr p50" "p50" "p99" \
+    "clt CPU%" "sp p50" "sp p99" "corr/1" "p50/sp" "p99/sp"
 declare -A one_flow_corrected  # per variant: its corrected p50 at the first flow count
 for flows in $flow_counts; do
     run_sockperf "$flows"
     for variant in $variants; do
         run_sctp_perf "$flows" "$variant"
         [[ -n ${one_flow_corrected[$variant]:-} ]] || one_flow_corrected[$variant]=$corrected_p50
-        printf '%6s | %-8s %10s %10s %10s | %10s %10s | %8s %8s %8s\n' "$flows" "$variant" \
-            "$corrected_p50" "$p50" "$p99" "$sockperf_p50" "$sockperf_p99" \
+        printf '%6s | %-8s %10s %10s %10s %8.1f | %10s %10s | %8s %8s %8s\n' "$flows" "$variant" \
+            "$corrected_p50" "$p50" "$p99" "$client_cpu" "$sockperf_p50" "$sockperf_p99" \
             "$(ratio "$corrected_p50" "${one_flow_corrected[$variant]}")" "$(ratio "$p50" "$sockperf_p50")" \
             "$(ratio "$p99" "$sockperf_p99")"
     done
