@@ -247,9 +247,10 @@ void validate_waiting(const raw_common_options& raw, const po::variables_map& gi
     if (raw.poll_before_sleep_us < 0 || raw.poll_before_sleep_us > max_poll_before_sleep.count()) {
         errors.push_back(fmt::format("--poll-before-sleep must be 0..{} microseconds",
                                      max_poll_before_sleep.count()));
-    } else if (!raw.spin) {
-        // Spinning, no wait sleeps: the bound stays 0, as the report says.
-        result.poll_before_sleep = std::chrono::microseconds(raw.poll_before_sleep_us);
+    } else {
+        // Spinning, no wait sleeps: the bound is 0, as the report says.
+        result.poll_before_sleep =
+            std::chrono::microseconds(raw.spin ? 0 : raw.poll_before_sleep_us);
     }
 }
 

@@ -127,7 +127,8 @@ std::size_t lines_with(const std::string& text, const std::string& part) {
 
 TEST_CASE("ace report: states each end's waiting policy") {
     sctp_perf::testing::small_run run;
-    // Sleeping at once, the default, reads as it always did.
+    // Sleeping at once reads as it did before the option.
+    run.report.options.common.poll_before_sleep = std::chrono::microseconds(0);
     CHECK(lines_with(ace_report_of(run.report), "Nagle off, spin off, CPU") == 2);
     run.report.options.common.poll_before_sleep = std::chrono::microseconds(50);
     run.report.server_settings["poll_before_sleep_us"] = 20;
