@@ -15,6 +15,7 @@
 #include "runtime/cpu_affinity.hpp"
 #include "server/server_log.hpp"
 #include "server/spin_yield.hpp"
+#include "transport/poll_before_sleep.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -141,6 +142,8 @@ void event_worker::run() {
                 events, look_only ? std::chrono::milliseconds(0) : sleep_before_next_check());
             if (identity_.spin && n == 0 && ++empty_polls % spin_polls_per_yield == 0) {
                 ::sched_yield();
+            } else if (!identity_.spin && look_only && n == 0) {
+                yield_to_peer();  // a bounded poll yields after every empty look
             }
             const auto now = clock::now();
             seen = now;

@@ -2,6 +2,7 @@
 #include "transport/poll_before_sleep.hpp"
 
 #include <poll.h>
+#include <sched.h>
 
 #include <cerrno>
 
@@ -13,9 +14,17 @@ bool poll_readable(int fd, std::chrono::microseconds bound) {
         pollfd look{fd, POLLIN, 0};
         const int n = ::poll(&look, 1, 0);
         failed = n < 0 && errno != EINTR;
-        return n > 0 || failed;
+        if (n > 0 || failed) {
+            return true;
+        }
+        yield_to_peer();
+        return false;
     });
     return ready && !failed;
+}
+
+void yield_to_peer() noexcept {
+    ::sched_yield();
 }
 
 }  // namespace sctp_perf

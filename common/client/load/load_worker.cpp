@@ -15,6 +15,7 @@
 #include "runtime/cpu_affinity.hpp"
 #include "transport/epoll_set.hpp"
 #include "transport/peer_gone.hpp"
+#include "transport/poll_before_sleep.hpp"
 
 namespace sctp_perf {
 
@@ -132,6 +133,8 @@ class worker {
             const auto n = epoll_->wait_precisely(events_, wait_before_next(now));
             if (n > 0) {
                 receive_events(n);
+            } else if (!shared_.spin && now < poll_until_) {
+                yield_to_peer();  // a bounded poll yields after every empty look
             }
         }
     }
