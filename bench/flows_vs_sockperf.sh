@@ -62,7 +62,7 @@ server_cpu=1
 client_cpu=0
 
 # sctp-perf at F flows as VARIANT: sets corrected_p50, p50, p99 (µs) and
-# client_cpu (% of one CPU).
+# clt_cpu_percent (% of one CPU).
 run_sctp_perf() {
     local flows=$1 variant=$2 json=$work_dir/flows.json
     local -a how=(--arrivals "$variant") server_how=()
@@ -78,7 +78,7 @@ run_sctp_perf() {
         >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt --flows $flows failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
-    read -r corrected_p50 p50 p99 client_cpu < <(jq -r '.load | "\(.latency_corrected.p50_us) \(.latency_uncorrected.p50_us) \(.latency_uncorrected.p99_us) \(.client_cpu_percent)"' "$json")
+    read -r corrected_p50 p50 p99 clt_cpu_percent < <(jq -r '.load | "\(.latency_corrected.p50_us) \(.latency_uncorrected.p50_us) \(.latency_uncorrected.p99_us) \(.client_cpu_percent)"' "$json")
 }
 
 # sockperf ul over F sockets: sets sockperf_p50, sockperf_p99 (µs).
@@ -118,7 +118,7 @@ for flows in $flow_counts; do
         run_sctp_perf "$flows" "$variant"
         [[ -n ${one_flow_corrected[$variant]:-} ]] || one_flow_corrected[$variant]=$corrected_p50
         printf '%6s | %-8s %10s %10s %10s %8.1f | %10s %10s | %8s %8s %8s\n' "$flows" "$variant" \
-            "$corrected_p50" "$p50" "$p99" "$client_cpu" "$sockperf_p50" "$sockperf_p99" \
+            "$corrected_p50" "$p50" "$p99" "$clt_cpu_percent" "$sockperf_p50" "$sockperf_p99" \
             "$(ratio "$corrected_p50" "${one_flow_corrected[$variant]}")" "$(ratio "$p50" "$sockperf_p50")" \
             "$(ratio "$p99" "$sockperf_p99")"
     done
