@@ -24,9 +24,9 @@
 // After every empty look the poller yields the CPU (sched_yield): where the
 // peer it waits for shares its CPU, the peer must run before anything can
 // come, and a poll that kept the CPU would hold the peer off for its whole
-// bound (TCP loopback, both ends on one CPU, bound 50 us: p50 112 us against
-// 10 us sleeping at once, measured before the yield). Where nothing else is
-// runnable the yield returns at once.
+// bound (before the yield, an unpinned TCP loopback run with bound 50 us on
+// a loaded machine: p50 112 us against 10 us sleeping at once). Where
+// nothing else is runnable the yield returns at once.
 
 #include <chrono>
 
