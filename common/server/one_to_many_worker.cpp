@@ -72,6 +72,7 @@ void one_to_many_worker::stop() noexcept {
 void one_to_many_worker::run() {
     unsigned empty_polls = 0;
     auto now = clock::now();
+    bool got_last = false;  // the last turn read a message: a bounded poll may follow
     while (!stopping_) {
         bool got = false;
         try {
@@ -87,8 +88,11 @@ void one_to_many_worker::run() {
                     got = receive_one(false, now);
                 }
             } else {
-                // A bounded poll first (--poll-before-sleep), then the read that sleeps.
-                poll_readable(socket_.get(), identity_.poll_before_sleep);
+                // A bounded poll after a message (--poll-before-sleep), then
+                // the read that sleeps; a wait that timed out sleeps again at once.
+                if (got_last) {
+                    poll_readable(socket_.get(), identity_.poll_before_sleep);
+                }
                 got = receive_one(true, now);
             }
         } catch (const std::exception& e) {
@@ -97,6 +101,7 @@ void one_to_many_worker::run() {
             log_error("serving the one-to-many socket failed: {}; trying again", e.what());
             std::this_thread::sleep_for(failure_pause);
         }
+        got_last = got;
         if (!got) {
             now = clock::now();
         }
