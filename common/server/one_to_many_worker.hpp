@@ -38,7 +38,7 @@
 // --io-timeout) are looked at when it returns, so they may be overrun by up
 // to that much, and a stop takes effect within it. With --spin the loop
 // polls instead (MSG_DONTWAIT), a whole CPU; with --poll-before-sleep it
-// polls for that long before each read that sleeps.
+// polls for that long after each message, before the read that sleeps.
 
 #include <netinet/in.h>
 #include <netinet/sctp.h>
