@@ -428,6 +428,30 @@ run_report() {
     mismatches=""
 }
 
+# expect_io_timeout_ends WHAT SERVER_PID PORT ARGS...: stops the SOCK_STREAM
+# server SERVER_PID (SIGSTOP), runs a SOCK_STREAM_clt of 100 round trips with
+# --io-timeout 1 and ARGS (its way of waiting) against PORT, and resumes the
+# server. Fails, naming WHAT, unless the client exits 1 within 10 s: however
+# a client waits, the I/O timeout must still bound the wait.
+expect_io_timeout_ends() {
+    _silent_what="$1"
+    _silent_pid="$2"
+    _silent_port="$3"
+    shift 3
+    kill -STOP "${_silent_pid}"
+    _silent_started="$(now_s)"
+    _silent_status=0
+    run_client "${CHECK_WORK}/stopped.json" 20 - SOCK_STREAM_clt -H 127.0.0.1 \
+        -p "${_silent_port}" -s 7 -c 100 --io-timeout 1 "$@" || _silent_status=$?
+    _silent_took="$(float_sub "$(now_s)" "${_silent_started}")"
+    kill -CONT "${_silent_pid}"
+    [ "${_silent_status}" -eq 1 ] ||
+        fail "${_silent_what}, silent server: exit ${_silent_status}, expected 1 (took ${_silent_took} s)"
+    float_lt "${_silent_took}" 10 ||
+        fail "${_silent_what}, silent server: took ${_silent_took} s, expected about 1 s"
+    log "${_silent_what}, silent server: exit 1 after ${_silent_took} s ($(head -n 1 "${CHECK_WORK}/stopped.json.err"))"
+}
+
 # calibrate WHAT PLANNED_S OUT NS PROGRAM ARGS...: a calibration, a short
 # client run of the check's own kind with PLANNED_S seconds of planned work
 # (run_report, bounded only by the check's own limit, CHECK_LIMIT_S), whose
