@@ -146,6 +146,27 @@ median() {
         print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The median of a space-separated list of numbers.
+list_median() {
+    tr ' ' '\n' <<<"$1" | grep . | median
+}
+
+# The checks shared by the ping-pong comparisons that take -c COUNT, -r
+# ROUNDS, -A and -S CPUs and -p PLACEMENTS: exits 2 with one sentence for a
+# bad value, and turns a placements of "both" into "1cpu 2cpu".
+# shellcheck disable=SC2154 # count, rounds, cpu_a and cpu_s: the caller's getopts sets them
+check_pingpong_arguments() {
+    [[ $count =~ ^[0-9]+$ && $count -ge 1 ]] || { echo "-c: a count, 1 or more" >&2; exit 2; }
+    [[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }
+    [[ $cpu_a =~ ^[0-9]+$ && $cpu_s =~ ^[0-9]+$ && $cpu_a != "$cpu_s" ]] ||
+        { echo "-A, -S: two different CPU numbers" >&2; exit 2; }
+    case $placements in
+        1cpu | 2cpu) ;;
+        both) placements="1cpu 2cpu" ;;
+        *) echo "-p: 1cpu, 2cpu or both" >&2; exit 2 ;;
+    esac
+}
+
 # The p50 round trip of a SOCK_STREAM_clt JSON report, in µs, whichever
 # version of the report's layout wrote it.
 report_p50_us() {

@@ -44,15 +44,7 @@ while getopts "a:b:c:r:A:S:p:h" opt; do
         *) sed -n '3,25p' "$0"; exit 2 ;;
     esac
 done
-[[ $count =~ ^[0-9]+$ && $count -ge 1 ]] || { echo "-c: a count, 1 or more" >&2; exit 2; }
-[[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }
-[[ $cpu_a =~ ^[0-9]+$ && $cpu_s =~ ^[0-9]+$ && $cpu_a != "$cpu_s" ]] ||
-    { echo "-A, -S: two different CPU numbers" >&2; exit 2; }
-case $placements in
-    1cpu | 2cpu) ;;
-    both) placements="1cpu 2cpu" ;;
-    *) echo "-p: 1cpu, 2cpu or both" >&2; exit 2 ;;
-esac
+check_pingpong_arguments
 need jq taskset timeout
 limit_s=120
 if [[ -z $dir_a ]]; then
@@ -89,11 +81,6 @@ placement() {
     ratios[$name]+="$(ratio "$b_p50" "$a_p50") "
     printf '%-5s %-5s | %12.3f %12.3f %7s\n' "$round" "$name" "$a_p50" "$b_p50" \
         "$(ratio "$b_p50" "$a_p50")"
-}
-
-# The median of a space-separated list.
-list_median() {
-    tr ' ' '\n' <<<"$1" | grep . | median
 }
 
 bin_dir=$work_dir/b

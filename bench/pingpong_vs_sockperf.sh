@@ -179,11 +179,6 @@ placement() {
         "$sp_n" "$echo_n" "$reply2_n" "$ref_n"
 }
 
-# The median of a space-separated list.
-list_median() {
-    tr ' ' '\n' <<<"$1" | grep . | median
-}
-
 resolve_baseline
 snapshot_binaries
 mkdir -p "$work_dir/current" "$work_dir/reference"

@@ -29,7 +29,8 @@ bounds="0 10 25 50 100 200"
 cpu_a=0
 cpu_s=1
 placements=both
-dir_b=$build_bin_dir
+dir_b=$build_bin_dir  # read by snapshot_builds, as dir_SIDE
+# shellcheck disable=SC2034 # dir_b: read by snapshot_builds, as dir_SIDE
 while getopts "b:c:r:l:A:S:p:h" opt; do
     case $opt in
         b) dir_b=$OPTARG ;;
@@ -42,19 +43,11 @@ while getopts "b:c:r:l:A:S:p:h" opt; do
         *) sed -n '3,22p' "$0"; exit 2 ;;
     esac
 done
-[[ $count =~ ^[0-9]+$ && $count -ge 1 ]] || { echo "-c: a count, 1 or more" >&2; exit 2; }
-[[ $rounds =~ ^[0-9]+$ && $rounds -ge 1 ]] || { echo "-r: rounds, 1 or more" >&2; exit 2; }
+check_pingpong_arguments
 for b in $bounds; do
     [[ $b =~ ^[0-9]+$ ]] || { echo "-l: bounds in whole microseconds, not '$b'" >&2; exit 2; }
 done
 [[ " $bounds " == *" 0 "* ]] || { echo "-l: the list must hold 0, the reference" >&2; exit 2; }
-[[ $cpu_a =~ ^[0-9]+$ && $cpu_s =~ ^[0-9]+$ && $cpu_a != "$cpu_s" ]] ||
-    { echo "-A, -S: two different CPU numbers" >&2; exit 2; }
-case $placements in
-    1cpu | 2cpu) ;;
-    both) placements="1cpu 2cpu" ;;
-    *) echo "-p: 1cpu, 2cpu or both" >&2; exit 2 ;;
-esac
 need jq taskset timeout
 limit_s=120
 
@@ -81,9 +74,6 @@ run_bound() {
 }
 
 declare -A p50s=() p99s=() cpus=()
-list_median() {
-    tr ' ' '\n' <<<"$1" | grep . | median
-}
 
 machine_line
 echo "TCP loopback ping-pong, 128-byte request, 2-byte reply, $count round trips per run, $rounds rounds"
