@@ -14,6 +14,7 @@
 
 #include "errors.hpp"
 #include "protocol/wire_protocol.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/peer_failures.hpp"
 #include "transport/peer_gone.hpp"
 #include "transport/poll_before_sleep.hpp"
@@ -21,25 +22,33 @@
 
 namespace sctp_perf {
 
-namespace {
-
 // How a stream channel reads: recv(), or recvmsg() for how a message
 // travelled; over an SCTP association subscribed to path events,
 // recvmsg() with the notifications taken apart from the data
 // (receive_sctp_data), and each message's source looked up where asked.
+// With `arrival_ns`, every read also takes the kernel's receive stamp
+// (--timestamps).
 struct stream_reader {
     sctp_path_watch* watch = nullptr;    // set: notifications may come
     std::uint16_t* last_path = nullptr;  // set: each message's path is looked up
+    std::int64_t* arrival_ns = nullptr;  // set: each read's receive stamp is taken
 
     ssize_t read(int fd, std::span<std::byte> buffer, int flags, sctp_delivery* delivery) const {
         int msg_flags = 0;
         if (watch != nullptr) {
-            return receive_sctp_data(fd, buffer, flags, msg_flags, delivery, *watch, last_path);
+            return receive_sctp_data(fd, buffer, flags, msg_flags, delivery, *watch, last_path,
+                                     arrival_ns);
         }
-        return delivery == nullptr ? ::recv(fd, buffer.data(), buffer.size(), flags)
-                                   : receive_sctp(fd, buffer, flags, msg_flags, delivery);
+        if (delivery != nullptr) {
+            return receive_sctp(fd, buffer, flags, msg_flags, delivery, nullptr, nullptr, nullptr,
+                                arrival_ns);
+        }
+        return arrival_ns == nullptr ? ::recv(fd, buffer.data(), buffer.size(), flags)
+                                     : receive_stamped(fd, buffer, flags, *arrival_ns);
     }
 };
+
+namespace {
 
 // One receive; returns the bytes read, or 0 when a MSG_DONTWAIT receive found
 // nothing. Throws peer_closed at the end of the stream.
@@ -117,8 +126,12 @@ std::size_t stream_channel::send_batch_ready(std::span<const outgoing_message> m
 
 std::size_t stream_channel::read_once(std::span<std::byte> buffer, int flags,
                                       sctp_delivery* delivery) {
-    return receive_once(socket_.get(), buffer, flags, delivery,
-                        stream_reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr});
+    return receive_once(socket_.get(), buffer, flags, delivery, reader());
+}
+
+stream_reader stream_channel::reader() noexcept {
+    return {paths_.get(), message_paths_ ? &last_read_path_ : nullptr,
+            arrival_stamps_ ? &last_arrival_ns_ : nullptr};
 }
 
 std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size_t,
@@ -285,7 +298,7 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
         std::size_t n = 0;
         try {
             n = received == 0 && whole_read
-                    ? receive_once(socket_.get(), message, MSG_WAITALL)
+                    ? receive_once(socket_.get(), message, MSG_WAITALL, nullptr, reader())
                     : read_once(message.subspan(received), wait.read_flags(), delivery);
         } catch (const peer_closed& closed) {
             throw_closed_within(closed, received, message.size());

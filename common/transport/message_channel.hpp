@@ -155,6 +155,16 @@ class message_channel {
     // one SCTP message per read, so that this is each message's own.
     std::uint16_t last_read_path() const noexcept { return last_read_path_; }
 
+    // --timestamps: every read of data (receive_message, receive_some) also
+    // takes the kernel's receive stamp (transport/kernel_timestamps.hpp;
+    // the socket's stamping is turned on apart). last_arrival_ns() is the
+    // stamp of the last read that brought data, so after receive_message
+    // when the message's last part arrived, in nanoseconds of
+    // CLOCK_REALTIME; 0 when that read carried none. Without it a channel
+    // reads as it always did.
+    void take_arrival_stamps(bool take) noexcept { arrival_stamps_ = take; }
+    std::int64_t last_arrival_ns() const noexcept { return last_arrival_ns_; }
+
   protected:
     // Before a read that would sleep: the bounded poll, when one is set.
     void poll_before_sleeping(int fd) const;
@@ -165,6 +175,8 @@ class message_channel {
     std::shared_ptr<sctp_path_watch> paths_;
     bool message_paths_ = false;  // each message's source looked up (watch_paths)
     std::uint16_t last_read_path_ = 0;
+    bool arrival_stamps_ = false;
+    std::int64_t last_arrival_ns_ = 0;
 };
 
 // Paces and bounds a spinning wait for data on one socket. Call
@@ -290,6 +302,8 @@ void await_rest_of_message(int fd, std::chrono::steady_clock::time_point deadlin
                            std::size_t received, std::size_t expected,
                            std::optional<std::chrono::milliseconds> timeout);
 
+struct stream_reader;
+
 // Messages on a byte stream (TCP or SCTP SOCK_STREAM): the sizes are agreed in
 // the test header, so no length prefix is sent.
 class stream_channel final : public message_channel {
@@ -323,6 +337,8 @@ class stream_channel final : public message_channel {
     // that comes first apart from the data, to the watch, so that none is
     // read as bytes of the stream.
     std::size_t read_once(std::span<std::byte> buffer, int flags, sctp_delivery* delivery);
+    // How this channel's reads are made (message_channel.cpp).
+    stream_reader reader() noexcept;
 
     unique_fd socket_;
     bool tcp_ = false;   // a byte stream (TCP), not SCTP's messages on SOCK_STREAM

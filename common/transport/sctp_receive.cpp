@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "transport/kernel_timestamps.hpp"
 #include "transport/sctp_path_events.hpp"
 
 namespace sctp_perf {
@@ -35,14 +36,15 @@ void take_receive_info(msghdr& header, sctp_delivery* delivery, sctp_assoc_t* as
 
 ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
                      sctp_delivery* delivery, sctp_assoc_t* assoc_id, sockaddr_storage* source,
-                     socklen_t* source_length) {
-    alignas(cmsghdr) std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo))];
+                     socklen_t* source_length, std::int64_t* arrival_ns) {
+    alignas(cmsghdr)
+        std::byte control[CMSG_SPACE(sizeof(sctp_rcvinfo)) + receive_stamp_control_size];
     const bool with_info = delivery != nullptr || assoc_id != nullptr;
     iovec part{buffer.data(), buffer.size()};
     msghdr header{};
     header.msg_iov = &part;
     header.msg_iovlen = 1;
-    if (with_info) {
+    if (with_info || arrival_ns != nullptr) {
         header.msg_control = control;
         header.msg_controllen = sizeof control;
     }
@@ -58,17 +60,21 @@ ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_fl
     if (n > 0 && with_info) {
         take_receive_info(header, delivery, assoc_id);
     }
+    if (n > 0 && arrival_ns != nullptr) {
+        *arrival_ns = receive_stamp_of(header).value_or(0);
+    }
     return n;
 }
 
 ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                          sctp_delivery* delivery, sctp_path_watch& watch,
-                          std::uint16_t* last_path) {
+                          sctp_delivery* delivery, sctp_path_watch& watch, std::uint16_t* last_path,
+                          std::int64_t* arrival_ns) {
     for (;;) {
         sockaddr_storage source{};
         socklen_t source_length = 0;
-        const ssize_t n = receive_sctp(fd, buffer, flags, msg_flags, delivery, nullptr,
-                                       last_path != nullptr ? &source : nullptr, &source_length);
+        const ssize_t n =
+            receive_sctp(fd, buffer, flags, msg_flags, delivery, nullptr,
+                         last_path != nullptr ? &source : nullptr, &source_length, arrival_ns);
         if (n <= 0 || (msg_flags & MSG_NOTIFICATION) == 0) {
             if (n > 0 && last_path != nullptr) {
                 *last_path = watch.path_of(source, source_length);

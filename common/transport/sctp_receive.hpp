@@ -31,10 +31,13 @@ namespace sctp_perf {
 // SCTP_RCVINFO came. With `source`, it also gets the address the message
 // came from (msg_name: for data, Linux gives the source address of the
 // packet that brought it, the peer address of the path it took), and
-// `source_length` its length (0 when nothing was read).
+// `source_length` its length (0 when nothing was read). With `arrival_ns`
+// (--timestamps, transport/kernel_timestamps.hpp) a read that brings
+// anything sets it to the kernel's receive stamp, 0 when none came.
 ssize_t receive_sctp(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
                      sctp_delivery* delivery = nullptr, sctp_assoc_t* assoc_id = nullptr,
-                     sockaddr_storage* source = nullptr, socklen_t* source_length = nullptr);
+                     sockaddr_storage* source = nullptr, socklen_t* source_length = nullptr,
+                     std::int64_t* arrival_ns = nullptr);
 
 class sctp_path_watch;
 
@@ -47,9 +50,10 @@ class sctp_path_watch;
 // the data read (sctp_path_watch::path_of); without, no source is asked
 // for. Returns what the read of data returned (errno as it left it); 0
 // also when the socket was shut down in the middle of a notification.
+// `arrival_ns` as for receive_sctp.
 ssize_t receive_sctp_data(int fd, std::span<std::byte> buffer, int flags, int& msg_flags,
-                          sctp_delivery* delivery, sctp_path_watch& watch,
-                          std::uint16_t* last_path);
+                          sctp_delivery* delivery, sctp_path_watch& watch, std::uint16_t* last_path,
+                          std::int64_t* arrival_ns = nullptr);
 
 // The first bytes of a notification, the ones decode_sctp_notification
 // reads, gathered across the parts it came in.

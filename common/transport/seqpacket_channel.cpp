@@ -261,7 +261,8 @@ ssize_t seqpacket_channel::read_data(std::span<std::byte> buffer, int flags,
         socklen_t source_length = 0;
         const ssize_t n = receive_sctp(socket_.get(), buffer, flags, msg_flags,
                                        delivery != nullptr ? &travelled : nullptr, nullptr,
-                                       message_paths_ ? &source : nullptr, &source_length);
+                                       message_paths_ ? &source : nullptr, &source_length,
+                                       arrival_stamps_ ? &last_arrival_ns_ : nullptr);
         if (n <= 0) {
             return n;
         }

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "transport/kernel_timestamps.hpp"
+
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
+#include <netinet/in.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace sctp_perf {
+namespace {
+
+std::int64_t ns_of(const timespec& t) noexcept {
+    return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+// The first timespec of an SCM_TIMESTAMPING message: the software stamp
+// (the second is unused, the third the hardware's).
+std::optional<std::int64_t> software_stamp_of(const cmsghdr& c) noexcept {
+    if (c.cmsg_level != SOL_SOCKET || c.cmsg_type != SCM_TIMESTAMPING ||
+        c.cmsg_len < CMSG_LEN(sizeof(scm_timestamping))) {
+        return std::nullopt;
+    }
+    scm_timestamping stamps{};
+    std::memcpy(&stamps, CMSG_DATA(&c), sizeof stamps);
+    if (stamps.ts[0].tv_sec == 0 && stamps.ts[0].tv_nsec == 0) {
+        return std::nullopt;  // a hardware stamp alone
+    }
+    return ns_of(stamps.ts[0]);
+}
+
+}  // namespace
+
+static_assert(receive_stamp_control_size == CMSG_SPACE(sizeof(scm_timestamping)));
+
+void enable_kernel_timestamps(int fd, bool transmit) {
+    unsigned flags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+    if (transmit) {
+        flags |= SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_SOFTWARE |
+                 SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+    }
+    if (::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof flags) != 0) {
+        throw std::system_error(errno, std::generic_category(),
+                                "turning on the kernel's timestamps (SO_TIMESTAMPING)");
+    }
+}
+
+std::optional<std::int64_t> receive_stamp_of(msghdr& header) noexcept {
+    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+        if (const auto ns = software_stamp_of(*c)) {
+            return ns;
+        }
+    }
+    return std::nullopt;
+}
+
+ssize_t receive_stamped(int fd, std::span<std::byte> buffer, int flags, std::int64_t& arrival_ns) {
+    alignas(cmsghdr) std::byte control[receive_stamp_control_size];
+    iovec part{buffer.data(), buffer.size()};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &header, flags);
+    if (n > 0) {
+        arrival_ns = receive_stamp_of(header).value_or(0);
+    }
+    return n;
+}
+
+std::optional<transmit_stamp> transmit_stamp_of(msghdr& header) noexcept {
+    std::optional<std::int64_t> ns;
+    std::optional<sock_extended_err> error;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
+        if (const auto stamp = software_stamp_of(*c)) {
+            ns = stamp;
+        } else if (((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
+                    (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)) &&
+                   c->cmsg_len >= CMSG_LEN(sizeof(sock_extended_err))) {
+            sock_extended_err e{};
+            std::memcpy(&e, CMSG_DATA(c), sizeof e);
+            error = e;
+        }
+    }
+    if (!ns || !error || error->ee_errno != ENOMSG ||
+        error->ee_origin != SO_EE_ORIGIN_TIMESTAMPING) {
+        return std::nullopt;
+    }
+    transmit_stamp stamp;
+    stamp.key = error->ee_data;
+    stamp.ns = *ns;
+    switch (error->ee_info) {
+        case SCM_TSTAMP_SCHED:
+            stamp.at = transmit_stamp::point::scheduled;
+            return stamp;
+        case SCM_TSTAMP_SND:
+            stamp.at = transmit_stamp::point::handed_to_device;
+            return stamp;
+        default:
+            return std::nullopt;  // not asked for
+    }
+}
+
+bool read_error_queue(int fd, std::optional<transmit_stamp>& stamp) {
+    // Room for the stamp and the extended error that carries its key.
+    alignas(cmsghdr)
+        std::byte control[receive_stamp_control_size +
+                          CMSG_SPACE(sizeof(sock_extended_err) + sizeof(sockaddr_in6))];
+    msghdr header{};
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    for (;;) {
+        if (::recvmsg(fd, &header, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0) {
+            stamp = transmit_stamp_of(header);
+            return true;
+        }
+        if (errno == EINTR) {
+            continue;
+        }
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            return false;
+        }
+        throw std::system_error(errno, std::generic_category(),
+                                "reading the transmit stamps (MSG_ERRQUEUE)");
+    }
+}
+
+}  // namespace sctp_perf

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The kernel's own stamps of a socket's traffic (SO_TIMESTAMPING, software
+// stamps), for --timestamps: when a request was handed to the device and
+// when a reply arrived from it, so that a round trip can be split into the
+// client's send stack, what lies beyond the client, and its receive stack.
+//
+// Every software stamp is read on the kernel's CLOCK_REALTIME (the
+// skb's time); the application's own two stamps of a round trip must be
+// read on that clock too, for the differences to mean anything.
+//
+// Receive stamps come with the data, as an SCM_TIMESTAMPING control message
+// of the recvmsg() that reads it; over TCP it stamps the last segment that
+// read took. Transmit stamps come apart from the data, on the socket's error
+// queue (recvmsg with MSG_ERRQUEUE), one per stamp, each carrying a key
+// (SOF_TIMESTAMPING_OPT_ID): over TCP the byte offset of the last byte of
+// the send it stamps, counted from where the stream stood when stamping was
+// turned on. The kernel's SCTP stamps only what it receives: it makes no
+// transmit stamp of any kind, so over SCTP only the receive side is split.
+//
+// While transmit stamps wait on the error queue, poll() reports the socket
+// with POLLERR: a reader that waits with poll() then reads at once rather
+// than after its poll, which costs it nothing but the poll. They are taken
+// off after each round trip (drain_transmit_stamps).
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace sctp_perf {
+
+// Turns on the kernel's software stamps for `fd`, a connected socket:
+// receive stamps always, transmit stamps (scheduled and handed to the
+// device, keyed by byte offset, without the data echoed back) with
+// `transmit`. Over TCP the byte count starts at the first unacknowledged
+// byte: turn stamping on with nothing in flight, so that the key of a
+// send is the count of bytes sent since, minus one. Throws
+// std::system_error naming the call when the kernel refuses.
+void enable_kernel_timestamps(int fd, bool transmit);
+
+// Room for the receive stamp in a recvmsg()'s control buffer.
+inline constexpr std::size_t receive_stamp_control_size =
+    CMSG_SPACE(sizeof(std::int64_t) * 6);  // struct scm_timestamping: three timespecs
+
+// The software receive stamp of a read (SCM_TIMESTAMPING's first timespec),
+// in nanoseconds of CLOCK_REALTIME; nullopt when the read carried none.
+std::optional<std::int64_t> receive_stamp_of(msghdr& header) noexcept;
+
+// One recvmsg() into `buffer` with `flags`. A read that brings data sets
+// `arrival_ns` to its receive stamp, or to 0 when it carried none. Returns
+// what recvmsg() returned, errno as it left it.
+ssize_t receive_stamped(int fd, std::span<std::byte> buffer, int flags, std::int64_t& arrival_ns);
+
+// One transmit stamp from the error queue.
+struct transmit_stamp {
+    enum class point : std::uint8_t {
+        scheduled,        // the packet entered the device's queueing (SCM_TSTAMP_SCHED)
+        handed_to_device  // the driver took it (SCM_TSTAMP_SND)
+    };
+    std::uint32_t key = 0;  // OPT_ID: over TCP the offset of the send's last byte
+    point at = point::handed_to_device;
+    std::int64_t ns = 0;  // CLOCK_REALTIME
+    friend bool operator==(const transmit_stamp&, const transmit_stamp&) = default;
+};
+
+// A message read from the error queue, taken apart: nullopt for anything
+// that is not a software transmit stamp of a kind asked for (an ICMP
+// error, an acknowledgement stamp).
+std::optional<transmit_stamp> transmit_stamp_of(msghdr& header) noexcept;
+
+// Reads every stamp waiting on `fd`'s error queue, without waiting, and
+// gives each transmit stamp to `take`. Returns how many messages were read.
+// Throws std::system_error when the read fails for any reason but an empty
+// queue.
+template <typename Take>
+std::size_t drain_transmit_stamps(int fd, Take&& take);
+
+// One message from the error queue without waiting; false when none is
+// there. Sets `stamp` when it was a transmit stamp.
+bool read_error_queue(int fd, std::optional<transmit_stamp>& stamp);
+
+template <typename Take>
+std::size_t drain_transmit_stamps(int fd, Take&& take) {
+    std::size_t read = 0;
+    std::optional<transmit_stamp> stamp;
+    while (read_error_queue(fd, stamp)) {
+        ++read;
+        if (stamp) {
+            take(*stamp);
+        }
+    }
+    return read;
+}
+
+}  // namespace sctp_perf
