@@ -176,9 +176,15 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         clock::time_point start;
         try {
             start = clock::now();
+            if (plan.stamps != nullptr) {
+                plan.stamps->before_send();
+            }
             channel.send_message(payload, delivery);
             channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
+            if (plan.stamps != nullptr) {
+                plan.stamps->after_reply(payload.size(), window.measuring);
+            }
             if (plan.streams > 1) {
                 check_reply_stream("the reply", travelled.stream, delivery.stream);
             }

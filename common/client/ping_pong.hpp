@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "client/one_way_timing.hpp"
+#include "client/round_trip_stamps.hpp"
 #include "client/run_watch.hpp"
 #include "client/start_wait.hpp"
 #include "options/option_defaults.hpp"
@@ -45,6 +46,9 @@ struct ping_pong_plan {
     // them, and reply_bytes has room), split into `split`.
     std::optional<one_way_clocks> one_way{};
     one_way_split* split = nullptr;
+    // --timestamps: the kernel's stamps of each round trip, split
+    // (client/round_trip_stamps.hpp); null: none are taken.
+    round_trip_stamps* stamps = nullptr;
     // Told of the measurement's start and end and of every measured round
     // trip (client/run_watch.hpp); null: nobody watches.
     run_watch* watch = nullptr;

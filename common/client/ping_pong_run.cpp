@@ -21,6 +21,7 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
                                    const client_connector& connect,
                                    const std::optional<start_instant>& start,
                                    latency_recorder& recorder, one_way_split* split,
+                                   round_trip_split* kernel_split,
                                    std::optional<transport_counters>& transport) {
     client_connection connection = connect(options, 0);
     run_report later;
@@ -45,6 +46,11 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     plan.unordered = options.common.sctp.unordered;
     plan.start = with_server_timeout(start, server_io_timeout(server));
     message_channel& channel = *connection.channel;
+    std::optional<round_trip_stamps> stamps;
+    if (kernel_split != nullptr) {
+        stamps.emplace(channel, *kernel_split);  // nothing in flight yet: see its header
+        plan.stamps = &*stamps;
+    }
     failure_watch watch(options, described.program, {&channel});
     plan.watch = &watch;
     const interrupt_scope interrupts;
@@ -65,6 +71,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     // their iteration numbers following on (repeat_report.hpp).
     std::optional<latency_recorder> pooled;
     std::optional<one_way_split> pooled_split;
+    std::optional<round_trip_split> pooled_kernel_split;
     repeat_account account;
     account.asked = options.repeat;
     bool stopped = false;
@@ -75,9 +82,15 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         if (options.one_way) {
             split.emplace();
         }
+        std::optional<round_trip_split> kernel_split;
+        if (options.timestamps) {
+            // Only TCP's kernel stamps what it sends (stats/round_trip_split.hpp).
+            kernel_split.emplace(options.common.transport == transport_protocol::tcp);
+        }
         std::optional<transport_counters> transport;
         const auto result = measure_ping_pong(options, report, run == 0, connect, start, recorder,
-                                              split ? &*split : nullptr, transport);
+                                              split ? &*split : nullptr,
+                                              kernel_split ? &*kernel_split : nullptr, transport);
         if (run == 0) {
             report.measurement_began = result.began;
         }
@@ -96,6 +109,11 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         } else if (split) {
             pooled_split->merge(*split);
         }
+        if (kernel_split && !pooled_kernel_split) {
+            pooled_kernel_split.emplace(std::move(*kernel_split));
+        } else if (kernel_split) {
+            pooled_kernel_split->merge(*kernel_split);
+        }
         if (!pooled) {
             pooled.emplace(std::move(recorder));
         } else {
@@ -106,6 +124,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
     report.interrupted_by = stopped || options.repeat > 1 ? interrupt_flag().load() : 0;
     report.recorder = &*pooled;
     report.one_way = pooled_split ? &*pooled_split : nullptr;
+    report.kernel_split = pooled_kernel_split ? &*pooled_kernel_split : nullptr;
     report.repeats = options.repeat > 1 ? &account : nullptr;
     const interrupt_scope while_writing;  // a signal now is noted, and the report finished
     write_reports(options, report, files);

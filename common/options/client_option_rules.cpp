@@ -340,6 +340,23 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
     }
 }
 
+// --timestamps: the split reads one round trip at a time, as plain
+// ping-pong takes them; the framed modes' replies would need the stamps
+// matched per message, which comes with the server's own stamps.
+void validate_timestamps(const raw_client_options& raw, client_options& result,
+                         std::vector<std::string>& errors) {
+    result.timestamps = raw.timestamps;
+    if (raw.timestamps && result.mode != protocol::test_mode::ping_pong) {
+        errors.push_back(fmt::format(
+            "--timestamps splits the round trips of plain ping-pong, and this run is {}: "
+            "drop --timestamps, or run one flow without --rate, --throughput, --threads, "
+            "--interval, --interval-csv, --histogram-log, --latency-file and --flow-csv",
+            result.mode == protocol::test_mode::framed_ping_pong
+                ? "framed ping-pong (those options run on the load engine)"
+                : fmt::format("a {} run", protocol::name_of(result.mode))));
+    }
+}
+
 // --reconnect: where a flow can be set up again and its outage measured.
 void validate_reconnect(const client_options& result, bool open_loop,
                         std::vector<std::string>& errors) {
@@ -377,6 +394,7 @@ client_options validate_client_options(const raw_client_options& raw,
     validate_report(raw, given, result, errors);
     validate_workload(raw, given, result, errors);
     validate_reply(raw, given, result, errors);
+    validate_timestamps(raw, result, errors);
     validate_repeat(raw, given, result, errors);
     validate_start_at(raw, given, result, errors);
     validate_fan_out(result, errors);

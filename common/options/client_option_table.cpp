@@ -38,6 +38,12 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "(16 more bytes in each reply), and the report splits each round trip into "
          "client->server, the server's turnaround and server->client (exact on one host; "
          "across hosts only as good as the clocks' synchronization)")
+        ("timestamps", po::bool_switch(&raw.timestamps),
+         "where the round trip went: the kernel's software stamps (SO_TIMESTAMPING) of each "
+         "request handed to the device and each reply's arrival split every round trip into "
+         "the client's send stack, the rest (network and server) and the client's receive "
+         "stack; plain ping-pong; over SCTP, whose kernel stamps only what it receives, the "
+         "send stack stays in the rest")
         ("half-rtt", po::bool_switch(&raw.half_rtt),
          "also report half of each round trip (RTT/2), labelled \"half of the round trip, as "
          "RTI Perftest reports\"; the round trip figures stay")

@@ -56,6 +56,11 @@ struct client_options {
     // round trip into client->server, the server's turnaround and
     // server->client.
     bool one_way = false;
+    // --timestamps: the kernel's software stamps of each request's departure
+    // and each reply's arrival at the client split each round trip into the
+    // client's send stack, what lies beyond the client and its receive
+    // stack (stats/round_trip_split.hpp). Plain ping-pong only, for now.
+    bool timestamps = false;
     // --half-rtt: the reports add RTT/2 ("half of the round trip, as RTI
     // Perftest reports") beside the round trip, never instead of it.
     bool half_rtt = false;

@@ -21,6 +21,7 @@ struct raw_client_options {
     long long reply_bytes = -1;  // -1: the mode's own
     bool echo = false;
     bool one_way = false;
+    bool timestamps = false;
     bool half_rtt = false;
     double histogram_min_us = default_histogram.min_us;
     double histogram_max_us = default_histogram.max_us;

@@ -23,6 +23,7 @@
 #include "protocol/server_settings_blob.hpp"
 #include "report/load_report.hpp"
 #include "report/one_way_report.hpp"
+#include "report/round_trip_split_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
@@ -440,10 +441,14 @@ void write_run_description(std::ostream& out, const run_report& r) {
     write_warnings(out, r);
 }
 
-// --one-way and --half-rtt: after the round trip's own figures.
+// --one-way, --timestamps and --half-rtt: after the round trip's own figures.
 void write_split_blocks(std::ostream& out, const run_report& r, const log_linear_histogram& rtt) {
     if (r.one_way != nullptr) {
         write_one_way_block(out, *r.one_way, r.load != nullptr);
+        fmt::print(out, "\n");
+    }
+    if (r.kernel_split != nullptr) {
+        write_round_trip_split_block(out, *r.kernel_split);
         fmt::print(out, "\n");
     }
     if (r.options.half_rtt) {

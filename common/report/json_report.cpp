@@ -24,6 +24,7 @@
 #include "report/json_numbers.hpp"
 #include "report/load_report.hpp"
 #include "report/one_way_report.hpp"
+#include "report/round_trip_split_report.hpp"
 #include "report/run_notes.hpp"
 #include "report/run_report.hpp"
 #include "report/sctp_report.hpp"
@@ -68,6 +69,7 @@ json config_json(const run_report& r) {
         {"reply_bytes", reply_bytes_of(o)},
         {"echo", o.echo},
         {"one_way", o.one_way},
+        {"timestamps", o.timestamps},
         {"half_rtt", o.half_rtt},
         {"mode", std::string(protocol::name_of(o.mode))},
         {"iterations", o.iterations},
@@ -246,10 +248,14 @@ void add_fan_out_servers(json& doc, const run_report& r) {
     doc["server_settings_differ"] = server_settings_differ(r);
 }
 
-// --one-way and --half-rtt: keys a run without them does not have.
+// --one-way, --timestamps and --half-rtt: keys a run without them does not
+// have.
 void add_split(json& doc, const run_report& r, const log_linear_histogram& rtt) {
     if (r.one_way != nullptr) {
         doc["one_way"] = one_way_json(*r.one_way);
+    }
+    if (r.kernel_split != nullptr) {
+        doc["round_trip_split"] = round_trip_split_json(*r.kernel_split);
     }
     if (r.options.half_rtt) {
         doc[half_rtt_json_key] = half_rtt_json(rtt);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -48,39 +49,47 @@ std::string clock_sentence(const server_clock_mapping& clocks) {
         us_of_ns(static_cast<double>(o.delay_ns)));
 }
 
+}  // namespace
+
 json part_json(const log_linear_histogram& h) {
     return {{"summary", latency_summary_json(h)}, {"percentiles", latency_percentiles_json(h)}};
 }
 
-}  // namespace
+void write_percentile_columns(std::ostream& out, std::span<const percentile_column> columns) {
+    fmt::print(out, "\t{:<8}", "");
+    for (const auto& c : columns) {
+        fmt::print(out, "{:>{}}", c.title, std::max<std::size_t>(16, c.title.size() + 2));
+    }
+    fmt::print(out, "\n");
+    if (columns.empty() || columns.front().part->count() == 0) {
+        fmt::print(out, "\t(no measured round trip)\n");
+        return;
+    }
+    std::vector<std::string> rows;
+    for_each_figure(*columns.front().part, [&](const char* label, const std::string&, double) {
+        rows.push_back(fmt::format("\t{:<8}", label));
+    });
+    for (const auto& c : columns) {
+        std::size_t row = 0;
+        const auto width = std::max<std::size_t>(16, c.title.size() + 2);
+        for_each_figure(*c.part, [&](const char*, const std::string&, double ns) {
+            rows[row++] += fmt::format("{:{}.3f}", us_of_ns(ns), width);
+        });
+    }
+    for (const auto& r : rows) {
+        fmt::print(out, "{}\n", r);
+    }
+}
 
 void write_one_way_block(std::ostream& out, const one_way_split& split, bool from_send) {
     fmt::print(out,
                "one way (microseconds, from the server's stamps; client->server + server "
                "turnaround + server->client = the round trip{}):\n",
                from_send ? " from each message's send (uncorrected)" : "");
-    fmt::print(out, "\t{:<8}{:>16}{:>16}{:>16}\n", "", "client->server", "turnaround",
-               "server->client");
-    if (split.turnaround().count() == 0) {
-        fmt::print(out, "\t(no measured round trip)\n");
-    } else {
-        std::vector<std::string> rows;
-        for_each_figure(split.client_to_server(),
-                        [&](const char* label, const std::string&, double ns) {
-                            rows.push_back(fmt::format("\t{:<8}{:16.3f}", label, us_of_ns(ns)));
-                        });
-        std::size_t row = 0;
-        for_each_figure(split.turnaround(), [&](const char*, const std::string&, double ns) {
-            rows[row++] += fmt::format("{:16.3f}", us_of_ns(ns));
-        });
-        row = 0;
-        for_each_figure(split.server_to_client(), [&](const char*, const std::string&, double ns) {
-            rows[row++] += fmt::format("{:16.3f}\n", us_of_ns(ns));
-        });
-        for (const auto& r : rows) {
-            fmt::print(out, "{}", r);
-        }
-    }
+    const percentile_column columns[] = {{"client->server", &split.client_to_server()},
+                                         {"turnaround", &split.turnaround()},
+                                         {"server->client", &split.server_to_client()}};
+    write_percentile_columns(out, columns);
     fmt::print(out, "\tclock: {}\n", clock_sentence(split.clocks));
     if (split.negative_parts() != 0) {
         fmt::print(out,

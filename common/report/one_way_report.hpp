@@ -7,6 +7,8 @@
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <span>
+#include <string_view>
 
 #include "stats/log_linear_histogram.hpp"
 #include "stats/one_way_split.hpp"
@@ -17,6 +19,17 @@ namespace sctp_perf {
 // one way, and says whose convention it follows.
 inline constexpr const char* half_rtt_label = "half of the round trip, as RTI Perftest reports";
 inline constexpr const char* half_rtt_json_key = "half_of_the_round_trip_as_rti_perftest_reports";
+
+// Parts of a round trip as columns of figures beside each other (min, the
+// reported percentiles, max, in microseconds), each at least 16 wide, under
+// their titles; "(no measured round trip)" when the first part is empty.
+struct percentile_column {
+    std::string_view title;
+    const log_linear_histogram* part = nullptr;
+};
+void write_percentile_columns(std::ostream& out, std::span<const percentile_column> columns);
+// One part's summary and percentiles, as the round trip's are given.
+nlohmann::ordered_json part_json(const log_linear_histogram& h);
 
 // The three parts, as percentile columns beside each other, then the clock
 // they were read on (and, on two hosts, the offset and how far to trust it).

@@ -21,6 +21,7 @@
 #include "runtime/host_environment.hpp"
 #include "stats/latency_recorder.hpp"
 #include "stats/one_way_split.hpp"
+#include "stats/round_trip_split.hpp"
 #include "transport/network_interface.hpp"
 #include "transport/sctp_features.hpp"
 #include "transport/sctp_tuning.hpp"
@@ -69,6 +70,8 @@ struct run_report {
     const latency_recorder* recorder = nullptr;
     // --one-way: each measured round trip split by the server's stamps.
     const one_way_split* one_way = nullptr;
+    // --timestamps: where each round trip went, by the kernel's stamps.
+    const round_trip_split* kernel_split = nullptr;
     const load_result* load = nullptr;                  // set for --rate and --throughput runs
     std::optional<socket_buffer_sizes> client_buffers;  // read back, when --sndbuf/--rcvbuf given
     // Read back from the (first flow's) socket, when --bind-device or

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "client/round_trip_stamps.hpp"
+
+#include <chrono>
+
+namespace sctp_perf {
+namespace {
+
+std::int64_t realtime_ns() noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+void transmit_stamp_match::sent(std::uint64_t bytes) noexcept {
+    bytes_sent_ += bytes;
+    awaited_key_ = static_cast<std::uint32_t>(bytes_sent_ - 1);
+    scheduled_ns_ = 0;
+    handed_to_device_ns_ = 0;
+}
+
+void transmit_stamp_match::take(const transmit_stamp& stamp) noexcept {
+    std::int64_t& slot =
+        stamp.at == transmit_stamp::point::scheduled ? scheduled_ns_ : handed_to_device_ns_;
+    if (bytes_sent_ == 0 || stamp.key != awaited_key_ || slot != 0) {
+        ++stray_;
+        return;
+    }
+    slot = stamp.ns;
+}
+
+round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
+    : channel_(channel), split_(split) {
+    enable_kernel_timestamps(channel.native_handle(), split.transmit_stamped());
+    channel.take_arrival_stamps(true);
+}
+
+void round_trip_stamps::before_send() noexcept {
+    app_send_ns_ = realtime_ns();
+}
+
+void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured) {
+    const std::int64_t app_received_ns = realtime_ns();
+    match_.sent(request_bytes);
+    const auto stray_before = match_.stray();
+    if (split_.transmit_stamped()) {
+        drain_transmit_stamps(channel_.native_handle(),
+                              [this](const transmit_stamp& stamp) { match_.take(stamp); });
+    }
+    if (!measured) {
+        return;
+    }
+    split_.stray_transmit_stamps += match_.stray() - stray_before;
+    split_.record(
+        {app_send_ns_, match_.handed_to_device_ns(), channel_.last_arrival_ns(), app_received_ns});
+}
+
+}  // namespace sctp_perf

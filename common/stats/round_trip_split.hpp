@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Where a round trip went, from the kernel's software stamps at the client
+// (--timestamps, transport/kernel_timestamps.hpp). Four instants of one
+// round trip, all on the client's CLOCK_REALTIME:
+//
+//     t0  the application hands the request to send()
+//     t2  the kernel hands the request to the device (its last byte's packet)
+//     t7  the reply's last packet arrives from the device
+//     t8  the application has the whole reply
+//
+// split it into three parts that add up to t8 - t0 exactly:
+//
+//     client send stack     = t2 - t0
+//     beyond the client     = t7 - t2   (the network both ways and the
+//                                        server's whole time, from its
+//                                        device to its device)
+//     client receive stack  = t8 - t7   (the wake-up of the application
+//                                        included)
+//
+// The kernel's SCTP makes no transmit stamp: over SCTP t2 is unknown, and
+// the first two parts are one, t7 - t0 ("send stack and beyond").
+//
+// (The names t0..t8 leave room for the server's four stamps, t3..t6, which
+// would split "beyond the client" into the network and the server.)
+
+#include <cstdint>
+
+#include "stats/log_linear_histogram.hpp"
+
+namespace sctp_perf {
+
+// One round trip's client stamps, nanoseconds of CLOCK_REALTIME; 0 for a
+// stamp that did not come.
+struct client_round_trip_stamps {
+    std::int64_t app_send_ns = 0;          // t0
+    std::int64_t handed_to_device_ns = 0;  // t2
+    std::int64_t arrived_ns = 0;           // t7
+    std::int64_t app_received_ns = 0;      // t8
+};
+
+// The parts' distributions, in the log-linear histograms the round trips'
+// percentiles come from. About 1.1 MiB.
+class round_trip_split {
+  public:
+    // `transmit_stamped`: the transport has transmit stamps (TCP), so the
+    // send stack is a part of its own.
+    explicit round_trip_split(bool transmit_stamped) noexcept
+        : transmit_stamped_(transmit_stamped) {}
+
+    // One measured round trip. One that lacks a stamp the split needs is
+    // not recorded but counted in missing_stamps(); a part below 0 (which on
+    // one host's clock means a stamp was matched to the wrong round trip,
+    // or the clock was set back in between) is counted in negative_parts()
+    // and recorded as 0.
+    void record(const client_round_trip_stamps& stamps) noexcept;
+
+    // The round trips of another run.
+    void merge(const round_trip_split& other) noexcept;
+
+    bool transmit_stamped() const noexcept { return transmit_stamped_; }
+    // With transmit stamps: t2 - t0 and t7 - t2.
+    const log_linear_histogram& send_stack() const noexcept { return send_stack_; }
+    const log_linear_histogram& beyond_client() const noexcept { return beyond_client_; }
+    // Without: t7 - t0.
+    const log_linear_histogram& send_stack_and_beyond() const noexcept {
+        return send_stack_and_beyond_;
+    }
+    // t8 - t7, either way.
+    const log_linear_histogram& receive_stack() const noexcept { return receive_stack_; }
+
+    // Round trips split (each part's histogram holds this many).
+    std::uint64_t split_count() const noexcept { return receive_stack_.count(); }
+    std::uint64_t missing_stamps() const noexcept { return missing_stamps_; }
+    std::uint64_t negative_parts() const noexcept { return negative_parts_; }
+
+    // Transmit stamps that matched no round trip waiting for one: late ones
+    // (of a round trip already taken, whose own sample was then counted
+    // missing) and repeated ones (a retransmission is stamped again; the
+    // first stamp is kept). Counted by the reader of the stamps.
+    std::uint64_t stray_transmit_stamps = 0;
+
+  private:
+    bool transmit_stamped_;
+    log_linear_histogram send_stack_;
+    log_linear_histogram beyond_client_;
+    log_linear_histogram send_stack_and_beyond_;
+    log_linear_histogram receive_stack_;
+    std::uint64_t missing_stamps_ = 0;
+    std::uint64_t negative_parts_ = 0;
+};
+
+}  // namespace sctp_perf

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# --timestamps over TCP on loopback: every measured round trip is split by
+# the kernel's software stamps at the client into the client's send stack,
+# what lies beyond the client and its receive stack. None may be missing or
+# below 0 (a stamp matched to the wrong round trip makes parts below 0,
+# which the report counts), and the parts' means add up to the mean round
+# trip: the split is read on CLOCK_REALTIME and the round trip on the
+# steady clock, each pair read back to back, so they differ by about one
+# clock read. Every waiting policy is split (the blocking read, --spin and
+# --poll-before-sleep, whose poll sees the waiting transmit stamps), runs
+# of --repeat are pooled, and the modes the split does not serve yet are
+# refused with a reason.
+source "$(dirname "$0")/lib.sh"
+
+clt="$BIN_DIR/SOCK_STREAM_clt"
+start_server SOCK_STREAM_srv -t tcp
+
+# whole(ROUND_TRIPS), for check_json: every round trip split, none missing,
+# none below 0, and the parts' means add up to the round trip's.
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+whole='
+        sub whole { my ($n) = @_;
+            my $s = $d->{round_trip_split};
+            die "no round_trip_split\n" unless $s;
+            same "config timestamps", ($d->{config}{timestamps} ? "true" : "false"), "true";
+            same "transmit_stamps", ($s->{transmit_stamps} ? "true" : "false"), "true";
+            same "split_round_trips", $s->{split_round_trips}, $n;
+            same "missing_stamps", $s->{missing_stamps}, 0;
+            same "negative_parts", $s->{negative_parts}, 0;
+            same "stray_transmit_stamps", $s->{stray_transmit_stamps}, 0;
+            my $sum = 0;
+            for my $part (qw(client_send_stack beyond_the_client client_receive_stack)) {
+                my $p = $s->{parts}{$part};
+                same "$part num_points", $p->{summary}{num_points}, $n;
+                die "$part p50 missing\n" unless defined $p->{percentiles}{p50_us};
+                $sum += $p->{summary}{mean_us};
+            }
+            die "the network and the server took no time\n"
+                unless $s->{parts}{beyond_the_client}{summary}{min_us} > 0;
+            # Three means rounded to 0.001 us, and the two clocks read back to
+            # back at each end: a clock read or two apart, well within 1 us.
+            my $rtt = $d->{summary}{mean_us};
+            die sprintf("the parts mean %.3f us, the round trip %.3f us\n", $sum, $rtt)
+                if abs($sum - $rtt) > 1.0;
+        }
+'
+
+run() {
+    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" "$@"
+}
+
+run -s 7 -c 2000 --timestamps --json-file "$WORK_DIR/pp.json"
+check_json "$WORK_DIR/pp.json" "$whole" 'whole(2000)' ||
+    fail "ping-pong --timestamps: the split is not whole"
+grep -q '^where the round trip went (microseconds, the kernel.s software stamps' <<<"$OUT" ||
+    fail "ACE: no split block"
+grep -q 'client send stack  beyond the client  client receive stack' <<<"$OUT" ||
+    fail "ACE: no column heads: $OUT"
+grep -q 'stamps: 2000 round trips split; 0 missing a stamp' <<<"$OUT" ||
+    fail "ACE: the stamps' account is not said"
+pass "ping-pong --timestamps: 2000 round trips split, none missing, the parts add up"
+
+# A payload larger than loopback's segment (64 KiB, two segments): the
+# request's stamps are its last byte's.
+run --payload-bytes 65536 -c 300 --timestamps --json-file "$WORK_DIR/big.json"
+check_json "$WORK_DIR/big.json" "$whole" 'whole(300)' ||
+    fail "64 KiB requests: the split is not whole"
+pass "64 KiB requests, stamped by their last byte: the split is whole"
+
+for waiting in --spin "--poll-before-sleep 50"; do
+    # shellcheck disable=SC2086 # the option and its value
+    run -s 4 -c 1000 --timestamps $waiting --json-file "$WORK_DIR/wait.json"
+    check_json "$WORK_DIR/wait.json" "$whole" 'whole(1000)' ||
+        fail "$waiting --timestamps: the split is not whole"
+done
+pass "--spin and --poll-before-sleep: every round trip split"
+
+run -s 4 -c 500 --repeat 2 --pause 0 --timestamps --json-file "$WORK_DIR/repeat.json"
+check_json "$WORK_DIR/repeat.json" "$whole" 'whole(1000)' ||
+    fail "--repeat 2: the runs' splits are not pooled"
+pass "--repeat 2: both runs' round trips split and pooled"
+
+# Without the option: no split, and the config says so.
+run -s 4 -c 100 --json-file "$WORK_DIR/plain.json"
+check_json "$WORK_DIR/plain.json" '
+    same "config timestamps", ($d->{config}{timestamps} ? "true" : "false"), "false";
+    die "a split without asking\n" if exists $d->{round_trip_split};
+' || fail "a run without --timestamps changed"
+pass "without --timestamps the report has no split"
+
+# Modes the split does not serve yet: usage errors that say why.
+for framed in "--rate 100 --duration 1" "--throughput --duration 1" "--flows 2" "--interval 1"; do
+    # shellcheck disable=SC2086 # the options and their values
+    run_capture 2 "$clt" -t tcp -p "$SERVER_PORT" -s 4 --timestamps $framed
+    grep -q -- '--timestamps splits the round trips of plain ping-pong' <<<"$ERR" ||
+        fail "$framed --timestamps: no reason: $ERR"
+done
+pass "--timestamps with a load mode or framed ping-pong: refused, saying why"

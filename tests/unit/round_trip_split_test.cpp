@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// --timestamps: the split of a round trip by the kernel's stamps at the
+// client (stats/round_trip_split.hpp), the matching of transmit stamps to
+// the request in flight (client/round_trip_stamps.hpp), the decoding of the
+// kernel's control messages (transport/kernel_timestamps.hpp), and the
+// kernel's own stamps over a real TCP connection on loopback.
+
+#include "stats/round_trip_split.hpp"
+
+#include <linux/errqueue.h>
+#include <linux/net_tstamp.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <time.h>  // struct timespec, before the kernel headers that use it
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "client/round_trip_stamps.hpp"
+#include "transport/kernel_timestamps.hpp"
+#include "transport/message_channel.hpp"
+#include "transport/unique_fd.hpp"
+
+using namespace sctp_perf;
+
+namespace {
+
+using point = transmit_stamp::point;
+
+// A TCP connection on loopback, both ends, Nagle off on the sender.
+struct tcp_pair {
+    tcp_pair() {
+        unique_fd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        REQUIRE(listener.get() >= 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
+        REQUIRE(::listen(listener.get(), 1) == 0);
+        REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
+        client = unique_fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+        REQUIRE(::connect(client.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
+        server = unique_fd(::accept(listener.get(), nullptr, nullptr));
+        REQUIRE(server.get() >= 0);
+        const int on = 1;
+        REQUIRE(::setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
+        REQUIRE(::setsockopt(server.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
+    }
+    unique_fd client;
+    unique_fd server;
+};
+
+std::int64_t realtime_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+TEST_CASE("with transmit stamps the three parts are t2-t0, t7-t2 and t8-t7", "[timestamps]") {
+    round_trip_split split(true);
+    // t0 1000, t2 1300, t7 9300, t8 10000 (ns): 300 + 8000 + 700 = 9000 = t8 - t0.
+    split.record({1000, 1300, 9300, 10000});
+    REQUIRE(split.split_count() == 1);
+    CHECK(split.send_stack().min_ns() == 300);
+    CHECK(split.beyond_client().min_ns() == 8000);
+    CHECK(split.receive_stack().min_ns() == 700);
+    CHECK(split.send_stack().min_ns() + split.beyond_client().min_ns() +
+              split.receive_stack().min_ns() ==
+          10000 - 1000);
+    CHECK(split.send_stack_and_beyond().count() == 0);
+    CHECK(split.missing_stamps() == 0);
+    CHECK(split.negative_parts() == 0);
+}
+
+TEST_CASE("without transmit stamps the send stack stays in the rest", "[timestamps]") {
+    round_trip_split split(false);
+    // t0 1000, t7 9300, t8 10000: 8300 + 700 = 9000; t2 is not asked for.
+    split.record({1000, 0, 9300, 10000});
+    REQUIRE(split.split_count() == 1);
+    CHECK(split.send_stack_and_beyond().min_ns() == 8300);
+    CHECK(split.receive_stack().min_ns() == 700);
+    CHECK(split.send_stack().count() == 0);
+    CHECK(split.beyond_client().count() == 0);
+}
+
+TEST_CASE("a round trip missing a stamp is counted, not split", "[timestamps]") {
+    round_trip_split with_transmit(true);
+    with_transmit.record({1000, 0, 9300, 10000});     // no t2
+    with_transmit.record({1000, 1300, 0, 10000});     // no t7
+    with_transmit.record({1000, 1300, 9300, 10000});  // whole
+    CHECK(with_transmit.missing_stamps() == 2);
+    CHECK(with_transmit.split_count() == 1);
+    round_trip_split receive_only(false);
+    receive_only.record({1000, 0, 0, 10000});
+    CHECK(receive_only.missing_stamps() == 1);
+    CHECK(receive_only.split_count() == 0);
+}
+
+TEST_CASE("a part below 0 is counted and recorded as 0", "[timestamps]") {
+    round_trip_split split(true);
+    // t2 after t7: a stamp of the wrong round trip. 500, -200, 700.
+    split.record({1000, 1500, 1300, 2000});
+    CHECK(split.negative_parts() == 1);
+    CHECK(split.beyond_client().min_ns() == 0);
+    CHECK(split.send_stack().min_ns() == 500);
+}
+
+TEST_CASE("merging adds the samples and the counts", "[timestamps]") {
+    round_trip_split a(true);
+    round_trip_split b(true);
+    a.record({0, 100, 1100, 1200});
+    b.record({0, 200, 2200, 2400});
+    b.record({0, 0, 2200, 2400});
+    b.stray_transmit_stamps = 3;
+    a.merge(b);
+    CHECK(a.split_count() == 2);
+    CHECK(a.missing_stamps() == 1);
+    CHECK(a.stray_transmit_stamps == 3);
+    CHECK(a.send_stack().max_ns() == 200);
+}
+
+TEST_CASE("a transmit stamp belongs to the request whose last byte it keys", "[timestamps]") {
+    transmit_stamp_match match;
+    match.sent(100);  // bytes 0..99: key 99
+    match.take({99, point::scheduled, 5});
+    match.take({99, point::handed_to_device, 7});
+    CHECK(match.scheduled_ns() == 5);
+    CHECK(match.handed_to_device_ns() == 7);
+    CHECK(match.stray() == 0);
+    match.sent(100);  // bytes 100..199: key 199, the first request's stamps forgotten
+    CHECK(match.handed_to_device_ns() == 0);
+    match.take({199, point::handed_to_device, 17});
+    CHECK(match.handed_to_device_ns() == 17);
+}
+
+TEST_CASE("missing, reordered, late and repeated transmit stamps", "[timestamps]") {
+    transmit_stamp_match match;
+    match.sent(10);  // key 9
+    // Missing: nothing came.
+    CHECK(match.handed_to_device_ns() == 0);
+    match.sent(10);  // key 19
+    // Late: the first request's stamp comes now; reordered: handed to the
+    // device before scheduled; repeated: a retransmission stamped again.
+    match.take({9, point::handed_to_device, 1});
+    match.take({19, point::handed_to_device, 30});
+    match.take({19, point::scheduled, 20});
+    match.take({19, point::handed_to_device, 40});
+    CHECK(match.scheduled_ns() == 20);
+    CHECK(match.handed_to_device_ns() == 30);  // the first kept
+    CHECK(match.stray() == 2);
+    // Before any send nothing is awaited.
+    transmit_stamp_match fresh;
+    fresh.take({0, point::scheduled, 1});
+    CHECK(fresh.stray() == 1);
+}
+
+TEST_CASE("the key wraps at 2^32 as the kernel's does", "[timestamps]") {
+    transmit_stamp_match match;
+    match.sent(4'294'967'296ULL);  // 2^32 bytes: the last is byte 2^32 - 1
+    match.take({4'294'967'295U, point::handed_to_device, 1});
+    match.sent(10);  // bytes 2^32 .. 2^32 + 9: key 9 after the wrap
+    match.take({9, point::handed_to_device, 2});
+    CHECK(match.handed_to_device_ns() == 2);
+    CHECK(match.stray() == 0);
+}
+
+TEST_CASE("a transmit stamp is read from its control messages", "[timestamps]") {
+    alignas(cmsghdr) std::byte
+        control[CMSG_SPACE(sizeof(scm_timestamping)) + CMSG_SPACE(sizeof(sock_extended_err))] = {};
+    msghdr header{};
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&header);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_TIMESTAMPING;
+    c->cmsg_len = CMSG_LEN(sizeof(scm_timestamping));
+    scm_timestamping stamps{};
+    stamps.ts[0].tv_sec = 2;
+    stamps.ts[0].tv_nsec = 345;  // 2,000,000,345 ns
+    std::memcpy(CMSG_DATA(c), &stamps, sizeof stamps);
+    c = CMSG_NXTHDR(&header, c);
+    c->cmsg_level = SOL_IP;
+    c->cmsg_type = IP_RECVERR;
+    c->cmsg_len = CMSG_LEN(sizeof(sock_extended_err));
+    sock_extended_err error{};
+    error.ee_errno = ENOMSG;
+    error.ee_origin = SO_EE_ORIGIN_TIMESTAMPING;
+    error.ee_info = SCM_TSTAMP_SCHED;
+    error.ee_data = 41;
+    std::memcpy(CMSG_DATA(c), &error, sizeof error);
+    const auto stamp = transmit_stamp_of(header);
+    REQUIRE(stamp);
+    CHECK(*stamp == transmit_stamp{41, point::scheduled, 2'000'000'345});
+    CHECK(receive_stamp_of(header) == 2'000'000'345);
+
+    // An acknowledgement stamp was not asked for; an ICMP error is no stamp.
+    error.ee_info = SCM_TSTAMP_ACK;
+    std::memcpy(CMSG_DATA(c), &error, sizeof error);
+    CHECK_FALSE(transmit_stamp_of(header));
+    error.ee_info = SCM_TSTAMP_SND;
+    error.ee_origin = SO_EE_ORIGIN_ICMP;
+    error.ee_errno = EHOSTUNREACH;
+    std::memcpy(CMSG_DATA(c), &error, sizeof error);
+    CHECK_FALSE(transmit_stamp_of(header));
+}
+
+TEST_CASE("a read without a stamp gives none", "[timestamps]") {
+    msghdr header{};
+    CHECK_FALSE(receive_stamp_of(header));
+    CHECK_FALSE(transmit_stamp_of(header));
+}
+
+// The kernel's own stamps, on loopback: what the split relies on.
+TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]") {
+    tcp_pair pair;
+    enable_kernel_timestamps(pair.client.get(), true);
+    stream_channel channel(std::move(pair.client));
+    channel.take_arrival_stamps(true);
+    transmit_stamp_match match;
+    for (int round = 0; round < 3; ++round) {
+        const auto before = realtime_ns();
+        const std::vector<std::byte> request(100, std::byte{7});
+        channel.send_message(request);
+        match.sent(request.size());
+        std::vector<std::byte> got(100);
+        REQUIRE(::recv(pair.server.get(), got.data(), got.size(), MSG_WAITALL) == 100);
+        REQUIRE(::send(pair.server.get(), "pong", 4, 0) == 4);
+        std::vector<std::byte> reply(4);
+        channel.receive_message(reply);
+        const auto after = realtime_ns();
+        const auto read = drain_transmit_stamps(channel.native_handle(),
+                                                [&](const transmit_stamp& s) { match.take(s); });
+        CHECK(read == 2);  // scheduled and handed to the device
+        CHECK(match.stray() == 0);
+        // before <= scheduled <= handed to the device <= arrival <= after
+        CHECK(before <= match.scheduled_ns());
+        CHECK(match.scheduled_ns() <= match.handed_to_device_ns());
+        CHECK(match.handed_to_device_ns() <= channel.last_arrival_ns());
+        CHECK(channel.last_arrival_ns() <= after);
+    }
+}
+
+TEST_CASE("a channel that takes no arrival stamps reads as before", "[timestamps]") {
+    tcp_pair pair;
+    enable_kernel_timestamps(pair.client.get(), false);
+    stream_channel channel(std::move(pair.client));
+    REQUIRE(::send(pair.server.get(), "pong", 4, 0) == 4);
+    std::vector<std::byte> reply(4);
+    channel.receive_message(reply);
+    CHECK(channel.last_arrival_ns() == 0);
+    // Nor does a socket with receive stamps only queue transmit stamps.
+    channel.send_message(reply);
+    CHECK(drain_transmit_stamps(channel.native_handle(), [](const transmit_stamp&) {}) == 0);
+}
