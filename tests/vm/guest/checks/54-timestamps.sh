@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: Apache-2.0
+# vm-check-timeout: 150
+# --timestamps against the real kernel: each round trip split by the
+# kernel's software stamps at the client. Over SCTP the kernel stamps only
+# what it receives, so the split has two parts (the send stack and beyond,
+# the client's receive stack) and says the transmit stamps are missing; over
+# TCP it has three. On every path a reply is read by (SOCK_STREAM's plain
+# read, its reads that ask which stream a message came on (--streams 3), and
+# SOCK_SEQPACK's one-to-many socket), 200 round trips each:
+#   - every measured round trip split, none missing a stamp, no part below 0,
+#     no transmit stamp left unmatched;
+#   - the parts' means add up to the mean round trip within 5 % (the split
+#     is read on CLOCK_REALTIME, the round trip on the steady clock, each
+#     pair back to back; a preemption between two such reads in the
+#     emulated guest moves one sample, not the mean).
+# Timing in the guest is emulated: no latency is judged, only that the
+# stamps are there and consistent.
+# shellcheck shell=sh source=../lib.sh
+. "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
+
+client_limit_s=40
+need_both_styles
+need_option SOCK_STREAM_clt --timestamps
+
+# split_run LABEL CLIENT PARTS ARGS...: 200 round trips with --timestamps
+# against the server started last; PARTS are the parts the split must have.
+split_run() {
+    _label="$1"
+    _client="$2"
+    _parts="$3"
+    shift 3
+    run_report "${_label}" "${CHECK_WORK}/$(echo "${_label}" | tr ' /' '__').json" \
+        "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json \
+        --io-timeout 10 -s 7 -c 200 --timestamps "$@"
+    expect_field config.timestamps true
+    expect_field round_trip_split.split_round_trips 200
+    expect_field round_trip_split.missing_stamps 0
+    expect_field round_trip_split.negative_parts 0
+    expect_field round_trip_split.stray_transmit_stamps 0
+    _sum=0
+    for _part in ${_parts}; do
+        expect_field "round_trip_split.parts.${_part}.summary.num_points" 200
+        _sum="$(awk -v s="${_sum}" -v m="$(report_field "round_trip_split.parts.${_part}.summary.mean_us")" 'BEGIN { printf "%.3f", s + m }')"
+    done
+    _rtt="$(report_field summary.mean_us)"
+    awk -v s="${_sum}" -v r="${_rtt}" 'BEGIN { e = s - r; if (e < 0) e = -e; exit !(r > 0 && e <= 0.05 * r) }' ||
+        mismatches="${mismatches}; the parts' means add up to ${_sum} us against a round trip of ${_rtt} us"
+    judge "${_label}" "parts (${_parts}) add up to ${_sum} us, round trip ${_rtt} us (means, emulated timing)"
+}
+
+sctp_parts="send_stack_and_beyond client_receive_stack"
+tcp_parts="client_send_stack beyond_the_client client_receive_stack"
+
+start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp
+split_run "SCTP stream" SOCK_STREAM_clt "${sctp_parts}" -t sctp
+expect_field round_trip_split.transmit_stamps false
+judge "SCTP stream"
+split_run "SCTP stream, 3 streams" SOCK_STREAM_clt "${sctp_parts}" -t sctp --streams 3
+stop_pid "${SERVER_PID}"
+
+start_server "${CHECK_WORK}/tcp-srv.log" - SOCK_STREAM_srv -p 0 -t tcp
+split_run "TCP" SOCK_STREAM_clt "${tcp_parts}" -t tcp
+expect_field round_trip_split.transmit_stamps true
+judge "TCP"
+stop_pid "${SERVER_PID}"
+
+start_server "${CHECK_WORK}/seqpack-srv.log" - SOCK_SEQPACK_srv -p 0
+split_run "SCTP one-to-many" SOCK_SEQPACK_clt "${sctp_parts}"
+stop_pid "${SERVER_PID}"
+pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive)"
