@@ -4,9 +4,13 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <array>
+#include <cmath>
 #include <ostream>
+#include <string>
 
 #include "report/one_way_report.hpp"
+#include "report/units.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -19,6 +23,81 @@ constexpr const char* beyond_sentence =
 constexpr const char* receive_only_sentence =
     "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
     "apart from the network and the server";
+
+// The bands of round trips whose parts' shares the report gives: the
+// middle and the slowest.
+struct band_of_ranks {
+    const char* label;  // the text report's
+    const char* key;    // the JSON report's
+    std::uint32_t from_ppm;
+    std::uint32_t to_ppm;
+};
+constexpr band_of_ranks share_bands[] = {
+    {"the middle, p45 to p55", "p45_to_p55", 450'000, 550'000},
+    {"the slowest, p99 and above", "p99_and_above", 990'000, 1'000'000},
+};
+
+// The parts' names in split_band's order, each with its JSON key; null
+// for the part a split without transmit stamps has not.
+struct part_name {
+    const char* title;
+    const char* key;
+};
+std::array<part_name, 3> part_names(const round_trip_split& split) {
+    if (split.transmit_stamped()) {
+        return {{{"client send stack", "client_send_stack"},
+                 {"beyond the client", "beyond_the_client"},
+                 {"client receive stack", "client_receive_stack"}}};
+    }
+    return {{{"send stack and beyond", "send_stack_and_beyond"},
+             {nullptr, nullptr},
+             {"client receive stack", "client_receive_stack"}}};
+}
+
+// In percent, to 0.001 as every figure of the JSON report.
+double percent_of(double part, double whole) {
+    return whole > 0.0 ? std::round(100'000.0 * part / whole) / 1000.0 : 0.0;
+}
+
+void write_share_lines(std::ostream& out, const round_trip_split& split) {
+    const auto names = part_names(split);
+    for (const auto& b : share_bands) {
+        const auto band = split.band(b.from_ppm, b.to_ppm);
+        if (band.round_trips == 0) {
+            continue;
+        }
+        std::string parts;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (names[i].title != nullptr) {
+                parts += fmt::format("{}{} {:.3f} ({:.1f} %)", parts.empty() ? "" : ", ",
+                                     names[i].title, us_of_ns(band.part_mean_ns[i]),
+                                     percent_of(band.part_mean_ns[i], band.round_trip_mean_ns));
+            }
+        }
+        fmt::print(out, "\t{}: {} round trips of {:.3f} on average: {}\n", b.label,
+                   band.round_trips, us_of_ns(band.round_trip_mean_ns), parts);
+    }
+}
+
+json shares_json(const round_trip_split& split) {
+    const auto names = part_names(split);
+    json shares = json::object();
+    for (const auto& b : share_bands) {
+        const auto band = split.band(b.from_ppm, b.to_ppm);
+        json parts = json::object();
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (names[i].key != nullptr) {
+                parts[names[i].key] = {
+                    {"mean_us", us_of_ns(band.part_mean_ns[i])},
+                    {"share_percent", percent_of(band.part_mean_ns[i], band.round_trip_mean_ns)}};
+            }
+        }
+        shares[b.key] = {{"round_trips", band.round_trips},
+                         {"round_trip_mean_us", us_of_ns(band.round_trip_mean_ns)},
+                         {"parts", parts}};
+    }
+    return shares;
+}
 
 std::string account_sentence(const round_trip_split& split) {
     return fmt::format(
@@ -47,6 +126,10 @@ void write_round_trip_split_block(std::ostream& out, const round_trip_split& spl
         write_percentile_columns(out, columns);
         fmt::print(out, "\t{}\n", receive_only_sentence);
     }
+    fmt::print(out,
+               "\twhere the middle and the slowest round trips went (microseconds, each part's "
+               "mean over the round trips of a band of the split round trip, and its share):\n");
+    write_share_lines(out, split);
     fmt::print(out, "\tstamps: {}\n", account_sentence(split));
 }
 
@@ -69,6 +152,7 @@ json round_trip_split_json(const round_trip_split& split) {
         {"negative_parts", split.negative_parts()},
         {"stray_transmit_stamps", split.stray_transmit_stamps},
         {"parts", parts},
+        {"shares", shares_json(split)},
     };
 }
 

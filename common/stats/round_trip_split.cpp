@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "stats/round_trip_split.hpp"
 
+#include <algorithm>
+
 namespace sctp_perf {
 
 void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
@@ -8,17 +10,32 @@ void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
         ++missing_stamps_;
         return;
     }
-    const auto take = [this](log_linear_histogram& part, std::int64_t ns) {
+    const auto at_least_0 = [this](std::int64_t ns) {
         negative_parts_ += ns < 0 ? 1 : 0;
-        part.record(static_cast<std::uint64_t>(ns < 0 ? 0 : ns));
+        return static_cast<std::uint64_t>(ns < 0 ? 0 : ns);
     };
+    std::array<std::uint64_t, 3> parts{};
     if (transmit_stamped_) {
-        take(send_stack_, stamps.handed_to_device_ns - stamps.app_send_ns);
-        take(beyond_client_, stamps.arrived_ns - stamps.handed_to_device_ns);
+        parts[0] = at_least_0(stamps.handed_to_device_ns - stamps.app_send_ns);
+        parts[1] = at_least_0(stamps.arrived_ns - stamps.handed_to_device_ns);
+        send_stack_.record(parts[0]);
+        beyond_client_.record(parts[1]);
     } else {
-        take(send_stack_and_beyond_, stamps.arrived_ns - stamps.app_send_ns);
+        parts[0] = at_least_0(stamps.arrived_ns - stamps.app_send_ns);
+        send_stack_and_beyond_.record(parts[0]);
     }
-    take(receive_stack_, stamps.app_received_ns - stamps.arrived_ns);
+    parts[2] = at_least_0(stamps.app_received_ns - stamps.arrived_ns);
+    receive_stack_.record(parts[2]);
+    // The whole, t8 - t0, is never below 0 on one clock unless the clock was
+    // set back; it is not counted again as a part.
+    const std::int64_t whole_ns = stamps.app_received_ns - stamps.app_send_ns;
+    const auto whole = static_cast<std::uint64_t>(whole_ns < 0 ? 0 : whole_ns);
+    round_trip_.record(whole);
+    auto& sums = sums_[log_linear_histogram::bucket_index(whole)];
+    sums[0] += whole;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        sums[i + 1] += parts[i];
+    }
 }
 
 void round_trip_split::merge(const round_trip_split& other) noexcept {
@@ -26,9 +43,56 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
     beyond_client_.merge(other.beyond_client_);
     send_stack_and_beyond_.merge(other.send_stack_and_beyond_);
     receive_stack_.merge(other.receive_stack_);
+    round_trip_.merge(other.round_trip_);
+    for (std::size_t b = 0; b < sums_.size(); ++b) {
+        for (std::size_t i = 0; i < sums_[b].size(); ++i) {
+            sums_[b][i] += other.sums_[b][i];
+        }
+    }
     missing_stamps_ += other.missing_stamps_;
     negative_parts_ += other.negative_parts_;
     stray_transmit_stamps += other.stray_transmit_stamps;
+}
+
+split_band round_trip_split::band(std::uint32_t from_ppm, std::uint32_t to_ppm) const noexcept {
+    split_band band;
+    const std::uint64_t n = round_trip_.count();
+    if (n == 0) {
+        return band;
+    }
+    // Nearest ranks, as the percentiles take them: ceil(n * ppm / 10^6), at
+    // least 1; n split as whole * 10^6 + rest so that no product overflows.
+    const auto rank_of = [n](std::uint32_t ppm) {
+        constexpr std::uint64_t million = 1'000'000;
+        const std::uint64_t whole = n / million;
+        const std::uint64_t rest = n % million;
+        return std::max<std::uint64_t>(1, whole * ppm + (rest * ppm + million - 1) / million);
+    };
+    const std::uint64_t first = rank_of(from_ppm);
+    const std::uint64_t last = rank_of(to_ppm);
+    std::array<std::uint64_t, 4> sums{};
+    std::uint64_t seen = 0;
+    const auto counts = round_trip_.counts();
+    for (std::size_t b = 0; b < counts.size() && seen < last; ++b) {
+        if (counts[b] == 0) {
+            continue;
+        }
+        const std::uint64_t bucket_first = seen + 1;
+        seen += counts[b];
+        if (seen < first || bucket_first > last) {
+            continue;  // the bucket's ranks lie outside the band
+        }
+        band.round_trips += counts[b];
+        for (std::size_t i = 0; i < sums.size(); ++i) {
+            sums[i] += sums_[b][i];
+        }
+    }
+    const auto per = static_cast<double>(band.round_trips);
+    band.round_trip_mean_ns = static_cast<double>(sums[0]) / per;
+    for (std::size_t i = 0; i < band.part_mean_ns.size(); ++i) {
+        band.part_mean_ns[i] = static_cast<double>(sums[i + 1]) / per;
+    }
+    return band;
 }
 
 }  // namespace sctp_perf

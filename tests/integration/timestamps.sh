@@ -38,6 +38,22 @@ whole='
             }
             die "the network and the server took no time\n"
                 unless $s->{parts}{beyond_the_client}{summary}{min_us} > 0;
+            # Each band: its parts share its mean round trip, to the rounding
+            # of three means and three shares.
+            for my $band (qw(p45_to_p55 p99_and_above)) {
+                my $b = $s->{shares}{$band};
+                die "$band: no round trips\n" unless $b->{round_trips} > 0;
+                my ($means, $shares) = (0, 0);
+                for my $part (qw(client_send_stack beyond_the_client client_receive_stack)) {
+                    $means += $b->{parts}{$part}{mean_us};
+                    $shares += $b->{parts}{$part}{share_percent};
+                }
+                die "$band: parts of $means us in a round trip of $b->{round_trip_mean_us} us\n"
+                    if abs($means - $b->{round_trip_mean_us}) > 0.005;
+                die "$band: shares add up to $shares %\n" if abs($shares - 100) > 0.005;
+            }
+            die "the slowest band is not slower than the middle\n"
+                unless $s->{shares}{p99_and_above}{round_trip_mean_us} > $s->{shares}{p45_to_p55}{round_trip_mean_us};
             # Three means rounded to 0.001 us, and the two clocks read back to
             # back at each end: a clock read or two apart, well within 1 us.
             my $rtt = $d->{summary}{mean_us};
@@ -57,6 +73,8 @@ grep -q '^where the round trip went (microseconds, the kernel.s software stamps'
     fail "ACE: no split block"
 grep -q 'client send stack  beyond the client  client receive stack' <<<"$OUT" ||
     fail "ACE: no column heads: $OUT"
+grep -q 'the slowest, p99 and above: [0-9]* round trips of .* client send stack .* (.* %), beyond the client' <<<"$OUT" ||
+    fail "ACE: the slowest round trips' shares are not said"
 grep -q 'stamps: 2000 round trips split; 0 missing a stamp' <<<"$OUT" ||
     fail "ACE: the stamps' account is not said"
 pass "ping-pong --timestamps: 2000 round trips split, none missing, the parts add up"

@@ -125,6 +125,54 @@ TEST_CASE("merging adds the samples and the counts", "[timestamps]") {
     CHECK(a.send_stack().max_ns() == 200);
 }
 
+TEST_CASE("a band of round trips gives each part's mean and the band's", "[timestamps]") {
+    // Round trip i (1..10): t0 0, t2 100i, t7 990i, t8 1000i; so the parts
+    // are 100i + 890i + 10i = 1000i ns, each round trip in its own bucket.
+    round_trip_split split(true);
+    for (std::int64_t i = 10; i >= 1; --i) {  // the order of recording does not matter
+        split.record({0, 100 * i, 990 * i, 1000 * i});
+    }
+    // p99 and above of 10: ranks ceil(9.9) = 10 to 10, the slowest alone.
+    const auto slowest = split.band(990'000, 1'000'000);
+    CHECK(slowest.round_trips == 1);
+    CHECK(slowest.round_trip_mean_ns == 10'000.0);
+    CHECK(slowest.part_mean_ns[0] == 1'000.0);
+    CHECK(slowest.part_mean_ns[1] == 8'900.0);
+    CHECK(slowest.part_mean_ns[2] == 100.0);
+    // p45 to p55: ranks ceil(4.5) = 5 to ceil(5.5) = 6, round trips 5 and
+    // 6: means 5500 = 550 + 4895 + 55.
+    const auto middle = split.band(450'000, 550'000);
+    CHECK(middle.round_trips == 2);
+    CHECK(middle.round_trip_mean_ns == 5'500.0);
+    CHECK(middle.part_mean_ns[0] == 550.0);
+    CHECK(middle.part_mean_ns[1] == 4'895.0);
+    CHECK(middle.part_mean_ns[2] == 55.0);
+    // Merged with a copy of itself: the same means over twice the round trips.
+    round_trip_split twice(true);
+    twice.merge(split);
+    twice.merge(split);
+    CHECK(twice.band(990'000, 1'000'000).round_trips == 2);
+    CHECK(twice.band(990'000, 1'000'000).part_mean_ns[1] == 8'900.0);
+    // Nothing split: an empty band.
+    CHECK(round_trip_split(false).band(450'000, 550'000).round_trips == 0);
+}
+
+TEST_CASE("a band holds the whole buckets its ranks fall in", "[timestamps]") {
+    // Three round trips of 5000 ns (one bucket) and one of 9000: p45 to p55
+    // of 4 is ranks 2 to 3, in the bucket that holds ranks 1 to 3.
+    round_trip_split split(false);
+    for (int i = 0; i < 3; ++i) {
+        split.record({0, 0, 4000, 5000});
+    }
+    split.record({0, 0, 8000, 9000});
+    const auto middle = split.band(450'000, 550'000);
+    CHECK(middle.round_trips == 3);
+    CHECK(middle.round_trip_mean_ns == 5'000.0);
+    CHECK(middle.part_mean_ns[0] == 4'000.0);  // send stack and beyond
+    CHECK(middle.part_mean_ns[1] == 0.0);      // no part of its own without transmit stamps
+    CHECK(middle.part_mean_ns[2] == 1'000.0);
+}
+
 TEST_CASE("a transmit stamp belongs to the request whose last byte it keys", "[timestamps]") {
     transmit_stamp_match match;
     match.sent(100);  // bytes 0..99: key 99

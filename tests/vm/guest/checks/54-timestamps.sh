@@ -9,6 +9,8 @@
 # SOCK_SEQPACK's one-to-many socket), 200 round trips each:
 #   - every measured round trip split, none missing a stamp, no part below 0,
 #     no transmit stamp left unmatched;
+#   - in the middle and the slowest bands of round trips, the parts' shares
+#     add up to 100 % (to the rounding of each share to 0.001);
 #   - the parts' means add up to the mean round trip within 5 % (the split
 #     is read on CLOCK_REALTIME, the round trip on the steady clock, each
 #     pair back to back; a preemption between two such reads in the
@@ -41,6 +43,14 @@ split_run() {
     for _part in ${_parts}; do
         expect_field "round_trip_split.parts.${_part}.summary.num_points" 200
         _sum="$(awk -v s="${_sum}" -v m="$(report_field "round_trip_split.parts.${_part}.summary.mean_us")" 'BEGIN { printf "%.3f", s + m }')"
+    done
+    for _band in p45_to_p55 p99_and_above; do
+        _shares=0
+        for _part in ${_parts}; do
+            _shares="$(awk -v s="${_shares}" -v p="$(report_field "round_trip_split.shares.${_band}.parts.${_part}.share_percent")" 'BEGIN { printf "%.3f", s + p }')"
+        done
+        awk -v s="${_shares}" 'BEGIN { e = s - 100; if (e < 0) e = -e; exit !(e <= 0.01) }' ||
+            mismatches="${mismatches}; the shares of ${_band} add up to ${_shares} %"
     done
     _rtt="$(report_field summary.mean_us)"
     awk -v s="${_sum}" -v r="${_rtt}" 'BEGIN { e = s - r; if (e < 0) e = -e; exit !(r > 0 && e <= 0.05 * r) }' ||
