@@ -16,11 +16,21 @@ std::int64_t ns_of(const timespec& t) noexcept {
     return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
 }
 
+// Whether a control message `c` of `header` holds `size` bytes of data,
+// both by its own length and within the buffer: CMSG_FIRSTHDR and
+// CMSG_NXTHDR bound where a message starts, not the length it claims.
+bool holds(const msghdr& header, const cmsghdr& c, std::size_t size) noexcept {
+    const auto* end = static_cast<const unsigned char*>(header.msg_control) + header.msg_controllen;
+    const auto* data = CMSG_DATA(&c);
+    return c.cmsg_len >= CMSG_LEN(size) && data <= end &&
+           size <= static_cast<std::size_t>(end - data);
+}
+
 // The first timespec of an SCM_TIMESTAMPING message: the software stamp
 // (the second is unused, the third the hardware's).
-std::optional<std::int64_t> software_stamp_of(const cmsghdr& c) noexcept {
+std::optional<std::int64_t> software_stamp_of(const msghdr& header, const cmsghdr& c) noexcept {
     if (c.cmsg_level != SOL_SOCKET || c.cmsg_type != SCM_TIMESTAMPING ||
-        c.cmsg_len < CMSG_LEN(sizeof(scm_timestamping))) {
+        !holds(header, c, sizeof(scm_timestamping))) {
         return std::nullopt;
     }
     scm_timestamping stamps{};
@@ -49,7 +59,7 @@ void enable_kernel_timestamps(int fd, bool transmit) {
 
 std::optional<std::int64_t> receive_stamp_of(msghdr& header) noexcept {
     for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
-        if (const auto ns = software_stamp_of(*c)) {
+        if (const auto ns = software_stamp_of(header, *c)) {
             return ns;
         }
     }
@@ -75,11 +85,11 @@ std::optional<transmit_stamp> transmit_stamp_of(msghdr& header) noexcept {
     std::optional<std::int64_t> ns;
     std::optional<sock_extended_err> error;
     for (cmsghdr* c = CMSG_FIRSTHDR(&header); c != nullptr; c = CMSG_NXTHDR(&header, c)) {
-        if (const auto stamp = software_stamp_of(*c)) {
+        if (const auto stamp = software_stamp_of(header, *c)) {
             ns = stamp;
         } else if (((c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR) ||
                     (c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR)) &&
-                   c->cmsg_len >= CMSG_LEN(sizeof(sock_extended_err))) {
+                   holds(header, *c, sizeof(sock_extended_err))) {
             sock_extended_err e{};
             std::memcpy(&e, CMSG_DATA(c), sizeof e);
             error = e;

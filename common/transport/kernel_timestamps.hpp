@@ -48,6 +48,8 @@ inline constexpr std::size_t receive_stamp_control_size =
 
 // The software receive stamp of a read (SCM_TIMESTAMPING's first timespec),
 // in nanoseconds of CLOCK_REALTIME; nullopt when the read carried none.
+// Neither decoder reads past header.msg_controllen, whatever lengths the
+// control messages claim.
 std::optional<std::int64_t> receive_stamp_of(msghdr& header) noexcept;
 
 // One recvmsg() into `buffer` with `flags`. A read that brings data sets

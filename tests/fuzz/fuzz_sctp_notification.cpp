@@ -13,6 +13,11 @@
 // byte delivered comes out once, in order, and a message's end is marked
 // only where a delivered part ended one.
 //
+// The same bytes, taken as the control buffer of a recvmsg(), go through the
+// readers of the kernel's timestamps (--timestamps): whatever lengths the
+// control messages claim, neither may read past the buffer (ASan), and a
+// transmit stamp is found only beside a receive stamp's form.
+//
 // Input: the notification's bytes. For the channel, byte 0 gives the read
 // size (1..256) and each later byte cuts a part of 1..64 bytes, its low bit
 // saying whether the part ends its message.
@@ -27,6 +32,7 @@
 
 #include "replay_channel.hpp"
 #include "transport/association_channel.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/sctp_notification.hpp"
 #include "transport/sctp_receive.hpp"
 
@@ -159,11 +165,31 @@ void check_channel(std::span<const std::byte> input) {
     }
 }
 
+// The input as a control buffer, in memory of exactly its size (so that
+// ASan sees a read past it), aligned as the kernel's is.
+void check_stamp_readers(std::span<const std::byte> input) {
+    std::vector<cmsghdr> aligned(input.size() / sizeof(cmsghdr) + 1);
+    auto* control = reinterpret_cast<std::byte*>(aligned.data());
+    std::copy(input.begin(), input.end(), control);
+    // Only the input's bytes count as the buffer: the rest of the vector is
+    // beyond msg_controllen.
+    msghdr header{};
+    header.msg_control = input.empty() ? nullptr : control;
+    header.msg_controllen = input.size();
+    const auto received = receive_stamp_of(header);
+    const auto sent = transmit_stamp_of(header);
+    if (sent && !received) {
+        fuzz::broken(
+            "a transmit stamp is an SCM_TIMESTAMPING message, which is a receive stamp's form");
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto input = fuzz::as_bytes(data, size);
     check_decoder(input);
     check_channel(input);
+    check_stamp_readers(input);
     return 0;
 }
