@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "client/round_trip_stamps.hpp"
+#include "loopback_connection.hpp"
 #include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
 #include "transport/unique_fd.hpp"
@@ -30,29 +31,15 @@ namespace {
 
 using point = transmit_stamp::point;
 
-// A TCP connection on loopback, both ends, Nagle off on the sender.
-struct tcp_pair {
-    tcp_pair() {
-        unique_fd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-        REQUIRE(listener.get() >= 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-        REQUIRE(::listen(listener.get(), 1) == 0);
-        REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-        client = unique_fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-        REQUIRE(::connect(client.get(), reinterpret_cast<sockaddr*>(&address), length) == 0);
-        server = unique_fd(::accept(listener.get(), nullptr, nullptr));
-        REQUIRE(server.get() >= 0);
-        const int on = 1;
-        REQUIRE(::setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
-        REQUIRE(::setsockopt(server.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
-    }
-    unique_fd client;
-    unique_fd server;
-};
+// A TCP connection on loopback, Nagle off at both ends, so that each send
+// is one segment.
+testing::loopback_connection tcp_pair() {
+    auto c = testing::connect_on_loopback();
+    const int on = 1;
+    REQUIRE(::setsockopt(c.client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
+    REQUIRE(::setsockopt(c.server.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0);
+    return c;
+}
 
 std::int64_t realtime_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -266,7 +253,7 @@ TEST_CASE("a read without a stamp gives none", "[timestamps]") {
 
 // The kernel's own stamps, on loopback: what the split relies on.
 TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]") {
-    tcp_pair pair;
+    auto pair = tcp_pair();
     enable_kernel_timestamps(pair.client.get(), true);
     stream_channel channel(std::move(pair.client));
     channel.take_arrival_stamps(true);
@@ -295,7 +282,7 @@ TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]
 }
 
 TEST_CASE("a channel that takes no arrival stamps reads as before", "[timestamps]") {
-    tcp_pair pair;
+    auto pair = tcp_pair();
     enable_kernel_timestamps(pair.client.get(), false);
     stream_channel channel(std::move(pair.client));
     REQUIRE(::send(pair.server.get(), "pong", 4, 0) == 4);
