@@ -146,6 +146,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     const auto deadline = plan.duration.value_or(clock::duration::max());
     auto one_way = one_way_of(plan);
     reply_timeline* const timeline = plan.watch != nullptr ? plan.watch->timeline(0, 1) : nullptr;
+    round_trip_stamps* const stamps = plan.stamps;  // held where no call can change it
 
     std::uint64_t i = 0;
     bool stopped = false;
@@ -176,14 +177,14 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         clock::time_point start;
         try {
             start = clock::now();
-            if (plan.stamps != nullptr) {
-                plan.stamps->before_send();
+            if (stamps != nullptr) {
+                stamps->before_send();
             }
             channel.send_message(payload, delivery);
             channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
-            if (plan.stamps != nullptr) {
-                plan.stamps->after_reply(payload.size(), window.measuring);
+            if (stamps != nullptr) {
+                stamps->after_reply(payload.size(), window.measuring);
             }
             if (plan.streams > 1) {
                 check_reply_stream("the reply", travelled.stream, delivery.stream);

@@ -129,6 +129,13 @@ std::size_t stream_channel::read_once(std::span<std::byte> buffer, int flags,
     return receive_once(socket_.get(), buffer, flags, delivery, reader());
 }
 
+// A whole read is over TCP: no SCTP notification or delivery to take
+// apart, so the reader's only question is the receive stamp, and its other
+// members stay constants the compiler folds away.
+stream_reader stream_channel::whole_reader() noexcept {
+    return {nullptr, nullptr, arrival_stamps_ ? &last_arrival_ns_ : nullptr};
+}
+
 stream_reader stream_channel::reader() noexcept {
     return {paths_.get(), message_paths_ ? &last_read_path_ : nullptr,
             arrival_stamps_ ? &last_arrival_ns_ : nullptr};
@@ -298,7 +305,7 @@ void stream_channel::receive_message(std::span<std::byte> message, sctp_delivery
         std::size_t n = 0;
         try {
             n = received == 0 && whole_read
-                    ? receive_once(socket_.get(), message, MSG_WAITALL, nullptr, reader())
+                    ? receive_once(socket_.get(), message, MSG_WAITALL, nullptr, whole_reader())
                     : read_once(message.subspan(received), wait.read_flags(), delivery);
         } catch (const peer_closed& closed) {
             throw_closed_within(closed, received, message.size());

@@ -337,8 +337,10 @@ class stream_channel final : public message_channel {
     // that comes first apart from the data, to the watch, so that none is
     // read as bytes of the stream.
     std::size_t read_once(std::span<std::byte> buffer, int flags, sctp_delivery* delivery);
-    // How this channel's reads are made (message_channel.cpp).
+    // How this channel's reads are made (message_channel.cpp), and its
+    // whole reads of a message over TCP.
     stream_reader reader() noexcept;
+    stream_reader whole_reader() noexcept;
 
     unique_fd socket_;
     bool tcp_ = false;   // a byte stream (TCP), not SCTP's messages on SOCK_STREAM

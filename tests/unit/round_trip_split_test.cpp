@@ -269,10 +269,14 @@ TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]
         std::vector<std::byte> reply(4);
         channel.receive_message(reply);
         const auto after = realtime_ns();
+        const auto stray_before = match.stray();
         const auto read = drain_transmit_stamps(channel.native_handle(),
                                                 [&](const transmit_stamp& s) { match.take(s); });
-        CHECK(read == 2);  // scheduled and handed to the device
-        CHECK(match.stray() == 0);
+        // Scheduled and handed to the device, and again for each time a busy
+        // machine made TCP send the segment again: every one past the first
+        // two is stray.
+        CHECK(read >= 2);
+        CHECK(match.stray() - stray_before == read - 2);
         // before <= scheduled <= handed to the device <= arrival <= after
         CHECK(before <= match.scheduled_ns());
         CHECK(match.scheduled_ns() <= match.handed_to_device_ns());

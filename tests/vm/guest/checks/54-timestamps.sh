@@ -8,7 +8,8 @@
 # read, its reads that ask which stream a message came on (--streams 3), and
 # SOCK_SEQPACK's one-to-many socket), 200 round trips each:
 #   - every measured round trip split, none missing a stamp, no part below 0,
-#     no transmit stamp left unmatched;
+#     no transmit stamp left unmatched but the repeats of retransmitted
+#     segments (TCP: two a retransmission at most; SCTP has none);
 #   - in the middle and the slowest bands of round trips, the parts' shares
 #     add up to 100 % (to the rounding of each share to 0.001);
 #   - the parts' means add up to the mean round trip within 5 % (the split
@@ -38,7 +39,10 @@ split_run() {
     expect_field round_trip_split.split_round_trips 200
     expect_field round_trip_split.missing_stamps 0
     expect_field round_trip_split.negative_parts 0
-    expect_field round_trip_split.stray_transmit_stamps 0
+    _stray="$(report_field round_trip_split.stray_transmit_stamps)"
+    _retransmitted="$(report_field transport.retransmitted_segments)"
+    [ "${_stray}" -le $((2 * ${_retransmitted:-0})) ] ||
+        mismatches="${mismatches}; ${_stray} stray transmit stamps with ${_retransmitted:-no} retransmitted segments"
     _sum=0
     for _part in ${_parts}; do
         expect_field "round_trip_split.parts.${_part}.summary.num_points" 200
