@@ -152,7 +152,7 @@ std::size_t stream_channel::receive_ready(std::span<std::byte> buffer, std::size
 
 void message_channel::poll_before_sleeping(int fd) const {
     if (!spin_ && poll_before_sleep_.count() > 0) {
-        poll_readable(fd, poll_before_sleep_);
+        poll_readable(fd, poll_before_sleep_, arrival_stamps_);
     }
 }
 

@@ -8,13 +8,14 @@
 
 namespace sctp_perf {
 
-bool poll_readable(int fd, std::chrono::microseconds bound) {
+bool poll_readable(int fd, std::chrono::microseconds bound, bool stamps_queued) {
     bool failed = false;
     const bool ready = poll_within(bound, [&] {
         pollfd look{fd, POLLIN, 0};
         const int n = ::poll(&look, 1, 0);
         failed = n < 0 && errno != EINTR;
-        if (n > 0 || failed) {
+        const bool only_stamps = stamps_queued && n > 0 && look.revents == POLLERR;
+        if ((n > 0 && !only_stamps) || failed) {
             return true;
         }
         yield_to_peer();

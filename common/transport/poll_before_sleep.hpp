@@ -55,8 +55,12 @@ bool poll_within(std::chrono::microseconds bound, Look&& look) {
 // Looks at `fd` without waiting for up to `bound`: true as soon as it is
 // readable, or has an error or a hang-up for the read to report; false when
 // the bound passed first (or the look itself failed: the read that follows
-// reports why).
-bool poll_readable(int fd, std::chrono::microseconds bound);
+// reports why). With `stamps_queued`, the socket's error queue holds the
+// kernel's transmit stamps (--timestamps), which poll() reports as POLLERR
+// alone: that is not taken for an error, and the look goes on. (A real
+// error on a connection comes with POLLIN or POLLHUP too; and one that did
+// not would still be reported by the read after the bound.)
+bool poll_readable(int fd, std::chrono::microseconds bound, bool stamps_queued = false);
 
 // What a poller does after each empty look: lets a runnable thread on its
 // CPU (the peer it waits for, perhaps) run first.

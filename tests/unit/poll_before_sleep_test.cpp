@@ -8,6 +8,7 @@
 
 #include "transport/poll_before_sleep.hpp"
 
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -18,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "loopback_connection.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -113,6 +116,26 @@ TEST_CASE("a channel that does not poll sleeps for the same message") {
     // wait without the poll shows the sleep.
     channel_pair pair(0us);
     CHECK(switches_receiving_after(pair, 20ms) >= 1);
+}
+
+TEST_CASE(
+    "with --timestamps a channel's poll is not ended by the transmit stamps on the error queue") {
+    // Over TCP the request's transmit stamps wait on the error queue while
+    // the reply is awaited, and poll() reports them as POLLERR: taken for an
+    // error they ended every poll at once, and the wait slept.
+    auto c = testing::connect_on_loopback();
+    enable_kernel_timestamps(c.client.get(), true);
+    const int fd = c.client.get();
+    REQUIRE(::send(fd, "q", 1, 0) == 1);  // stamped as it leaves
+    std::vector<std::byte> got(1);
+    REQUIRE(::recv(c.server.get(), got.data(), 1, MSG_WAITALL) == 1);
+    pollfd look{fd, POLLIN, 0};
+    REQUIRE(::poll(&look, 1, 0) == 1);
+    REQUIRE(look.revents == POLLERR);  // the stamps, and nothing to read
+    CHECK(poll_readable(fd, 1ms));     // without the flag: taken for an error
+    CHECK_FALSE(poll_readable(fd, 1ms, true));
+    REQUIRE(::send(c.server.get(), "r", 1, 0) == 1);
+    CHECK(poll_readable(fd, 1s, true));  // the reply ends it
 }
 
 TEST_CASE("a channel's poll ends at its bound and the wait then sleeps") {
