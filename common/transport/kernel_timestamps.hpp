@@ -19,9 +19,10 @@
 // transmit stamp of any kind, so over SCTP only the receive side is split.
 //
 // While transmit stamps wait on the error queue, poll() reports the socket
-// with POLLERR: a reader that waits with poll() then reads at once rather
-// than after its poll, which costs it nothing but the poll. They are taken
-// off after each round trip (drain_transmit_stamps).
+// with POLLERR alone. The bounded poll before a sleep (poll_readable) is
+// told so and looks on; a wait with poll() for the rest of a begun message
+// then reads at once, which blocks as the wait would have. The stamps are
+// taken off after each round trip (drain_transmit_stamps).
 
 #include <sys/socket.h>
 #include <sys/types.h>
