@@ -8,6 +8,7 @@
 #include <cmath>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "report/one_way_report.hpp"
 #include "report/units.hpp"
@@ -37,21 +38,23 @@ constexpr band_of_ranks share_bands[] = {
     {"the slowest, p99 and above", "p99_and_above", 990'000, 1'000'000},
 };
 
-// The parts' names in split_band's order, each with its JSON key; null
-// for the part a split without transmit stamps has not.
-struct part_name {
-    const char* title;
-    const char* key;
+// The split's parts in split_band's order, each with its title, its JSON
+// key and its distribution: the one list every writer here reads. The
+// middle one is empty (null) for a split without transmit stamps.
+struct part_of_split {
+    const char* title = nullptr;
+    const char* key = nullptr;
+    const log_linear_histogram* histogram = nullptr;
 };
-std::array<part_name, 3> part_names(const round_trip_split& split) {
+std::array<part_of_split, 3> parts_of(const round_trip_split& split) {
     if (split.transmit_stamped()) {
-        return {{{"client send stack", "client_send_stack"},
-                 {"beyond the client", "beyond_the_client"},
-                 {"client receive stack", "client_receive_stack"}}};
+        return {{{"client send stack", "client_send_stack", &split.send_stack()},
+                 {"beyond the client", "beyond_the_client", &split.beyond_client()},
+                 {"client receive stack", "client_receive_stack", &split.receive_stack()}}};
     }
-    return {{{"send stack and beyond", "send_stack_and_beyond"},
-             {nullptr, nullptr},
-             {"client receive stack", "client_receive_stack"}}};
+    return {{{"send stack and beyond", "send_stack_and_beyond", &split.send_stack_and_beyond()},
+             {},
+             {"client receive stack", "client_receive_stack", &split.receive_stack()}}};
 }
 
 // In percent, to 0.001 as every figure of the JSON report.
@@ -60,7 +63,7 @@ double percent_of(double part, double whole) {
 }
 
 void write_share_lines(std::ostream& out, const round_trip_split& split) {
-    const auto names = part_names(split);
+    const auto names = parts_of(split);
     for (const auto& b : share_bands) {
         const auto band = split.band(b.from_ppm, b.to_ppm);
         if (band.round_trips == 0) {
@@ -80,7 +83,7 @@ void write_share_lines(std::ostream& out, const round_trip_split& split) {
 }
 
 json shares_json(const round_trip_split& split) {
-    const auto names = part_names(split);
+    const auto names = parts_of(split);
     json shares = json::object();
     for (const auto& b : share_bands) {
         const auto band = split.band(b.from_ppm, b.to_ppm);
@@ -113,19 +116,14 @@ void write_round_trip_split_block(std::ostream& out, const round_trip_split& spl
     fmt::print(out,
                "where the round trip went (microseconds, the kernel's software stamps at the "
                "client, CLOCK_REALTIME; the parts of each round trip add up to it):\n");
-    if (split.transmit_stamped()) {
-        const percentile_column columns[] = {{"client send stack", &split.send_stack()},
-                                             {"beyond the client", &split.beyond_client()},
-                                             {"client receive stack", &split.receive_stack()}};
-        write_percentile_columns(out, columns);
-        fmt::print(out, "\t{}\n", beyond_sentence);
-    } else {
-        const percentile_column columns[] = {
-            {"send stack and beyond", &split.send_stack_and_beyond()},
-            {"client receive stack", &split.receive_stack()}};
-        write_percentile_columns(out, columns);
-        fmt::print(out, "\t{}\n", receive_only_sentence);
+    std::vector<percentile_column> columns;
+    for (const auto& part : parts_of(split)) {
+        if (part.histogram != nullptr) {
+            columns.push_back({part.title, part.histogram});
+        }
     }
+    write_percentile_columns(out, columns);
+    fmt::print(out, "\t{}\n", split.transmit_stamped() ? beyond_sentence : receive_only_sentence);
     fmt::print(out,
                "\twhere the middle and the slowest round trips went (microseconds, each part's "
                "mean over the round trips of a band of the split round trip, and its share):\n");
@@ -135,13 +133,11 @@ void write_round_trip_split_block(std::ostream& out, const round_trip_split& spl
 
 json round_trip_split_json(const round_trip_split& split) {
     json parts = json::object();
-    if (split.transmit_stamped()) {
-        parts["client_send_stack"] = part_json(split.send_stack());
-        parts["beyond_the_client"] = part_json(split.beyond_client());
-    } else {
-        parts["send_stack_and_beyond"] = part_json(split.send_stack_and_beyond());
+    for (const auto& part : parts_of(split)) {
+        if (part.histogram != nullptr) {
+            parts[part.key] = part_json(*part.histogram);
+        }
     }
-    parts["client_receive_stack"] = part_json(split.receive_stack());
     return {
         {"units", "microseconds"},
         {"clock", "CLOCK_REALTIME, the kernel's software stamps at the client"},
