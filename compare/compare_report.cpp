@@ -151,6 +151,7 @@ ordered_json settings_json(const run_settings& settings) {
             {"server_spin", optional_json(settings.server_spin)},
             {"poll_before_sleep_us", optional_json(settings.poll_before_sleep_us)},
             {"server_poll_before_sleep_us", optional_json(settings.server_poll_before_sleep_us)},
+            {"timestamps", optional_json(settings.timestamps)},
             {"flows", optional_json(settings.flows)},
             {"rate_per_s", optional_json(settings.rate_per_s)},
             {"arrivals", optional_json(settings.arrivals)},

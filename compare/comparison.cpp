@@ -114,6 +114,9 @@ constexpr setting_text all_setting_texts[] = {
                        [](auto us) { return fmt::format("server poll before sleep {} us", us); });
     },
     [](const run_config&, const run_settings& s) {
+        return text_if(s.timestamps, [](bool on) { return "kernel timestamps " + on_off(on); });
+    },
+    [](const run_config&, const run_settings& s) {
         return text_if(s.flows, [](auto n) { return plural(n, "flow", "flows"); });
     },
     [](const run_config&, const run_settings& s) {

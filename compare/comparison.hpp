@@ -79,6 +79,10 @@ struct run_settings {
     // each end's waits poll before they sleep (--poll-before-sleep).
     std::optional<unsigned long long> poll_before_sleep_us;
     std::optional<unsigned long long> server_poll_before_sleep_us;
+    // config.timestamps: the client took kernel stamps of each round trip
+    // (--timestamps), which costs it a little; a report from before the
+    // option took none, and is read as saying so.
+    std::optional<bool> timestamps;
     std::optional<unsigned long long> streams;  // sctp.streams_used
     std::optional<bool> unordered;              // sctp.unordered
     std::optional<std::string> arrivals;        // load.arrivals: uniform, poisson, in-step

@@ -114,6 +114,9 @@ run_settings settings_of(const json& doc, const std::string& source) {
                                                    "config.poll_before_sleep_us", source);
     settings.server_poll_before_sleep_us = optional_count(
         nested(doc, "server", "poll_before_sleep_us"), "server.poll_before_sleep_us", source);
+    settings.timestamps =
+        optional_flag(nested(doc, "config", "timestamps"), "config.timestamps", source)
+            .value_or(false);
     settings.streams =
         optional_count(nested(doc, "sctp", "streams_used"), "sctp.streams_used", source);
     settings.unordered = optional_flag(nested(doc, "sctp", "unordered"), "sctp.unordered", source);

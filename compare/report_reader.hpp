@@ -54,7 +54,8 @@ nlohmann::json checked_report(std::string_view text, const std::string& source);
 run_config config_of(const nlohmann::json& doc, const std::string& source);
 
 // The settings a report states (config.spin, server.spin,
-// config.poll_before_sleep_us, server.poll_before_sleep_us, sctp.streams_used,
+// config.poll_before_sleep_us, server.poll_before_sleep_us, config.timestamps
+// (off where a report does not say: it predates them), sctp.streams_used,
 // sctp.unordered, load.arrivals, config.rate_per_s, config.flows,
 // config.batch). Throws input_error for one of the wrong type.
 run_settings settings_of(const nlohmann::json& doc, const std::string& source);

@@ -647,7 +647,9 @@ TEST_CASE("compare: every setting uniform within a side, the odd report named") 
               "the A side mixes configurations, so its runs measure different things: a/1.json "
               "has Nagle off, a/4.json Nagle on (4 of its 5 reports are as a/1.json)");
     }
-    // Flows, rate, arrivals, batch, streams, ordering, spinning: each counts.
+    // Flows, rate, arrivals, batch, streams, ordering, spinning, kernel
+    // stamps: each counts. A report that does not state config.timestamps
+    // predates the option, and took none.
     auto load = plain_report();
     load["config"]["mode"] = "rate";
     load["config"]["flows"] = 4;
@@ -658,13 +660,14 @@ TEST_CASE("compare: every setting uniform within a side, the odd report named") 
     load["server"] = {{"spin", false}};
     const auto usual = parse_report(load.dump(), "b/1.json");
     CHECK(describe_settings(usual.settings) ==
-          ", server spin off, 4 flows, rate 1000/s a flow, uniform arrivals, batch 1, 1 SCTP "
-          "stream, ordered delivery");
+          ", server spin off, kernel timestamps off, 4 flows, rate 1000/s a flow, uniform "
+          "arrivals, batch 1, 1 SCTP stream, ordered delivery");
     const std::vector<std::pair<nlohmann::json::json_pointer, nlohmann::json>> changes = {
-        {"/config/flows"_json_pointer, 8},       {"/config/rate_per_s"_json_pointer, 2000},
-        {"/config/batch"_json_pointer, 16},      {"/load/arrivals"_json_pointer, "poisson"},
-        {"/sctp/streams_used"_json_pointer, 16}, {"/sctp/unordered"_json_pointer, true},
-        {"/server/spin"_json_pointer, true},     {"/config/spin"_json_pointer, true}};
+        {"/config/flows"_json_pointer, 8},        {"/config/rate_per_s"_json_pointer, 2000},
+        {"/config/batch"_json_pointer, 16},       {"/load/arrivals"_json_pointer, "poisson"},
+        {"/sctp/streams_used"_json_pointer, 16},  {"/sctp/unordered"_json_pointer, true},
+        {"/server/spin"_json_pointer, true},      {"/config/spin"_json_pointer, true},
+        {"/config/timestamps"_json_pointer, true}};
     const std::vector<std::string> sentences = {
         "b/1.json has 4 flows, b/2.json 8 flows",
         "b/1.json has rate 1000/s a flow, b/2.json rate 2000/s a flow",
@@ -673,7 +676,8 @@ TEST_CASE("compare: every setting uniform within a side, the odd report named") 
         "b/1.json has 1 SCTP stream, b/2.json 16 SCTP streams",
         "b/1.json has ordered delivery, b/2.json unordered delivery",
         "b/1.json has server spin off, b/2.json server spin on",
-        "b/2.json has spin on, b/1.json does not say"};
+        "b/2.json has spin on, b/1.json does not say",
+        "b/1.json has kernel timestamps off, b/2.json kernel timestamps on"};
     for (std::size_t i = 0; i < changes.size(); ++i) {
         auto odd = load;
         odd[changes[i].first] = changes[i].second;
