@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/kernel_timestamps.hpp"
 
+#include <arpa/inet.h>
 #include <linux/errqueue.h>
 #include <linux/net_tstamp.h>
 #include <netinet/in.h>
+#include <poll.h>
 
 #include <cerrno>
 #include <cstring>
 #include <system_error>
+#include <thread>
+
+#include "transport/unique_fd.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -41,6 +46,33 @@ std::optional<std::int64_t> software_stamp_of(const msghdr& header, const cmsghd
     return ns_of(stamps.ts[0]);
 }
 
+std::string probe_failure(const char* what) {
+    return std::string("could not see whether the kernel stamps arrivals yet (") + what +
+           " of a loopback UDP probe: " + std::strerror(errno) + ")";
+}
+
+// One byte sent to `self` and read back: whether it arrived stamped.
+// Loopback delivers within the send; the poll only bounds a lost byte.
+std::optional<bool> probe_arrives_stamped(int fd, const sockaddr_in& self) {
+    const char byte = 0;
+    if (::sendto(fd, &byte, 1, 0, reinterpret_cast<const sockaddr*>(&self), sizeof self) != 1) {
+        return std::nullopt;
+    }
+    pollfd readable{fd, POLLIN, 0};
+    if (::poll(&readable, 1, 1) <= 0) {
+        return false;
+    }
+    char got = 0;
+    iovec part{&got, 1};
+    alignas(cmsghdr) std::byte control[receive_stamp_control_size];
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    return ::recvmsg(fd, &header, MSG_DONTWAIT) == 1 && receive_stamp_of(header).has_value();
+}
+
 }  // namespace
 
 static_assert(receive_stamp_control_size == CMSG_SPACE(sizeof(scm_timestamping)));
@@ -54,6 +86,43 @@ void enable_kernel_timestamps(int fd, bool transmit) {
     if (::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof flags) != 0) {
         throw std::system_error(errno, std::generic_category(),
                                 "turning on the kernel's timestamps (SO_TIMESTAMPING)");
+    }
+}
+
+std::optional<std::string> await_receive_stamping(std::chrono::milliseconds bound) {
+    const unique_fd probe(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    if (!probe) {
+        return probe_failure("socket()");
+    }
+    const unsigned flags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+    if (::setsockopt(probe.get(), SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof flags) != 0) {
+        return probe_failure("SO_TIMESTAMPING");
+    }
+    sockaddr_in self{};
+    self.sin_family = AF_INET;
+    self.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t self_size = sizeof self;
+    if (::bind(probe.get(), reinterpret_cast<const sockaddr*>(&self), sizeof self) != 0 ||
+        ::getsockname(probe.get(), reinterpret_cast<sockaddr*>(&self), &self_size) != 0) {
+        return probe_failure("bind()");
+    }
+    const auto deadline = std::chrono::steady_clock::now() + bound;
+    for (;;) {
+        const auto stamped = probe_arrives_stamped(probe.get(), self);
+        if (!stamped) {
+            return probe_failure("sendto()");
+        }
+        if (*stamped) {
+            return std::nullopt;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return "the kernel stamped no arrival within " + std::to_string(bound.count()) +
+                   " ms of turning stamps on";
+        }
+        // Not yet: give the CPU to the work item that turns stamping on
+        // (queued on the CPU that asked, so a loop that never slept could
+        // hold it off).
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
 }
 

@@ -27,10 +27,12 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace sctp_perf {
 
@@ -42,6 +44,20 @@ namespace sctp_perf {
 // send is the count of bytes sent since, minus one. Throws
 // std::system_error naming the call when the kernel refuses.
 void enable_kernel_timestamps(int fd, bool transmit);
+
+// Waits, at most `bound`, until the kernel stamps what arrives. When no
+// socket had receive stamps on, the first to ask turns them on for the
+// whole system only a moment later: net_enable_timestamp() leaves the
+// switch to a work item, and until that has run on some CPU every arrival
+// goes unstamped, the caller's included. So a caller that has just turned
+// its stamps on sends one byte at a time to itself over loopback UDP, on a
+// socket of its own with receive stamps on, until one arrives stamped;
+// while it waits for each, the work item gets its CPU. Returns nullopt
+// once an arrival was stamped, or else a sentence saying why that could
+// not be seen (no loopback in this network namespace, none stamped within
+// `bound`): then the first round trips may go unstamped, and are counted
+// missing.
+std::optional<std::string> await_receive_stamping(std::chrono::milliseconds bound);
 
 // Room for the receive stamp in a recvmsg()'s control buffer.
 inline constexpr std::size_t receive_stamp_control_size =
