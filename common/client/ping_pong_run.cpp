@@ -2,6 +2,7 @@
 #include "client/ping_pong_run.hpp"
 
 #include <chrono>
+#include <iostream>
 #include <utility>
 
 #include "client/connection_checks.hpp"
@@ -13,6 +14,11 @@
 
 namespace sctp_perf {
 namespace {
+
+// How long a run that has just turned the kernel's stamps on waits for the
+// kernel to stamp arrivals (transport/kernel_timestamps.hpp): it takes
+// microseconds, or a few milliseconds on a busy machine.
+constexpr std::chrono::milliseconds receive_stamping_bound{2000};
 
 // One run: connects, agrees on the test with the server and measures into
 // `recorder` (and `split`, with --one-way); `transport` gets the
@@ -50,6 +56,10 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     if (kernel_split != nullptr) {
         stamps.emplace(channel, *kernel_split);  // nothing in flight yet: see its header
         plan.stamps = &*stamps;
+        if (const auto unseen = await_receive_stamping(receive_stamping_bound)) {
+            std::cerr << described.program.name << ": warning: " << *unseen
+                      << "; a round trip whose reply arrives unstamped is counted missing\n";
+        }
     }
     failure_watch watch(options, described.program, {&channel});
     plan.watch = &watch;
