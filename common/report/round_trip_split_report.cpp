@@ -63,17 +63,17 @@ double percent_of(double part, double whole) {
 }
 
 void write_share_lines(std::ostream& out, const round_trip_split& split) {
-    const auto names = parts_of(split);
+    const auto split_parts = parts_of(split);
     for (const auto& b : share_bands) {
         const auto band = split.band(b.from_ppm, b.to_ppm);
         if (band.round_trips == 0) {
             continue;
         }
         std::string parts;
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (names[i].title != nullptr) {
+        for (std::size_t i = 0; i < split_parts.size(); ++i) {
+            if (split_parts[i].title != nullptr) {
                 parts += fmt::format("{}{} {:.3f} ({:.1f} %)", parts.empty() ? "" : ", ",
-                                     names[i].title, us_of_ns(band.part_mean_ns[i]),
+                                     split_parts[i].title, us_of_ns(band.part_mean_ns[i]),
                                      percent_of(band.part_mean_ns[i], band.round_trip_mean_ns));
             }
         }
@@ -83,14 +83,14 @@ void write_share_lines(std::ostream& out, const round_trip_split& split) {
 }
 
 json shares_json(const round_trip_split& split) {
-    const auto names = parts_of(split);
+    const auto split_parts = parts_of(split);
     json shares = json::object();
     for (const auto& b : share_bands) {
         const auto band = split.band(b.from_ppm, b.to_ppm);
         json parts = json::object();
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            if (names[i].key != nullptr) {
-                parts[names[i].key] = {
+        for (std::size_t i = 0; i < split_parts.size(); ++i) {
+            if (split_parts[i].key != nullptr) {
+                parts[split_parts[i].key] = {
                     {"mean_us", us_of_ns(band.part_mean_ns[i])},
                     {"share_percent", percent_of(band.part_mean_ns[i], band.round_trip_mean_ns)}};
             }
