@@ -62,15 +62,9 @@ std::optional<bool> probe_arrives_stamped(int fd, const sockaddr_in& self) {
     if (::poll(&readable, 1, 1) <= 0) {
         return false;
     }
-    char got = 0;
-    iovec part{&got, 1};
-    alignas(cmsghdr) std::byte control[receive_stamp_control_size];
-    msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
-    return ::recvmsg(fd, &header, MSG_DONTWAIT) == 1 && receive_stamp_of(header).has_value();
+    std::byte got{};
+    std::int64_t arrival_ns = 0;
+    return receive_stamped(fd, {&got, 1}, MSG_DONTWAIT, arrival_ns) == 1 && arrival_ns != 0;
 }
 
 }  // namespace
