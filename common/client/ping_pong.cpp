@@ -178,13 +178,13 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
         try {
             start = clock::now();
             if (stamps != nullptr) {
-                stamps->before_send();
+                stamps->before_send(start);
             }
             channel.send_message(payload, delivery);
             channel.receive_message(reply, plan.streams > 1 ? &travelled : nullptr);
             last_stop = clock::now();
             if (stamps != nullptr) {
-                stamps->after_reply(payload.size(), window.measuring);
+                stamps->after_reply(payload.size(), window.measuring, last_stop);
             }
             if (plan.streams > 1) {
                 check_reply_stream("the reply", travelled.stream, delivery.stream);

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/round_trip_stamps.hpp"
 
-#include <chrono>
+#include "runtime/clock_relation.hpp"
 
 namespace sctp_perf {
 namespace {
 
-std::int64_t realtime_ns() noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
+// How many round trips go between two reads of the realtime clock's offset.
+constexpr std::uint32_t offset_read_every = 1024;
+
+std::int64_t ns_of(std::chrono::steady_clock::time_point t) noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
 }  // namespace
@@ -32,17 +33,22 @@ void transmit_stamp_match::take(const transmit_stamp& stamp) noexcept {
 }
 
 round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
-    : channel_(channel), split_(split) {
+    : channel_(channel), split_(split), realtime_minus_steady_ns_(realtime_minus_monotonic_ns()) {
     enable_kernel_timestamps(channel.native_handle(), split.transmit_stamped());
     channel.take_arrival_stamps(true);
 }
 
-void round_trip_stamps::before_send() noexcept {
-    app_send_ns_ = realtime_ns();
+void round_trip_stamps::before_send(std::chrono::steady_clock::time_point start) noexcept {
+    app_send_ns_ = ns_of(start) + realtime_minus_steady_ns_;
 }
 
-void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured) {
-    const std::int64_t app_received_ns = realtime_ns();
+void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
+                                    std::chrono::steady_clock::time_point stop) {
+    const std::int64_t app_received_ns = ns_of(stop) + realtime_minus_steady_ns_;
+    if (++since_offset_read_ == offset_read_every) {
+        since_offset_read_ = 0;
+        realtime_minus_steady_ns_ = realtime_minus_monotonic_ns();
+    }
     match_.sent(request_bytes);
     const auto stray_before = match_.stray();
     if (split_.transmit_stamped()) {

@@ -5,14 +5,24 @@
 // channel's receive stamps and the socket's error queue, and recorded into
 // the run's split.
 //
-// Around each round trip the loop calls before_send() just before the
-// request is sent and after_reply() once the whole reply is in. The
-// application's two stamps are read on CLOCK_REALTIME, the kernel's clock;
-// the round trip's own figure stays the steady clock's. The transmit stamps
-// are taken off the error queue only after the reply, outside the timed
-// window: by then they are there, since a request is stamped as it leaves
-// and the reply cannot come before.
+// Around each round trip the loop calls before_send() with the steady
+// clock's reading that starts the round trip and after_reply() with the one
+// that ends it. Those two readings are the application's stamps, t0 and t8:
+// the kernel's stamps are on CLOCK_REALTIME, and the kernel keeps
+// CLOCK_REALTIME at a fixed offset from CLOCK_MONOTONIC (steady_clock),
+// changed only when the wall clock is set, so the readings are moved by that
+// offset, as read when stamping starts (runtime/clock_relation.hpp). So the
+// split's whole is the measured round trip itself. Reading CLOCK_REALTIME
+// beside the steady clock instead opened a gap between the two wherever the
+// thread lost its CPU between the two reads: on a busy machine, milliseconds
+// in one round trip in a few thousand. The offset is read again every 1,024
+// round trips, outside the timed window, so that a setting of the wall
+// clock skews at most that many. The transmit stamps are taken off the
+// error queue only after the reply, outside the timed window: by then they
+// are there, since a request is stamped as it leaves and the reply cannot
+// come before.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -58,16 +68,20 @@ class round_trip_stamps {
     // the kernel refuses.
     round_trip_stamps(message_channel& channel, round_trip_split& split);
 
-    void before_send() noexcept;
-    // The whole reply of a request of `request_bytes` is in; records the
-    // round trip when `measured`. Throws std::system_error when the error
-    // queue cannot be read.
-    void after_reply(std::uint64_t request_bytes, bool measured);
+    // The request is about to be sent; `start` starts the timed round trip.
+    void before_send(std::chrono::steady_clock::time_point start) noexcept;
+    // The whole reply of a request of `request_bytes` is in; `stop` ends the
+    // timed round trip. Records the round trip when `measured`. Throws
+    // std::system_error when the error queue cannot be read.
+    void after_reply(std::uint64_t request_bytes, bool measured,
+                     std::chrono::steady_clock::time_point stop);
 
   private:
     message_channel& channel_;
     round_trip_split& split_;
     transmit_stamp_match match_;
+    std::int64_t realtime_minus_steady_ns_ = 0;
+    std::uint32_t since_offset_read_ = 0;
     std::int64_t app_send_ns_ = 0;
 };
 

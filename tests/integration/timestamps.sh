@@ -8,9 +8,10 @@
 # the repeat of a retransmitted segment (the kernel stamps it again, as it
 # is scheduled and as it leaves: at most two a retransmission, which a busy
 # machine makes now and then); and the parts' means add up to the mean round
-# trip: the split is read on CLOCK_REALTIME and the round trip on the
-# steady clock, each pair read back to back, so they differ by about one
-# clock read. Every waiting policy is split (the blocking read, --spin and
+# trip: the split's t0 and t8 are the steady clock's readings that time the
+# round trip, moved onto CLOCK_REALTIME, so the two differ only by the
+# rounding of the means (a preemption between two clock reads once showed
+# here, when t0 and t8 were read on CLOCK_REALTIME beside the steady clock). Every waiting policy is split (the blocking read, --spin and
 # --poll-before-sleep, whose poll sees the waiting transmit stamps), runs
 # of --repeat are pooled, and the modes the split does not serve yet are
 # refused with a reason.
@@ -60,8 +61,8 @@ whole='
             }
             die "the slowest band is not slower than the middle\n"
                 unless $s->{shares}{p99_and_above}{round_trip_mean_us} > $s->{shares}{p45_to_p55}{round_trip_mean_us};
-            # Three means rounded to 0.001 us, and the two clocks read back to
-            # back at each end: a clock read or two apart, well within 1 us.
+            # Three means rounded to 0.001 us, over the same round trips as
+            # the mean round trip: well within 1 us.
             my $rtt = $d->{summary}{mean_us};
             die sprintf("the parts mean %.3f us, the round trip %.3f us\n", $sum, $rtt)
                 if abs($sum - $rtt) > 1.0;
