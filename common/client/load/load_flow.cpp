@@ -117,14 +117,14 @@ void load_flow::check_primer(std::uint32_t round) {
     }
 }
 
-void load_flow::begin(const send_schedule& schedule, clock::time_point measure_from,
+void load_flow::begin(send_schedule schedule, clock::time_point measure_from,
                       clock::time_point stop_at) {
-    schedule_ = schedule;
+    schedule_.emplace(std::move(schedule));
     measure_from_ = measure_from;
     stop_at_ = stop_at;
-    owed_since_ = schedule.start();
-    if (plan_.tick_rate_per_s && schedule.paced()) {
-        ticks_.emplace(schedule.start(), *plan_.tick_rate_per_s);
+    owed_since_ = schedule_->start();
+    if (plan_.tick_rate_per_s && schedule_->paced()) {
+        ticks_.emplace(schedule_->start(), *plan_.tick_rate_per_s);
     }
 }
 

@@ -122,8 +122,7 @@ class load_flow {
     // Starts the messages on `schedule`: those due (unpaced: sent) before
     // `measure_from` are the warm-up's, unrecorded; with a duration, none is
     // due at or after `stop_at`.
-    void begin(const send_schedule& schedule, clock::time_point measure_from,
-               clock::time_point stop_at);
+    void begin(send_schedule schedule, clock::time_point measure_from, clock::time_point stop_at);
 
     // Sends every message due by `now`, up to plan.batch per system call
     // (in throughput mode, a pass of calls; in framed ping-pong, one once

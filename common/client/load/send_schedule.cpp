@@ -21,13 +21,15 @@ std::uint64_t mix(std::uint64_t x) noexcept {
 }  // namespace
 
 send_schedule::send_schedule(clock::time_point t0, double rate_per_s, arrival_process process,
-                             unsigned flow, unsigned flows, std::uint64_t seed) noexcept
+                             unsigned flow, unsigned flows, std::uint64_t seed)
     : t0_(t0),
       period_ns_(rate_per_s > 0.0 ? 1e9L / static_cast<long double>(rate_per_s) : 0.0L),
-      process_(process),
-      random_(mix(seed ^ mix(flow))) {
+      process_(process) {
     if (!paced()) {
         return;  // throughput: every message due at t0, whatever the process
+    }
+    if (process_ == arrival_process::poisson) {
+        random_ = std::make_unique<std::mt19937_64>(mix(seed ^ mix(flow)));
     }
     switch (process_) {
         case arrival_process::uniform:
@@ -56,7 +58,7 @@ void send_schedule::advance() noexcept {
 long double send_schedule::exponential_gap_ns() noexcept {
     // u in [0, 1) from the top 53 bits; 1 - u is in (0, 1], so the log is
     // finite: at most 53 ln 2, about 36.7 mean gaps, before the cap.
-    const long double u = static_cast<long double>(random_() >> 11) * 0x1.0p-53L;
+    const long double u = static_cast<long double>((*random_)() >> 11) * 0x1.0p-53L;
     return std::min(-std::log1p(-u), poisson_gap_cap) * period_ns_;
 }
 
