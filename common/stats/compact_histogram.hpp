@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Percentiles of one flow's latencies in about 5 KiB.
+// Percentiles of one flow's latencies in about a KiB.
 //
 // The layout of log_linear_histogram (integer nanoseconds; every power of
 // two split into equal buckets) with 16 buckets per power of two instead of
 // 1024: values below 32 ns get one exact bucket each; above that, every
 // range [2^k, 2^(k+1)) is split into 16 equal buckets, so a bucket is never
-// wider than 1/16 (6.25 %) of its lower edge. 656 counters of 8 bytes, 5248
-// bytes, against 280 KiB for the full histogram: a client can keep one for
-// each of 100,000 flows, and the full resolution only where there are few
-// (per worker thread and for the whole run).
+// wider than 1/16 (6.25 %) of its lower edge. The layout has 656 buckets,
+// but only the powers of two from the smallest sample's to the largest's
+// are kept, 128 bytes each: latencies from 20 us to 10 ms take 10 of them,
+// 1,280 bytes, where the whole layout took 5,248 (280 KiB for the full
+// histogram). So a client can keep one for each of 100,000 flows, and the
+// full resolution only where there are few (per worker thread and for the
+// whole run).
 //
 // Concepts, as in log_linear_histogram.hpp:
 //  - highest equivalent value: the largest value that lands in the same
@@ -25,7 +28,10 @@
 // percentile here is never below the full histogram's.
 //
 // A pure value: no I/O, no clock. `record` is on the hot path of the load
-// modes (once per timed reply and once per paced send), so it is inline.
+// modes (once per timed reply and once per paced send), so it is inline; it
+// allocates only when a sample falls outside the powers of two kept so far,
+// a few times in a flow's life (and a failed allocation there ends the
+// program, as it would have at construction before).
 
 #include <algorithm>
 #include <bit>
@@ -47,7 +53,12 @@ class compact_histogram {
     // within highest_trackable_ns(), false when it was saturated into the
     // last bucket (and counted in beyond_range_count()).
     bool record(std::uint64_t value_ns) noexcept {
-        ++buckets_[bucket_index(value_ns)];
+        const std::size_t index = bucket_index(value_ns);
+        // Below first_ the difference wraps around to a huge value.
+        if (index - first_ >= buckets_.size()) [[unlikely]] {
+            cover(index);
+        }
+        ++buckets_[index - first_];
         ++count_;
         min_ns_ = std::min(min_ns_, value_ns);
         max_ns_ = std::max(max_ns_, value_ns);
@@ -82,9 +93,11 @@ class compact_histogram {
     // answer is max_ns(). Requires count() > 0 and ppm in 1..10^6.
     double percentile_ns(std::uint32_t parts_per_million) const noexcept;
 
-    // One count per bucket: index i holds [bucket_low(i), bucket_low(i) +
-    // bucket_width(i)).
+    // The counts of the buckets kept, from bucket first_index(): counts()[i]
+    // holds [bucket_low(j), bucket_low(j) + bucket_width(j)) for j =
+    // first_index() + i. Empty until a sample comes.
     std::span<const std::uint64_t> counts() const noexcept { return buckets_; }
+    std::size_t first_index() const noexcept { return first_; }
 
     // Bucket geometry, public for tests of the accuracy bound.
     static constexpr std::size_t bucket_index(std::uint64_t value_ns) noexcept {
@@ -104,7 +117,15 @@ class compact_histogram {
     static constexpr std::uint64_t highest_bucketed_ns = layout::highest_bucketed_ns;
     static constexpr std::size_t bucket_total = layout::bucket_total;
 
-    std::vector<std::uint64_t> buckets_;
+    // The buckets come in groups of this many, a power of two each (the 32
+    // exact ones below 32 ns are two groups).
+    static constexpr std::size_t group = layout::sub_bucket_count;
+
+    // Widens the buckets kept to the group that holds bucket `index`.
+    void cover(std::size_t index) noexcept;
+
+    std::vector<std::uint64_t> buckets_;  // buckets first_, first_ + 1, ...
+    std::size_t first_ = 0;
     std::uint64_t count_ = 0;
     std::uint64_t min_ns_ = UINT64_MAX;
     std::uint64_t max_ns_ = 0;

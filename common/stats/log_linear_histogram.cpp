@@ -88,7 +88,7 @@ double log_linear_histogram::stddev_ns() const noexcept {
 }
 
 double log_linear_histogram::percentile_ns(std::uint32_t parts_per_million) const noexcept {
-    return layout::percentile_ns(buckets_, count_, min_ns_, max_ns_, parts_per_million);
+    return layout::percentile_ns(buckets_, 0, count_, min_ns_, max_ns_, parts_per_million);
 }
 
 }  // namespace sctp_perf

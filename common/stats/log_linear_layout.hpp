@@ -60,8 +60,10 @@ struct log_linear_layout {
     // equivalent value (HdrHistogram's), so never below the true value and
     // above it by at most the bucket's width, clamped to [min, max]. Rank
     // count (p100) is max_ns exactly. Requires count > 0, ppm in 1..10^6.
-    static double percentile_ns(std::span<const std::uint64_t> buckets, std::uint64_t count,
-                                std::uint64_t min_ns, std::uint64_t max_ns,
+    // `buckets` are the counters of buckets first, first + 1, ...: a
+    // histogram may keep only the range its samples reached.
+    static double percentile_ns(std::span<const std::uint64_t> buckets, std::size_t first,
+                                std::uint64_t count, std::uint64_t min_ns, std::uint64_t max_ns,
                                 std::uint32_t parts_per_million) noexcept {
         // In integers, so that p99.9 of 1000 samples is exactly rank 999, not
         // 1000 through a rounding accident; count = whole * 10^6 + rest so
@@ -75,10 +77,10 @@ struct log_linear_layout {
             return static_cast<double>(max_ns);  // the largest sample is known exactly
         }
         std::uint64_t seen = 0;
-        for (std::size_t i = 0; i < buckets.size(); ++i) {
-            seen += buckets[i];
+        for (std::size_t i = first; i < first + buckets.size(); ++i) {
+            seen += buckets[i - first];
             if (seen >= rank) {
-                if (i == buckets.size() - 1) {
+                if (i == bucket_total - 1) {
                     // Saturated values share the last bucket, so it has no
                     // highest equivalent value; the maximum is the tightest bound.
                     return static_cast<double>(max_ns);

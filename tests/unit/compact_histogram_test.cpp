@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -26,11 +27,35 @@ constexpr std::uint32_t reported_ppm[] = {1,       100'000, 500'000, 900'000,
 
 }  // namespace
 
-TEST_CASE("compact_histogram: a few KiB, 16 buckets per power of two") {
+TEST_CASE("compact_histogram: 16 buckets per power of two, only those reached kept") {
     // 0..31 one each (32), then 39 octaves [2^5, 2^44) of 16: 32 + 624 = 656
-    // counters of 8 bytes, 5248 bytes.
+    // buckets in the layout, kept 16 at a time as samples reach them.
     CHECK(compact_histogram::bucket_count() == 656);
-    CHECK(compact_histogram{}.counts().size_bytes() == 5248);
+    compact_histogram h;
+    CHECK(h.counts().empty());
+    // 20 us: octave [16,384, 32,768), buckets 32 + (14 - 5) x 16 = 176..191;
+    // 20,000 is 3,616 into it, 1,024 a bucket: bucket 179.
+    h.record(20'000);
+    CHECK(h.first_index() == 176);
+    CHECK(h.counts().size() == 16);
+    CHECK(h.counts()[3] == 1);
+    // 10 ms: octave [8,388,608, 16,777,216), 2^23, buckets 32 + 18 x 16 =
+    // 320..335: 10 octaves from 176 to 335, 160 counters, 1,280 bytes.
+    h.record(10'000'000);
+    CHECK(h.first_index() == 176);
+    CHECK(h.counts().size_bytes() == 1280);
+    // A smaller one widens downwards and keeps what was counted: 5 ns is
+    // bucket 5, in the first group (0..15).
+    h.record(5);
+    CHECK(h.first_index() == 0);
+    CHECK(h.counts().size() == 336);
+    CHECK(h.counts()[5] == 1);
+    CHECK(h.counts()[179] == 1);
+    CHECK(h.count() == 3);
+    // The beyond-range bucket is the last group's last.
+    h.record(1ull << 50);
+    CHECK(h.counts().size() == 656);
+    CHECK(h.counts()[655] == 1);
     CHECK(compact_histogram::highest_trackable_ns() == (1ull << 44) - 1);
     CHECK(compact_histogram::bucket_index((1ull << 44) - 1) == 655);
     CHECK(compact_histogram::relative_error_bound == 0.0625);
@@ -166,4 +191,36 @@ TEST_CASE("compact_histogram: merge adds, beyond-range values keep the exact max
     top.record(1ull << 45);
     top.record(1ull << 46);
     CHECK(top.percentile_ns(500'000) == static_cast<double>(1ull << 46));
+}
+
+TEST_CASE("compact_histogram: merging ranges apart, into an empty one and either way round") {
+    // low: 1 and 2 us; high: 1 and 2 ms, eleven powers of two apart. Merged
+    // either way round, or both into an empty one, the four percentiles are
+    // those of one histogram that recorded all four values.
+    const auto fill = [](compact_histogram& h, std::initializer_list<std::uint64_t> values) {
+        for (const auto v : values) {
+            h.record(v);
+        }
+    };
+    compact_histogram low, high, all;
+    fill(low, {1'000, 2'000});
+    fill(high, {1'000'000, 2'000'000});
+    fill(all, {1'000, 2'000, 1'000'000, 2'000'000});
+    compact_histogram low_first = low;
+    low_first.merge(high);
+    compact_histogram high_first = high;
+    high_first.merge(low);
+    compact_histogram empty_first;
+    empty_first.merge(high);
+    empty_first.merge(low);
+    empty_first.merge(compact_histogram{});  // nothing to add
+    for (const compact_histogram* merged : {&low_first, &high_first, &empty_first}) {
+        CHECK(merged->count() == 4);
+        CHECK(merged->first_index() == all.first_index());
+        CHECK(std::equal(merged->counts().begin(), merged->counts().end(), all.counts().begin(),
+                         all.counts().end()));
+        for (const std::uint32_t ppm : {250'000u, 500'000u, 750'000u, 1'000'000u}) {
+            CHECK(merged->percentile_ns(ppm) == all.percentile_ns(ppm));
+        }
+    }
 }
