@@ -8,18 +8,11 @@
 #include "client/failure_figures.hpp"
 #include "client/start_wait.hpp"
 #include "options/start_time.hpp"
+#include "runtime/clock_relation.hpp"
 #include "transport/sctp_tuning.hpp"
 
 namespace sctp_perf {
 namespace {
-
-std::int64_t ns_of(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-std::int64_t ns_of(std::chrono::system_clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
 
 fault_row row_of(const fault_outcome& o) {
     fault_row row;
@@ -134,7 +127,7 @@ std::uint64_t failure_watch::client_events_between(clock::time_point from,
             continue;
         }
         for (const auto& e : watch->events()) {
-            if (e.monotonic_ns > ns_of(from) && e.monotonic_ns <= ns_of(to)) {
+            if (e.monotonic_ns > ns_since_epoch(from) && e.monotonic_ns <= ns_since_epoch(to)) {
                 ++count;
             }
         }
@@ -194,14 +187,14 @@ path_failure_report failure_watch::finish(
         }
     }
     const auto t0 = t0_.value_or(clock::now());
-    const auto t0_ns = ns_of(t0);
+    const auto t0_ns = ns_since_epoch(t0);
     if (watched_) {
         report.client = client_path_events(flow_paths_, t0_ns);
         report.server = server_path_events(server_paths, !server_paths.empty(), server_settings,
-                                           t0_ns, ns_of(t0_wall_));
+                                           t0_ns, ns_since_epoch(t0_wall_));
         const std::lock_guard lock(readings_mutex_);
         for (const auto& r : readings_) {
-            report.readings.push_back({ns_of(r.at) - t0_ns, r.why, r.paths});
+            report.readings.push_back({ns_since_epoch(r.at) - t0_ns, r.why, r.paths});
         }
     }
     failure_inputs in;

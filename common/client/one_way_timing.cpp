@@ -7,14 +7,6 @@
 #include "runtime/clock_relation.hpp"
 
 namespace sctp_perf {
-namespace {
-
-std::int64_t ns_of(std::chrono::steady_clock::time_point t) noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-}  // namespace
-
 one_way_clocks clocks_of(const std::optional<std::string>& server_boot_id,
                          std::optional<std::int64_t> server_realtime_minus_monotonic_ns) {
     const auto own_boot_id = read_boot_id();
@@ -49,15 +41,16 @@ void one_way_timing::take(clock::time_point sent, clock::time_point received,
         // client's own realtime-minus-monotonic on both: the offset of the
         // realtime clocks is unchanged by that common shift.
         if (!measured || !offsets_.best()) {
-            offsets_.add({ns_of(sent), t2 + clocks.realtime_gap_ns, t3 + clocks.realtime_gap_ns,
-                          ns_of(received)});
+            offsets_.add({ns_since_epoch(sent), t2 + clocks.realtime_gap_ns,
+                          t3 + clocks.realtime_gap_ns, ns_since_epoch(received)});
         }
         if (measured) {
             clocks.offset = offsets_.best();  // fixed from now on
         }
     }
     if (measured && split != nullptr) {
-        split->record(ns_of(sent), t2, t3, ns_of(received), *clocks.server_to_client_ns());
+        split->record(ns_since_epoch(sent), t2, t3, ns_since_epoch(received),
+                      *clocks.server_to_client_ns());
         split->note_clocks(clocks);
     }
 }

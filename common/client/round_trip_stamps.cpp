@@ -9,10 +9,6 @@ namespace {
 // How many round trips go between two reads of the realtime clock's offset.
 constexpr std::uint32_t offset_read_every = 1024;
 
-std::int64_t ns_of(std::chrono::steady_clock::time_point t) noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
 }  // namespace
 
 void transmit_stamp_match::sent(std::uint64_t bytes) noexcept {
@@ -39,12 +35,12 @@ round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split&
 }
 
 void round_trip_stamps::before_send(std::chrono::steady_clock::time_point start) noexcept {
-    app_send_ns_ = ns_of(start) + realtime_minus_steady_ns_;
+    app_send_ns_ = ns_since_epoch(start) + realtime_minus_steady_ns_;
 }
 
 void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
                                     std::chrono::steady_clock::time_point stop) {
-    const std::int64_t app_received_ns = ns_of(stop) + realtime_minus_steady_ns_;
+    const std::int64_t app_received_ns = ns_since_epoch(stop) + realtime_minus_steady_ns_;
     if (++since_offset_read_ == offset_read_every) {
         since_offset_read_ = 0;
         realtime_minus_steady_ns_ = realtime_minus_monotonic_ns();

@@ -5,6 +5,7 @@
 // and how far its CLOCK_REALTIME is from its CLOCK_MONOTONIC, so that
 // monotonic stamps of two hosts can be put on their wall clocks and compared.
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,5 +24,13 @@ std::int64_t realtime_minus_monotonic_ns() noexcept;
 
 // CLOCK_MONOTONIC now, in nanoseconds (steady_clock on Linux).
 std::int64_t monotonic_now_ns() noexcept;
+
+// A time point of steady_clock or system_clock in nanoseconds since its
+// clock's epoch: CLOCK_MONOTONIC's or CLOCK_REALTIME's reading, as the
+// kernel's stamps and the other end's figures are given.
+template <class Clock, class Duration>
+std::int64_t ns_since_epoch(std::chrono::time_point<Clock, Duration> t) noexcept {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
 
 }  // namespace sctp_perf
