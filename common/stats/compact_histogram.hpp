@@ -30,8 +30,9 @@
 // A pure value: no I/O, no clock. `record` is on the hot path of the load
 // modes (once per timed reply and once per paced send), so it is inline; it
 // allocates only when a sample falls outside the powers of two kept so far,
-// a few times in a flow's life (and a failed allocation there ends the
-// program, as it would have at construction before).
+// a few times in a flow's life; being noexcept, it ends the program if that
+// allocation fails, where a constructor that took the whole layout at once
+// threw.
 
 #include <algorithm>
 #include <bit>
