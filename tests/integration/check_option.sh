@@ -84,12 +84,12 @@ lines=$WORK_DIR/lines
 printf '%s\n' "[\"-t\", \"tcp\", \"-H\", \"127.0.0.1\", \"-p\", \"$SERVER_PORT\", \"-s\", \"7\", \"-c\", \"10\"]" \
     '["-t", "tcp", "--payload-bytes", "100", "--rate", "100", "--flows", "4"]' '' \
     '["-t", "tcp", "-s", "16", "--json-file", "none/run.json", "--check"]' >"$lines"
-connections=$(grep -c ' connected from ' "$SERVER_LOG")
+connections=$(log_count ' connected from ')
 run_capture 0 "$clt" --check-lines <"$lines"
 [ "$OUT" = "$(printf '1\n2\n4')" ] || fail "--check-lines: stdout '$OUT', expected the lines 1, 2 and 4"
 [ -z "$ERR" ] || fail "--check-lines printed on stderr: $ERR"
 sleep 0.3
-[ "$(grep -c ' connected from ' "$SERVER_LOG")" -eq "$connections" ] ||
+[ "$(log_count ' connected from ')" -eq "$connections" ] ||
     fail "--check-lines connected: $(cat "$SERVER_LOG")"
 pass "--check-lines: three command lines taken, their numbers printed, no connection"
 

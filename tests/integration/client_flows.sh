@@ -13,7 +13,7 @@ clt="$BIN_DIR/SOCK_STREAM_clt"
 start_server SOCK_STREAM_srv -t tcp
 CLIENT=("$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT")
 
-connections() { grep -c "connected from" "$SERVER_LOG" || true; }
+connections() { log_count "connected from"; }
 
 # 100 flows on 2 threads need 100 sockets + 2 epoll descriptors + 16 = 118;
 # under ulimit -n 64 that is a usage error, before the first connect. (bash's

@@ -9,24 +9,12 @@ source "$(dirname "$0")/lib.sh"
 
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1
 
-# tests_begun: how many tests the server has begun (the line it logs when
-# a client's test header comes).
-tests_begun() {
-    grep -c ' Test ' "$SERVER_LOG" || true
-}
-
-# await_test_after BEGUN: waits (bounded) until the server has begun a test
-# more than BEGUN, that is, until the client just started is past its
-# start-up and in its test. The time to that point is the machine's, and
-# on a busy one (a sanitizer build beside a VM) it is not a constant.
-await_test_after() {
-    for _ in $(seq 600); do
-        [ "$(tests_begun)" -gt "$1" ] && return 0
-        sleep 0.05
-    done
-    cat "$SERVER_LOG" >&2
-    fail "the client did not begin its test within 30 s"
-}
+# The line the server logs when a client's test header comes: waiting for
+# one more of them than before a client started waits until that client is
+# past its start-up and in its test. The time to that point is the
+# machine's, and on a busy one (a sanitizer build beside a VM) it is not a
+# constant, so each signal is timed from there.
+test_begun=' Test '
 
 # interrupt SIGNAL SECONDS CLIENT_ARGS...: runs the client, sends SIGNAL
 # SECONDS after its test began, and waits (bounded) for it. Sets STATUS,
@@ -34,11 +22,11 @@ await_test_after() {
 interrupt() {
     local signal=$1 after_s=$2 begun
     shift 2
-    begun=$(tests_begun)
+    begun=$(log_count "$test_begun")
     timeout 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 "$@" \
         >"$WORK_DIR/int.out" 2>"$WORK_DIR/int.err" &
     local client=$!
-    await_test_after "$begun"
+    wait_for_log "$test_begun" 30 "$begun"
     sleep "$after_s"
     # timeout(1) passes the signal on to the client, and to the client's
     # process group: the client gets it twice at once, and must count it once.
@@ -108,11 +96,11 @@ pass "rate, SIGTERM: exit 143, interrupted_by SIGTERM"
 # no report.
 # (--foreground: without it timeout(1) ignores every signal after the
 # first, once it has passed that one on.)
-begun=$(tests_begun)
+begun=$(log_count "$test_begun")
 timeout --foreground 60 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 \
     --rate 1000 --duration 60 --io-timeout 20 >"$WORK_DIR/int.out" 2>"$WORK_DIR/int.err" &
 client=$!
-await_test_after "$begun"
+wait_for_log "$test_begun" 30 "$begun"
 sleep 1
 kill -STOP "$SERVER_PID"
 # SIGSTOP stops a process's threads one by one, after kill() returns: until

@@ -95,14 +95,24 @@ start_server() {
     fail "$name did not report its port within 5 s"
 }
 
-# wait_for_log PATTERN [SECONDS]: waits up to SECONDS (default 5) for the
-# server log to match PATTERN.
+# log_count PATTERN: how many lines of the server log match PATTERN.
+log_count() {
+    grep -c -- "$1" "$SERVER_LOG" || true
+}
+
+# wait_for_log PATTERN [SECONDS] [MORE_THAN]: waits up to SECONDS (default 5)
+# for the server log to hold more than MORE_THAN (default 0) lines matching
+# PATTERN: with a count taken before, one more than then.
 wait_for_log() {
+    local more_than=${3:-0}
     for _ in $(seq $((${2:-5} * 20))); do
-        grep -q -- "$1" "$SERVER_LOG" && return 0
+        [ "$(log_count "$1")" -gt "$more_than" ] && return 0
         sleep 0.05
     done
     cat "$SERVER_LOG" >&2
+    if [ "$more_than" -gt 0 ]; then
+        fail "server log never showed more than $more_than lines of: $1 (within ${2:-5} s)"
+    fi
     fail "server log never showed: $1"
 }
 

@@ -196,7 +196,7 @@ pass "ping-pong --flows 4 -c 500: 4 closed loops of 500 round trips, $(json_fiel
 
 # Eight flows at 1000/s each: 8 connections, each with its own count, each
 # a session of 500 + 100 primer messages on the server.
-sessions_before=$(grep -c "finished 600 messages" "$SERVER_LOG" || true)
+sessions_before=$(log_count "finished 600 messages")
 load_run flows -s 7 --flows 8 --rate 1000 -c 500
 json=$WORK_DIR/flows.json
 expect_field "$json" load.flows 8
@@ -213,7 +213,7 @@ expect_field "$json" load.messages_replied 4000
 expect_field "$json" load.latency_corrected.num_points 4000
 # The sessions end on the server a moment after the client returns.
 for _ in $(seq 100); do
-    sessions=$(($(grep -c "finished 600 messages" "$SERVER_LOG" || true) - sessions_before))
+    sessions=$(($(log_count "finished 600 messages") - sessions_before))
     [ "$sessions" -ge 8 ] && break
     sleep 0.05
 done
