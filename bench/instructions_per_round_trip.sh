@@ -12,6 +12,15 @@
 # counts, so that start-up, the primer and the report cancel out. The same
 # binary and inputs give the same count to within a few instructions.
 #
+# Instructions are not all a round trip costs: code that a round trip runs
+# through must be in the caches, and between two messages both ends' kernel
+# paths pass through them too. So each end's code lines are also counted: the
+# 64-byte lines of code holding an instruction that ran at least once more per
+# extra round trip (in the longer run than in the shorter, by address: valgrind
+# lays a program out the same way in every run). A build that runs the same
+# instructions through more lines needs more of the instruction cache per
+# round trip.
+#
 # Usage: bench/instructions_per_round_trip.sh [-a BIN_DIR_A] [-b BIN_DIR_B] [-c COUNT] [-A CPU]
 #   -a  the reference's bin directory (default: $SCTP_PERF_BASELINE_BIN, or
 #       bench/build_baseline.sh's build of fec1a73, built when missing)
@@ -50,25 +59,56 @@ callgrind_total() {
     awk '/^(summary|totals):/ { total = $2 } END { print total + 0 }' "$1"
 }
 
-# client_cost DIR N: the client's instructions for N round trips, the
-# server running natively.
+# Callgrind's options: every instruction's count, by its address, in plain text.
+callgrind_options=(--tool=callgrind --dump-instr=yes --compress-pos=no --compress-strings=no)
+
+# code_lines ROUNDS LONG_FILE SHORT_FILE: the 64-byte code lines holding an
+# instruction that LONG_FILE counted at least ROUNDS times more than
+# SHORT_FILE. A cost line after "calls=" is the call's inclusive cost, not
+# the instruction's own, and is skipped.
+code_lines() {
+    perl -e '
+        my ($rounds, @files) = @ARGV;
+        my (%count, %lines);
+        for my $i (0, 1) {
+            open(my $in, "<", $files[$i]) or die "$files[$i]: $!\n";
+            my ($object, $after_call) = ("", 0);
+            while (<$in>) {
+                if (/^ob=(.*)/) { $object = $1; next }
+                if (/^calls=/) { $after_call = 1; next }
+                next unless /^0x([0-9a-f]+) \S+ (\d+)/;
+                if ($after_call) { $after_call = 0; next }
+                $count{"$object $1"} += $i == 0 ? $2 : -$2;
+            }
+        }
+        for (keys %count) {
+            next if $count{$_} < $rounds;
+            my ($object, $address) = split / /;
+            $lines{$object . " " . int(hex($address) / 64)} = 1;
+        }
+        print scalar(keys %lines), "\n";
+    ' "$1" "$2" "$3"
+}
+
+# client_cost DIR N FILE: the client's instructions for N round trips, the
+# server running natively; callgrind's counts go to FILE.
 client_cost() {
-    local dir=$1 n=$2 out=$work_dir/client.$RANDOM.out
+    local dir=$1 n=$2 out=$3
     bin_dir=$dir
     start_sctp_perf_server "$cpu" "$limit_s"
-    timeout "$limit_s" taskset -c "$cpu" valgrind --tool=callgrind --callgrind-out-file="$out" \
+    timeout "$limit_s" taskset -c "$cpu" valgrind "${callgrind_options[@]}" --callgrind-out-file="$out" \
         "$dir/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$srv_port" -s 7 -c "$n" \
         >/dev/null 2>"$out.err" || die "the client under callgrind failed: $(tail -3 "$out.err")"
     stop_pid "$srv_pid"
     callgrind_total "$out"
 }
 
-# server_cost DIR N: the server's instructions while one native client runs
+# server_cost DIR N FILE: the server's instructions while one native client runs
 # N round trips (and the server's start and end, which cancel out).
 server_cost() {
-    local dir=$1 n=$2 out=$work_dir/server.$RANDOM.out log=$work_dir/server.$RANDOM.log pid port=
+    local dir=$1 n=$2 out=$3 log=$work_dir/server.$RANDOM.log pid port=
     : >"$log"
-    timeout "$limit_s" taskset -c "$cpu" valgrind --tool=callgrind --callgrind-out-file="$out" \
+    timeout "$limit_s" taskset -c "$cpu" valgrind "${callgrind_options[@]}" --callgrind-out-file="$out" \
         "$dir/SOCK_STREAM_srv" -t tcp -p 0 -a 127.0.0.1 2>"$log" &
     pid=$!
     started_pids+=("$pid")
@@ -93,17 +133,23 @@ per_round_trip() {
 machine_line
 build_line A "$dir_a"
 build_line B "$dir_b"
-echo "instructions per round trip, TCP loopback, -s 7, both ends on CPU $cpu;" \
+echo "per round trip, TCP loopback, -s 7, both ends on CPU $cpu;" \
     "($count - $short round trips), callgrind"
-printf '%-8s %10s %10s\n' end A B
+printf '%-8s %-13s %10s %10s\n' end figure A B
 for end in client server; do
-    declare -A cost=()
+    declare -A cost=() lines=()
     for side in a b; do
         dir_var=dir_$side
-        long=$("${end}_cost" "${!dir_var}" "$count")
-        short_total=$("${end}_cost" "${!dir_var}" "$short")
+        long_file=$work_dir/$end.$side.long.out
+        short_file=$work_dir/$end.$side.short.out
+        long=$("${end}_cost" "${!dir_var}" "$count" "$long_file")
+        short_total=$("${end}_cost" "${!dir_var}" "$short" "$short_file")
         cost[$side]=$(per_round_trip "$long" "$short_total")
+        lines[$side]=$(code_lines "$((count - short))" "$long_file" "$short_file")
     done
-    printf '%-8s %10s %10s   B/A %s\n' "$end" "${cost[a]}" "${cost[b]}" "$(ratio "${cost[b]}" "${cost[a]}")"
+    printf '%-8s %-13s %10s %10s   B/A %s\n' "$end" instructions "${cost[a]}" "${cost[b]}" \
+        "$(ratio "${cost[b]}" "${cost[a]}")"
+    printf '%-8s %-13s %10s %10s   B/A %s\n' "$end" "code lines" "${lines[a]}" "${lines[b]}" \
+        "$(ratio "${lines[b]}" "${lines[a]}")"
 done
 load_line end
