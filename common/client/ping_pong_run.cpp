@@ -94,8 +94,10 @@ int run_ping_pong_test(const client_options& options, run_report& report,
         }
         std::optional<round_trip_split> kernel_split;
         if (options.timestamps) {
-            // Only TCP's kernel stamps what it sends (stats/round_trip_split.hpp).
-            kernel_split.emplace(options.common.transport == transport_protocol::tcp);
+            // Only TCP's kernel stamps what it sends, and the server's stamps
+            // come with --one-way (stats/round_trip_split.hpp).
+            kernel_split.emplace(options.common.transport == transport_protocol::tcp,
+                                 options.one_way);
         }
         std::optional<transport_counters> transport;
         const auto result = measure_ping_pong(options, report, run == 0, connect, start, recorder,

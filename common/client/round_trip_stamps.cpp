@@ -39,7 +39,8 @@ void round_trip_stamps::before_send(std::chrono::steady_clock::time_point start)
 }
 
 void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
-                                    std::chrono::steady_clock::time_point stop) {
+                                    std::chrono::steady_clock::time_point stop,
+                                    const protocol::server_stamps* server) {
     const std::int64_t app_received_ns = ns_since_epoch(stop) + realtime_minus_steady_ns_;
     if (++since_offset_read_ == offset_read_every) {
         since_offset_read_ = 0;
@@ -55,8 +56,13 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
         return;
     }
     split_.stray_transmit_stamps += match_.stray() - stray_before;
-    split_.record(
-        {app_send_ns_, match_.handed_to_device_ns(), channel_.last_arrival_ns(), app_received_ns});
+    client_round_trip_stamps stamps{app_send_ns_, match_.handed_to_device_ns(),
+                                    channel_.last_arrival_ns(), app_received_ns};
+    if (server != nullptr) {
+        stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
+        stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
+    }
+    split_.record(stamps);
 }
 
 }  // namespace sctp_perf

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "protocol/wire_protocol.hpp"
 #include "stats/round_trip_split.hpp"
 #include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
@@ -71,10 +72,13 @@ class round_trip_stamps {
     // The request is about to be sent; `start` starts the timed round trip.
     void before_send(std::chrono::steady_clock::time_point start) noexcept;
     // The whole reply of a request of `request_bytes` is in; `stop` ends the
-    // timed round trip. Records the round trip when `measured`. Throws
+    // timed round trip. Records the round trip when `measured`, with the
+    // server's stamps the reply carries when the split takes them
+    // (round_trip_split::server_stamped(); null otherwise). Throws
     // std::system_error when the error queue cannot be read.
     void after_reply(std::uint64_t request_bytes, bool measured,
-                     std::chrono::steady_clock::time_point stop);
+                     std::chrono::steady_clock::time_point stop,
+                     const protocol::server_stamps* server = nullptr);
 
   private:
     message_channel& channel_;

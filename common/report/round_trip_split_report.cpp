@@ -24,6 +24,26 @@ constexpr const char* beyond_sentence =
 constexpr const char* receive_only_sentence =
     "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
     "apart from the network and the server";
+constexpr const char* network_sentence =
+    "network and server kernel: the network both ways and the server's kernel (its receive "
+    "path, the wake-up of its application, its send path), from the request handed to the "
+    "client's device to the reply's arrival from it, less the server's application";
+constexpr const char* receive_only_server_sentence =
+    "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
+    "apart from the network and the server's kernel";
+constexpr const char* server_sentence =
+    "server application: from the server's read of the whole request to its send of the reply, "
+    "by the server's stamps in every reply (--one-way)";
+
+// What the split says of its parts beyond the client.
+std::string note_of(const round_trip_split& split) {
+    if (!split.server_stamped()) {
+        return split.transmit_stamped() ? beyond_sentence : receive_only_sentence;
+    }
+    return fmt::format("{}; {}",
+                       split.transmit_stamped() ? network_sentence : receive_only_server_sentence,
+                       server_sentence);
+}
 
 // The bands of round trips whose parts' shares the report gives: the
 // middle and the slowest.
@@ -38,23 +58,38 @@ constexpr band_of_ranks share_bands[] = {
     {"the slowest, p99 and above", "p99_and_above", 990'000, 1'000'000},
 };
 
-// The split's parts in split_band's order, each with its title, its JSON
-// key and its distribution: the one list every writer here reads. The
-// middle one is empty (null) for a split without transmit stamps.
+// The split's parts in the order a round trip passes them, each with its
+// title, its JSON key, its distribution and its place in split_band's
+// means: the one list every writer here reads. A part the split does not
+// have (the send stack without transmit stamps, the server's application
+// without the server's stamps) is left empty (null).
 struct part_of_split {
     const char* title = nullptr;
     const char* key = nullptr;
     const log_linear_histogram* histogram = nullptr;
+    std::size_t band_index = 0;
 };
-std::array<part_of_split, 3> parts_of(const round_trip_split& split) {
+std::array<part_of_split, 4> parts_of(const round_trip_split& split) {
+    const bool server = split.server_stamped();
+    std::array<part_of_split, 4> parts;
     if (split.transmit_stamped()) {
-        return {{{"client send stack", "client_send_stack", &split.send_stack()},
-                 {"beyond the client", "beyond_the_client", &split.beyond_client()},
-                 {"client receive stack", "client_receive_stack", &split.receive_stack()}}};
+        parts[0] = {"client send stack", "client_send_stack", &split.send_stack(), 0};
+        parts[1] = server ? part_of_split{"network and server kernel", "network_and_server_kernel",
+                                          &split.beyond_client(), 1}
+                          : part_of_split{"beyond the client", "beyond_the_client",
+                                          &split.beyond_client(), 1};
+    } else {
+        parts[0] = server ? part_of_split{"send stack, network and server kernel",
+                                          "send_stack_network_and_server_kernel",
+                                          &split.send_stack_and_beyond(), 0}
+                          : part_of_split{"send stack and beyond", "send_stack_and_beyond",
+                                          &split.send_stack_and_beyond(), 0};
     }
-    return {{{"send stack and beyond", "send_stack_and_beyond", &split.send_stack_and_beyond()},
-             {},
-             {"client receive stack", "client_receive_stack", &split.receive_stack()}}};
+    if (server) {
+        parts[2] = {"server application", "server_application", &split.server_application(), 3};
+    }
+    parts[3] = {"client receive stack", "client_receive_stack", &split.receive_stack(), 2};
+    return parts;
 }
 
 // In percent, to 0.001 as every figure of the JSON report.
@@ -70,11 +105,12 @@ void write_share_lines(std::ostream& out, const round_trip_split& split) {
             continue;
         }
         std::string parts;
-        for (std::size_t i = 0; i < split_parts.size(); ++i) {
-            if (split_parts[i].title != nullptr) {
-                parts += fmt::format("{}{} {:.3f} ({:.1f} %)", parts.empty() ? "" : ", ",
-                                     split_parts[i].title, us_of_ns(band.part_mean_ns[i]),
-                                     percent_of(band.part_mean_ns[i], band.round_trip_mean_ns));
+        for (const auto& part : split_parts) {
+            if (part.title != nullptr) {
+                const double mean_ns = band.part_mean_ns[part.band_index];
+                parts +=
+                    fmt::format("{}{} {:.3f} ({:.1f} %)", parts.empty() ? "" : ", ", part.title,
+                                us_of_ns(mean_ns), percent_of(mean_ns, band.round_trip_mean_ns));
             }
         }
         fmt::print(out, "\t{}: {} round trips of {:.3f} on average: {}\n", b.label,
@@ -88,11 +124,11 @@ json shares_json(const round_trip_split& split) {
     for (const auto& b : share_bands) {
         const auto band = split.band(b.from_ppm, b.to_ppm);
         json parts = json::object();
-        for (std::size_t i = 0; i < split_parts.size(); ++i) {
-            if (split_parts[i].key != nullptr) {
-                parts[split_parts[i].key] = {
-                    {"mean_us", us_of_ns(band.part_mean_ns[i])},
-                    {"share_percent", percent_of(band.part_mean_ns[i], band.round_trip_mean_ns)}};
+        for (const auto& part : split_parts) {
+            if (part.key != nullptr) {
+                const double mean_ns = band.part_mean_ns[part.band_index];
+                parts[part.key] = {{"mean_us", us_of_ns(mean_ns)},
+                                   {"share_percent", percent_of(mean_ns, band.round_trip_mean_ns)}};
             }
         }
         shares[b.key] = {{"round_trips", band.round_trips},
@@ -115,7 +151,8 @@ std::string account_sentence(const round_trip_split& split) {
 void write_round_trip_split_block(std::ostream& out, const round_trip_split& split) {
     fmt::print(out,
                "where the round trip went (microseconds, the kernel's software stamps at the "
-               "client, CLOCK_REALTIME; the parts of each round trip add up to it):\n");
+               "client, CLOCK_REALTIME{}; the parts of each round trip add up to it):\n",
+               split.server_stamped() ? ", and the server's stamps" : "");
     std::vector<percentile_column> columns;
     for (const auto& part : parts_of(split)) {
         if (part.histogram != nullptr) {
@@ -123,7 +160,7 @@ void write_round_trip_split_block(std::ostream& out, const round_trip_split& spl
         }
     }
     write_percentile_columns(out, columns);
-    fmt::print(out, "\t{}\n", split.transmit_stamped() ? beyond_sentence : receive_only_sentence);
+    fmt::print(out, "\t{}\n", note_of(split));
     fmt::print(out,
                "\twhere the middle and the slowest round trips went (microseconds, each part's "
                "mean over the round trips of a band of the split round trip, and its share):\n");
@@ -140,9 +177,13 @@ json round_trip_split_json(const round_trip_split& split) {
     }
     return {
         {"units", "microseconds"},
-        {"clock", "CLOCK_REALTIME, the kernel's software stamps at the client"},
+        {"clock", split.server_stamped()
+                      ? "CLOCK_REALTIME, the kernel's software stamps at the client; the "
+                        "server's application from its own CLOCK_MONOTONIC"
+                      : "CLOCK_REALTIME, the kernel's software stamps at the client"},
         {"transmit_stamps", split.transmit_stamped()},
-        {"note", split.transmit_stamped() ? beyond_sentence : receive_only_sentence},
+        {"server_stamps", split.server_stamped()},
+        {"note", note_of(split)},
         {"split_round_trips", split.split_count()},
         {"missing_stamps", split.missing_stamps()},
         {"negative_parts", split.negative_parts()},

@@ -14,14 +14,22 @@ void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
         negative_parts_ += ns < 0 ? 1 : 0;
         return static_cast<std::uint64_t>(ns < 0 ? 0 : ns);
     };
-    std::array<std::uint64_t, 3> parts{};
+    // The server's application, taken out of the part that holds it.
+    std::int64_t server_ns = 0;
+    std::array<std::uint64_t, 4> parts{};
+    if (server_stamped_) {
+        server_ns = stamps.server_send_ns - stamps.server_read_ns;
+        parts[3] = at_least_0(server_ns);
+        server_application_.record(parts[3]);
+        server_ns = static_cast<std::int64_t>(parts[3]);
+    }
     if (transmit_stamped_) {
         parts[0] = at_least_0(stamps.handed_to_device_ns - stamps.app_send_ns);
-        parts[1] = at_least_0(stamps.arrived_ns - stamps.handed_to_device_ns);
+        parts[1] = at_least_0(stamps.arrived_ns - stamps.handed_to_device_ns - server_ns);
         send_stack_.record(parts[0]);
         beyond_client_.record(parts[1]);
     } else {
-        parts[0] = at_least_0(stamps.arrived_ns - stamps.app_send_ns);
+        parts[0] = at_least_0(stamps.arrived_ns - stamps.app_send_ns - server_ns);
         send_stack_and_beyond_.record(parts[0]);
     }
     parts[2] = at_least_0(stamps.app_received_ns - stamps.arrived_ns);
@@ -43,6 +51,7 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
     beyond_client_.merge(other.beyond_client_);
     send_stack_and_beyond_.merge(other.send_stack_and_beyond_);
     receive_stack_.merge(other.receive_stack_);
+    server_application_.merge(other.server_application_);
     round_trip_.merge(other.round_trip_);
     for (std::size_t b = 0; b < sums_.size(); ++b) {
         for (std::size_t i = 0; i < sums_[b].size(); ++i) {
@@ -70,7 +79,7 @@ split_band round_trip_split::band(std::uint32_t from_ppm, std::uint32_t to_ppm) 
     };
     const std::uint64_t first = rank_of(from_ppm);
     const std::uint64_t last = rank_of(to_ppm);
-    std::array<std::uint64_t, 4> sums{};
+    std::array<std::uint64_t, 5> sums{};
     std::uint64_t seen = 0;
     const auto counts = round_trip_.counts();
     for (std::size_t b = 0; b < counts.size() && seen < last; ++b) {

@@ -21,8 +21,23 @@
 // The kernel's SCTP makes no transmit stamp: over SCTP t2 is unknown, and
 // the first two parts are one, t7 - t0 ("send stack and beyond").
 //
-// (The names t0..t8 leave room for the server's four stamps, t3..t6, which
-// would split "beyond the client" into the network and the server.)
+// With the server's stamps in every reply (--one-way), two more instants on
+// the server's own clock, of which only their difference is taken:
+//
+//     t4  the server's application has read the whole request
+//     t5  the server's application hands the reply to send()
+//
+// and the server's application, t5 - t4, becomes a part of its own, taken
+// out of "beyond the client" (or, over SCTP, out of "send stack and
+// beyond"), which then holds the network both ways and the server's kernel:
+// its receive path and the wake-up of its application, and its send path.
+// The parts still add up to t8 - t0: one duration moves from one part to
+// another, and a duration on the server's clock is one on the client's
+// (the clocks may be offset, not run at different rates, to a few parts
+// per million).
+//
+// (The names t0..t8 leave room for the server's kernel stamps, t3 and t6,
+// which would split the server's kernel from the network.)
 //
 // Shares. The parts' percentiles are each part's own distribution, and do
 // not say where the slow round trips went: the p99 of the receive stack and
@@ -33,7 +48,7 @@
 // (the middle, p45 to p55; the slowest, p99 and above) then has each part's
 // mean, and its share of the band's mean round trip, exactly as the
 // samples add up (to the band's bucket edges: a band holds the whole
-// buckets its ranks touch). Fixed memory, about 1.1 MiB more.
+// buckets its ranks touch). Fixed memory, about 1.4 MiB more.
 
 #include <array>
 #include <cstdint>
@@ -50,27 +65,37 @@ struct client_round_trip_stamps {
     std::int64_t handed_to_device_ns = 0;  // t2
     std::int64_t arrived_ns = 0;           // t7
     std::int64_t app_received_ns = 0;      // t8
+    // The server's stamps, nanoseconds of its CLOCK_MONOTONIC, with --one-way
+    // only (0 without).
+    std::int64_t server_read_ns = 0;  // t4
+    std::int64_t server_send_ns = 0;  // t5
 };
 
 // The round trips of a band of ranks of the split round trip, and what
 // each part took of them on average. Parts in the order send stack (or,
 // without transmit stamps, send stack and beyond), beyond the client (0
-// without transmit stamps), receive stack.
+// without transmit stamps), receive stack, server application (0 without
+// the server's stamps); the first two less the server's application when
+// it is a part.
 struct split_band {
     std::uint64_t round_trips = 0;
     double round_trip_mean_ns = 0.0;
-    std::array<double, 3> part_mean_ns{};
+    std::array<double, 4> part_mean_ns{};
 };
 
 // The parts' distributions, in the log-linear histograms the round trips'
 // percentiles come from, and the parts' sums per bucket of the split round
-// trip. About 2.3 MiB.
+// trip. About 2.9 MiB.
 class round_trip_split {
   public:
     // `transmit_stamped`: the transport has transmit stamps (TCP), so the
-    // send stack is a part of its own.
-    explicit round_trip_split(bool transmit_stamped)
-        : transmit_stamped_(transmit_stamped), sums_(log_linear_histogram::counts_size()) {}
+    // send stack is a part of its own. `server_stamped`: every reply
+    // carries the server's stamps (--one-way), so the server's application
+    // is a part of its own.
+    explicit round_trip_split(bool transmit_stamped, bool server_stamped = false)
+        : transmit_stamped_(transmit_stamped),
+          server_stamped_(server_stamped),
+          sums_(log_linear_histogram::counts_size()) {}
 
     // One measured round trip. One that lacks a stamp the split needs is
     // not recorded but counted in missing_stamps(); a part below 0 (which on
@@ -83,13 +108,17 @@ class round_trip_split {
     void merge(const round_trip_split& other) noexcept;
 
     bool transmit_stamped() const noexcept { return transmit_stamped_; }
-    // With transmit stamps: t2 - t0 and t7 - t2.
+    bool server_stamped() const noexcept { return server_stamped_; }
+    // With transmit stamps: t2 - t0 and t7 - t2 (less t5 - t4 with the
+    // server's stamps).
     const log_linear_histogram& send_stack() const noexcept { return send_stack_; }
     const log_linear_histogram& beyond_client() const noexcept { return beyond_client_; }
-    // Without: t7 - t0.
+    // Without: t7 - t0 (less t5 - t4 with the server's stamps).
     const log_linear_histogram& send_stack_and_beyond() const noexcept {
         return send_stack_and_beyond_;
     }
+    // With the server's stamps: t5 - t4.
+    const log_linear_histogram& server_application() const noexcept { return server_application_; }
     // t8 - t7, either way.
     const log_linear_histogram& receive_stack() const noexcept { return receive_stack_; }
     // t8 - t0 of the round trips split.
@@ -113,13 +142,16 @@ class round_trip_split {
 
   private:
     bool transmit_stamped_;
+    bool server_stamped_;
     log_linear_histogram send_stack_;
     log_linear_histogram beyond_client_;
     log_linear_histogram send_stack_and_beyond_;
     log_linear_histogram receive_stack_;
+    log_linear_histogram server_application_;
     log_linear_histogram round_trip_;
-    // Per bucket of round_trip_: the sum of t8 - t0 and of each part, ns.
-    std::vector<std::array<std::uint64_t, 4>> sums_;
+    // Per bucket of round_trip_: the sum of t8 - t0 and of each part (in
+    // split_band's order), ns.
+    std::vector<std::array<std::uint64_t, 5>> sums_;
     std::uint64_t missing_stamps_ = 0;
     std::uint64_t negative_parts_ = 0;
 };

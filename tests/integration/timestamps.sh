@@ -24,11 +24,17 @@ start_server SOCK_STREAM_srv -t tcp
 # none below 0, and the parts' means add up to the round trip's.
 # shellcheck disable=SC2016 # Perl, expanded by Perl
 whole='
-        sub whole { my ($n) = @_;
+        sub whole { my ($n, @parts) = @_;
+            # The parts, in the order a round trip passes them: the three of
+            # the client'"'"'s stamps unless others are named.
+            @parts = qw(client_send_stack beyond_the_client client_receive_stack) unless @parts;
             my $s = $d->{round_trip_split};
             die "no round_trip_split\n" unless $s;
             same "config timestamps", ($d->{config}{timestamps} ? "true" : "false"), "true";
             same "transmit_stamps", ($s->{transmit_stamps} ? "true" : "false"), "true";
+            same "server_stamps", ($s->{server_stamps} ? "true" : "false"),
+                (@parts == 4 ? "true" : "false");
+            same "parts", join(" ", sort keys %{$s->{parts}}), join(" ", sort @parts);
             same "split_round_trips", $s->{split_round_trips}, $n;
             same "missing_stamps", $s->{missing_stamps}, 0;
             same "negative_parts", $s->{negative_parts}, 0;
@@ -37,21 +43,21 @@ whole='
                 . "$d->{transport}{retransmitted_segments} retransmitted segments\n"
                 if $s->{stray_transmit_stamps} > $again;
             my $sum = 0;
-            for my $part (qw(client_send_stack beyond_the_client client_receive_stack)) {
+            for my $part (@parts) {
                 my $p = $s->{parts}{$part};
                 same "$part num_points", $p->{summary}{num_points}, $n;
                 die "$part p50 missing\n" unless defined $p->{percentiles}{p50_us};
                 $sum += $p->{summary}{mean_us};
             }
             die "the network and the server took no time\n"
-                unless $s->{parts}{beyond_the_client}{summary}{min_us} > 0;
+                unless $s->{parts}{$parts[1]}{summary}{min_us} > 0;
             # Each band: its parts share its mean round trip, to the rounding
             # of three means and three shares.
             for my $band (qw(p45_to_p55 p99_and_above)) {
                 my $b = $s->{shares}{$band};
                 die "$band: no round trips\n" unless $b->{round_trips} > 0;
                 my ($means, $shares) = (0, 0);
-                for my $part (qw(client_send_stack beyond_the_client client_receive_stack)) {
+                for my $part (@parts) {
                     $means += $b->{parts}{$part}{mean_us};
                     $shares += $b->{parts}{$part}{share_percent};
                 }
@@ -85,6 +91,29 @@ grep -q 'the slowest, p99 and above: [0-9]* round trips of .* client send stack 
 grep -q 'stamps: 2000 round trips split; 0 missing a stamp' <<<"$OUT" ||
     fail "ACE: the stamps' account is not said"
 pass "ping-pong --timestamps: 2000 round trips split, none missing, the parts add up"
+
+# With the server's stamps (--one-way) its application is a part of its
+# own, taken out of the time beyond the client; the four parts still add
+# up, and the server's part is the server's own reading of its time: the
+# one-way split of the same round trips holds it too (server_turnaround).
+run -s 7 -c 2000 --timestamps --one-way --json-file "$WORK_DIR/server.json"
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+check_json "$WORK_DIR/server.json" "$whole" '
+    whole(2000, qw(client_send_stack network_and_server_kernel server_application
+                   client_receive_stack));
+    my $server = $d->{round_trip_split}{parts}{server_application}{summary};
+    my $one_way = $d->{one_way}{server_turnaround}{summary};
+    die "no one-way server turnaround\n" unless defined $one_way;
+    for my $figure (qw(num_points mean_us max_us)) {
+        die "server application $figure $server->{$figure}, the one-way turnaround $one_way->{$figure}\n"
+            if abs($server->{$figure} - $one_way->{$figure}) > 0.0005;
+    }
+' || fail "ping-pong --timestamps --one-way: the split with the server's part is not whole"
+grep -q 'client send stack  network and server kernel  server application  client receive stack' <<<"$OUT" ||
+    fail "ACE: no column heads with the server's part: $OUT"
+grep -q 'server application: from the server.s read of the whole request' <<<"$OUT" ||
+    fail "ACE: the server's part is not explained"
+pass "--timestamps --one-way: the server's application a part of its own, the four parts add up"
 
 # A payload larger than loopback's segment (64 KiB, two segments): the
 # request's stamps are its last byte's.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 150
+# vm-check-timeout: 240
 # --timestamps against the real kernel: each round trip split by the
 # kernel's software stamps at the client. Over SCTP the kernel stamps only
 # what it receives, so the split has two parts (the send stack and beyond,
@@ -16,6 +16,10 @@
 #     is read on CLOCK_REALTIME, the round trip on the steady clock, each
 #     pair back to back; a preemption between two such reads in the
 #     emulated guest moves one sample, not the mean).
+# Each path runs again with --one-way: every reply then carries the server's
+# stamps, and the server's application is a part of its own, taken out of
+# the time beyond the client (TCP) or out of the send stack and beyond
+# (SCTP); the same checks hold for the four or three parts.
 # Timing in the guest is emulated: no latency is judged, only that the
 # stamps are there and consistent.
 # shellcheck shell=sh source=../lib.sh
@@ -64,21 +68,32 @@ split_run() {
 
 sctp_parts="send_stack_and_beyond client_receive_stack"
 tcp_parts="client_send_stack beyond_the_client client_receive_stack"
+sctp_server_parts="send_stack_network_and_server_kernel server_application client_receive_stack"
+tcp_server_parts="client_send_stack network_and_server_kernel server_application client_receive_stack"
 
 start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp
 split_run "SCTP stream" SOCK_STREAM_clt "${sctp_parts}" -t sctp
 expect_field round_trip_split.transmit_stamps false
 judge "SCTP stream"
 split_run "SCTP stream, 3 streams" SOCK_STREAM_clt "${sctp_parts}" -t sctp --streams 3
+split_run "SCTP stream, --one-way" SOCK_STREAM_clt "${sctp_server_parts}" -t sctp --one-way
+expect_field round_trip_split.server_stamps true
+judge "SCTP stream, --one-way"
 stop_pid "${SERVER_PID}"
 
 start_server "${CHECK_WORK}/tcp-srv.log" - SOCK_STREAM_srv -p 0 -t tcp
 split_run "TCP" SOCK_STREAM_clt "${tcp_parts}" -t tcp
 expect_field round_trip_split.transmit_stamps true
 judge "TCP"
+split_run "TCP, --one-way" SOCK_STREAM_clt "${tcp_server_parts}" -t tcp --one-way
+expect_field round_trip_split.server_stamps true
+judge "TCP, --one-way"
 stop_pid "${SERVER_PID}"
 
 start_server "${CHECK_WORK}/seqpack-srv.log" - SOCK_SEQPACK_srv -p 0
 split_run "SCTP one-to-many" SOCK_SEQPACK_clt "${sctp_parts}"
+split_run "SCTP one-to-many, --one-way" SOCK_SEQPACK_clt "${sctp_server_parts}" --one-way
+expect_field round_trip_split.server_stamps true
+judge "SCTP one-to-many, --one-way"
 stop_pid "${SERVER_PID}"
-pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive)"
+pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each"
