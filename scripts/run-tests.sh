@@ -6,10 +6,12 @@
 #
 # Tests run side by side, twice as many as the machine has CPUs
 # ($SCTP_PERF_TEST_JOBS sets another number): most of them wait on sockets
-# and timers. Those that keep two CPUs busy (builds, VMs, fuzzers) take two
-# of the `cpus` slots of a resource file that has one slot per CPU, so on
-# two CPUs they run one at a time, beside the waiting ones
-# (tests/CMakeLists.txt, sctp_perf_cpu_bound).
+# and timers. Those that keep two CPUs busy (builds, fuzzers, the VM that
+# judges timing alone) take two of the `cpus` slots of a resource file that
+# has one slot per CPU, so on two CPUs they run one at a time, beside the
+# waiting ones; the other two VM runs, about one CPU each, take one slot
+# and run side by side (tests/CMakeLists.txt, sctp_perf_cpu_bound and
+# sctp_perf_one_cpu).
 #
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
