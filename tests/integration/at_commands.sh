@@ -58,7 +58,15 @@ check_json "$WORK_DIR/rate.json" '
     die "no longest gap\n" unless defined $x->{longest_gap_ms} && $x->{longest_gap_ms} > 0;
     die "no unfaulted p99.9\n" unless defined $x->{unfaulted_p99_9_us};
     die "a TCP report has paths\n" if exists $d->{paths};
-' || fail "rate run: the faults or the run are not as they should be"
+' || {
+    # The whole account of each command, so that a failure here says what
+    # the client saw (a status not collected, a kill at the timeout, a start
+    # that came late) and not only the first field that differed.
+    perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die "$ARGV[0]: $!";
+        print JSON::PP->new->canonical->encode(JSON::PP->new->decode(<$f>)->{faults}), "\n"' \
+        "$WORK_DIR/rate.json" >&2
+    fail "rate run: the faults or the run are not as they should be"
+}
 [ "$(cat "$WORK_DIR/at-out/SOCK_STREAM_clt-at-1.log")" = $'hello from the fault\nto stderr' ] ||
     fail "fault 1's output file holds: $(cat "$WORK_DIR/at-out/SOCK_STREAM_clt-at-1.log")"
 child=$(cat "$WORK_DIR/child.pid")
