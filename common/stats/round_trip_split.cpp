@@ -14,15 +14,14 @@ void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
         negative_parts_ += ns < 0 ? 1 : 0;
         return static_cast<std::uint64_t>(ns < 0 ? 0 : ns);
     };
-    // The server's application, taken out of the part that holds it.
-    std::int64_t server_ns = 0;
     std::array<std::uint64_t, 4> parts{};
     if (server_stamped_) {
-        server_ns = stamps.server_send_ns - stamps.server_read_ns;
-        parts[3] = at_least_0(server_ns);
+        parts[3] = at_least_0(stamps.server_send_ns - stamps.server_read_ns);
         server_application_.record(parts[3]);
-        server_ns = static_cast<std::int64_t>(parts[3]);
     }
+    // The server's application (0 without its stamps), taken out of the
+    // part that holds it.
+    const auto server_ns = static_cast<std::int64_t>(parts[3]);
     if (transmit_stamped_) {
         parts[0] = at_least_0(stamps.handed_to_device_ns - stamps.app_send_ns);
         parts[1] = at_least_0(stamps.arrived_ns - stamps.handed_to_device_ns - server_ns);
