@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <boost/program_options/value_semantic.hpp>
+#include <cstdlib>
+#include <string_view>
 
 #include "options/client_options.hpp"
 #include "options/option_parsing.hpp"
@@ -24,7 +26,13 @@ struct raw_server_options {
     long long idle_report_s = default_idle_report.count();
     bool quiet = false;
     bool peel_off = false;
+    long long test_reply_delay_us = 0;  // the hidden --test-reply-delay
 };
+
+// The environment variable that lets the project's own tests use the
+// server's test hooks; without it they are refused, so that no server a
+// user starts can make its replies late by a stray option.
+constexpr const char* test_hooks_variable = "SCTP_PERF_TEST_HOOKS";
 
 void add_server_options(option_groups& groups, raw_server_options& raw,
                         const program_info& program) {
@@ -63,6 +71,13 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          "seconds between the idle log lines ('select timed out') while no test runs, "
          "1..86400 (5 gives ACE's walk-through)")
         ("quiet", po::bool_switch(&raw.quiet), "log only errors");
+    // A test hook, in no help and no man page: the tests of --timestamps
+    // make a server hold each ping-pong reply, to see the wait land in the
+    // server's part of the split and nowhere else.
+    groups.hidden.add_options()
+        ("test-reply-delay",
+         count_value(raw.test_reply_delay_us, unreadable, "--test-reply-delay",
+                     count_kind::integer));
     if (multi) {
         groups.server.add_options()
             ("peel-off", po::bool_switch(&raw.peel_off),
@@ -124,6 +139,22 @@ help_layout server_help(const option_groups& groups, const program_info& program
     return help;
 }
 
+void validate_test_reply_delay(long long delay_us, server_options& result,
+                               std::vector<std::string>& errors) {
+    const char* hooks = std::getenv(test_hooks_variable);
+    if (hooks == nullptr || std::string_view(hooks) != "1") {
+        errors.push_back(fmt::format(
+            "--test-reply-delay makes every reply late on purpose, for sctp-perf's own tests; "
+            "it is refused unless {}=1 is set",
+            test_hooks_variable));
+    } else if (delay_us < 1 || delay_us > max_test_reply_delay_us) {
+        errors.push_back(
+            fmt::format("--test-reply-delay must be 1..{} microseconds", max_test_reply_delay_us));
+    } else {
+        result.test_reply_delay = std::chrono::microseconds(delay_us);
+    }
+}
+
 server_options validate(const raw_server_options& raw, const po::variables_map& given,
                         const program_info& program) {
     std::vector<std::string> errors;
@@ -173,6 +204,9 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
         result.idle_report = std::chrono::seconds(raw.idle_report_s);
     }
     result.quiet = raw.quiet;
+    if (given.count("test-reply-delay")) {
+        validate_test_reply_delay(raw.test_reply_delay_us, result, errors);
+    }
     throw_if_invalid(errors, program);
     return result;
 }

@@ -29,10 +29,15 @@ struct server_options {
     std::chrono::seconds idle_report =
         default_idle_report;  // --idle-report S: the idle line's period
     bool quiet = false;       // --quiet: only errors in the log
+    // A test hook (--test-reply-delay, hidden, refused unless
+    // SCTP_PERF_TEST_HOOKS=1): each ping-pong reply is held this long before
+    // it is sent. 0: never.
+    std::chrono::microseconds test_reply_delay{0};
 };
 
 inline constexpr long long max_server_clients = 1'000'000;
 inline constexpr long long max_server_threads = 1024;
+inline constexpr long long max_test_reply_delay_us = 1'000'000;
 
 // Whether the server serves every association on its one-to-many socket
 // (SOCK_SEQPACK_srv without --peel-off), with one thread.

@@ -199,11 +199,12 @@ std::vector<std::string> run_warnings(const run_report& r) {
     std::vector<std::string> warnings;
     const auto client = client_placement(r);
     const auto server = server_placement(r);
+    // Nothing to compare with when the server sent none: every member missing.
+    const auto settings = protocol::decode_server_settings(r.server_settings);
     // Workers pinned one each (--cpu with several threads) place their end
     // even when its process may run on every CPU.
     const bool client_placed = client.pinned || (r.load != nullptr && !r.load->worker_cpus.empty());
-    const bool server_placed = (server && server->pinned) ||
-                               protocol::decode_server_settings(r.server_settings).worker_cpus;
+    const bool server_placed = (server && server->pinned) || settings.worker_cpus;
     if (!client_placed && !server_placed && client.cpu_count > 1) {
         warnings.push_back(fmt::format(
             "neither end is pinned to a CPU: on this {}-CPU machine the scheduler decides from "
@@ -212,13 +213,17 @@ std::vector<std::string> run_warnings(const run_report& r) {
             "percent; pin both ends with --cpu (the manual's 'CPU placement' shows the effect)",
             client.cpu_count));
     }
-    // Nothing to compare when the server sent none.
-    const auto nagle = protocol::decode_server_settings(r.server_settings).nagle;
-    if (nagle && *nagle != r.options.common.nagle) {
+    if (const auto nagle = settings.nagle; nagle && *nagle != r.options.common.nagle) {
         warnings.push_back(fmt::format(
             "Nagle differs between the ends: client {}, server {}; small replies may wait for "
             "the delayed ACK at one end only (give -n to both programs or to neither)",
             r.options.common.nagle ? "on" : "off", *nagle ? "on" : "off"));
+    }
+    if (const auto held = settings.test_reply_delay_us) {
+        warnings.push_back(fmt::format(
+            "the server held every ping-pong reply {} us before sending it (its test hook "
+            "--test-reply-delay): these round trips measure that wait, not the transport",
+            *held));
     }
     if (r.load != nullptr) {
         const auto allowed = count_cpus(r.environment.client_cpu_affinity);

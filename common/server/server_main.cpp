@@ -96,6 +96,13 @@ int server_main(int argc, const char* const* argv, const program_info& program,
             log_info("waits poll for up to {} us before they sleep (--poll-before-sleep)",
                      options->common.poll_before_sleep.count());
         }
+        if (options->test_reply_delay.count() != 0) {
+            log_line(log_level::error,
+                     fmt::format("warning: test hook: every ping-pong reply is held {} us before "
+                                 "it is sent (--test-reply-delay); round trips measured against "
+                                 "this server are not the transport's",
+                                 options->test_reply_delay.count()));
+        }
         auto resolved = *options;
         resolved.max_clients = max_clients_within(options->max_clients, raise_descriptor_limit());
         if (serves_one_to_many(resolved, program)) {

@@ -62,6 +62,7 @@ server_identity read_server_identity(const server_options& options, const progra
             options.common.sctp_paths.any_socket_setting() || options.bind_addresses.size() > 1;
     }
     identity.worker_cpus = worker_cpus(options.common.cpus, options.threads);
+    identity.test_reply_delay = options.test_reply_delay;
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
                          : program.service == socket_service::seqpack
                              ? "one-to-many, each association peeled off"
@@ -99,6 +100,10 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
         settings.sctp_rto = protocol::sctp_rto_blob{rto.initial_ms, rto.min_ms, rto.max_ms};
         settings.sctp = sctp_features_of(identity.sctp, read_sctp_features(fd, assoc_id));
         settings.sctp_paths = sctp_paths_of(read_sctp_path_settings(fd, assoc_id), identity);
+    }
+    if (identity.test_reply_delay.count() != 0) {
+        settings.test_reply_delay_us =
+            static_cast<std::uint64_t>(identity.test_reply_delay.count());
     }
     settings.boot_id = identity.boot_id;
     // Sampled now: NTP may have moved the realtime clock since the start.

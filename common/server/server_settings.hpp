@@ -47,6 +47,9 @@ struct server_identity {
     bool watches_paths = false;
     std::chrono::milliseconds header_timeout{2000};  // for the whole test header
     std::chrono::milliseconds io_timeout{10'000};    // for every later message
+    // A test hook (server_options::test_reply_delay): each ping-pong reply
+    // is held this long; 0 for every server a user runs.
+    std::chrono::microseconds test_reply_delay{0};
 };
 
 // Call after --cpu has been applied (pin_process), so that the affinity

@@ -272,10 +272,8 @@ void session::take_ping_pong_request(clock::time_point now) {
     // client's loop.
     protocol::fill_pingpong_reply(message_, reply_);
     const sctp_delivery delivery{route_.stream, route_.unordered, {}};
-    if (header_.server_timestamps) {
-        protocol::encode_server_stamp(arrival_ns_, std::span(reply_).subspan(stamps_at_, 8));
-        out_.push(reply_, delivery, {stamps_at_ + 8, 0});
-        flush(now);
+    if (!plain_replies_) {
+        send_stamped_or_held_reply(delivery, now);
     } else {
         send_reply(delivery, now);
     }
@@ -283,6 +281,25 @@ void session::take_ping_pong_request(clock::time_point now) {
     ++outcome_.messages_done;
     if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
         phase_ = phase::closing;
+    }
+}
+
+void session::send_stamped_or_held_reply(const sctp_delivery& delivery, clock::time_point now) {
+    if (identity_.test_reply_delay.count() != 0) {
+        hold_reply();
+    }
+    if (!header_.server_timestamps) {
+        send_reply(delivery, now);
+        return;
+    }
+    protocol::encode_server_stamp(arrival_ns_, std::span(reply_).subspan(stamps_at_, 8));
+    out_.push(reply_, delivery, {stamps_at_ + 8, 0});
+    flush(now);
+}
+
+void session::hold_reply() const noexcept {
+    const auto until = clock::now() + identity_.test_reply_delay;
+    while (clock::now() < until) {
     }
 }
 

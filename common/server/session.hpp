@@ -160,6 +160,13 @@ class session {
     // Sets the session up for the test in header_: its reply, its phase.
     void begin_test(clock::time_point now);
     void take_ping_pong_request(clock::time_point now);
+    // A ping-pong reply that carries the server's stamps or is held first
+    // (the test hook below): off the plain replies' path.
+    void send_stamped_or_held_reply(const sctp_delivery& delivery, clock::time_point now);
+    // The test hook --test-reply-delay: polls the clock for that long, so
+    // that the wait is the server application's own time, between its
+    // arrival and departure stamps, and no wake-up of the thread's.
+    void hold_reply() const noexcept;
     // A reply without server timestamps: sent at once when nothing is
     // queued before it, queued for what the socket did not take.
     void send_reply(const sctp_delivery& delivery, clock::time_point now);
@@ -225,7 +232,10 @@ class session {
     // reply writes only its check bytes or message header over a copy.
     std::uint32_t reply_size_ = protocol::reply_size;
     std::vector<std::byte> reply_;
-    std::size_t stamps_at_ = 0;     // server timestamps: their offset in a reply
+    std::size_t stamps_at_ = 0;  // server timestamps: their offset in a reply
+    // Ping-pong replies without server timestamps or a hold: one test of
+    // this flag per reply keeps both off the plain replies' path.
+    bool plain_replies_ = true;
     std::uint64_t arrival_ns_ = 0;  // the last read's arrival stamp (note_arrival)
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).

@@ -73,6 +73,7 @@ void session::begin_test(clock::time_point now) {
     protocol::fill_payload(reply_);
     const auto mode = header_.mode;
     stamps_at_ = protocol::server_stamps_offset(mode);
+    plain_replies_ = !header_.server_timestamps && identity_.test_reply_delay.count() == 0;
     if (header_.server_timestamps) {
         log_info("The client asks for server timestamps (one-way latency) in every reply");
     }

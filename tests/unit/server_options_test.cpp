@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "options/server_options.hpp"
 
+#include <stdlib.h>
+
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -90,4 +92,22 @@ TEST_CASE("server options: SOCK_SEQPACK binds a list and refuses -t") {
     CHECK(o.bind_addresses == std::vector<std::string>{"10.0.0.1", "10.0.1.1"});
     CHECK_THAT(usage_message({"-t", "tcp"}, sctp_perf::testing::seqpack_server),
                Catch::Matchers::Contains("always uses SCTP"));
+}
+
+TEST_CASE("server options: the test hook --test-reply-delay, only with SCTP_PERF_TEST_HOOKS=1") {
+    ::unsetenv("SCTP_PERF_TEST_HOOKS");
+    CHECK(parse({}).test_reply_delay.count() == 0);
+    CHECK_THAT(usage_message({"--test-reply-delay", "500"}),
+               Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
+    ::setenv("SCTP_PERF_TEST_HOOKS", "yes", 1);  // only 1 turns the hooks on
+    CHECK_THAT(usage_message({"--test-reply-delay", "500"}),
+               Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
+    ::setenv("SCTP_PERF_TEST_HOOKS", "1", 1);
+    CHECK(parse({"--test-reply-delay", "500"}).test_reply_delay == std::chrono::microseconds(500));
+    CHECK(parse({"--test-reply-delay", "1000000"}).test_reply_delay == std::chrono::seconds(1));
+    for (const char* out_of_range : {"0", "1000001", "-5"}) {
+        CHECK_THAT(usage_message({"--test-reply-delay", out_of_range}),
+                   Catch::Contains("--test-reply-delay must be 1..1000000 microseconds"));
+    }
+    ::unsetenv("SCTP_PERF_TEST_HOOKS");
 }
