@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 240
+# vm-check-timeout: 300
 # --timestamps against the real kernel: each round trip split by the
 # kernel's software stamps at the client. Over SCTP the kernel stamps only
 # what it receives, so the split has two parts (the send stack and beyond,
@@ -20,6 +20,12 @@
 # stamps, and the server's application is a part of its own, taken out of
 # the time beyond the client (TCP) or out of the send stack and beyond
 # (SCTP); the same checks hold for the four or three parts.
+# Last, what the split shows is true on each SCTP style: a server made to
+# hold every ping-pong reply (its test hook --test-reply-delay, with
+# SCTP_PERF_TEST_HOOKS=1) puts the hold into the server's part alone. The
+# server polls its clock through the hold between its two stamps, so the
+# server application's shortest part is at least the hold, and the other
+# parts' medians stay under half of it.
 # Timing in the guest is emulated: no latency is judged, only that the
 # stamps are there and consistent.
 # shellcheck shell=sh source=../lib.sh
@@ -66,6 +72,30 @@ split_run() {
     judge "${_label}" "parts (${_parts}) add up to ${_sum} us, round trip ${_rtt} us (means, emulated timing)"
 }
 
+# held_run LABEL CLIENT ARGS...: 50 round trips with --timestamps --one-way
+# against the holding server started last (SCTP's parts).
+hold_us=20000
+held_run() {
+    _label="$1"
+    _client="$2"
+    shift 2
+    run_report "${_label}" "${CHECK_WORK}/$(echo "${_label}" | tr ' /,' '___').json" \
+        "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json \
+        --io-timeout 10 -s 7 -c 50 --timestamps --one-way "$@"
+    expect_field round_trip_split.split_round_trips 50
+    expect_field round_trip_split.missing_stamps 0
+    expect_field server.test_reply_delay_us "${hold_us}"
+    _held="$(report_field round_trip_split.parts.server_application.summary.min_us)"
+    float_ge "${_held:-0}" "${hold_us}" ||
+        mismatches="${mismatches}; the server application's shortest part is ${_held} us, less than the ${hold_us} us hold"
+    for _part in send_stack_network_and_server_kernel client_receive_stack; do
+        _p50="$(report_field "round_trip_split.parts.${_part}.percentiles.p50_us")"
+        float_lt "${_p50:-${hold_us}}" $((hold_us / 2)) ||
+            mismatches="${mismatches}; ${_part} p50 ${_p50} us, half the hold or more"
+    done
+    judge "${_label}" "server application at least ${_held} us of the ${hold_us} us hold (emulated timing)"
+}
+
 sctp_parts="send_stack_and_beyond client_receive_stack"
 tcp_parts="client_send_stack beyond_the_client client_receive_stack"
 sctp_server_parts="send_stack_network_and_server_kernel server_application client_receive_stack"
@@ -96,4 +126,14 @@ split_run "SCTP one-to-many, --one-way" SOCK_SEQPACK_clt "${sctp_server_parts}" 
 expect_field round_trip_split.server_stamps true
 judge "SCTP one-to-many, --one-way"
 stop_pid "${SERVER_PID}"
-pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each"
+export SCTP_PERF_TEST_HOOKS=1
+start_server "${CHECK_WORK}/held-stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp \
+    --test-reply-delay "${hold_us}"
+held_run "SCTP stream, replies held" SOCK_STREAM_clt -t sctp
+stop_pid "${SERVER_PID}"
+start_server "${CHECK_WORK}/held-seqpack-srv.log" - SOCK_SEQPACK_srv -p 0 \
+    --test-reply-delay "${hold_us}"
+held_run "SCTP one-to-many, replies held" SOCK_SEQPACK_clt
+stop_pid "${SERVER_PID}"
+unset SCTP_PERF_TEST_HOOKS
+pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each; a held reply in the server's part alone on both SCTP styles"
