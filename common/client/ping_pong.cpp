@@ -110,13 +110,14 @@ std::optional<one_way_timing> one_way_of(const ping_pong_plan& plan) {
     return one_way;
 }
 
-// With --one-way the stamps are the server's to write: the expected reply
-// takes them, so that every other byte of the reply is checked.
+// With --one-way the stamps are the server's to write (`stamp_bytes` of
+// them): the expected reply takes them, so that every other byte of the
+// reply is checked.
 void expect_stamps(const std::optional<one_way_timing>& one_way, std::span<const std::byte> reply,
-                   std::span<std::byte> expected) {
+                   std::span<std::byte> expected, std::size_t stamp_bytes) {
     if (one_way) {
         const auto at = protocol::server_stamps_offset(protocol::test_mode::ping_pong);
-        std::copy_n(reply.begin() + static_cast<std::ptrdiff_t>(at), protocol::server_stamps_size,
+        std::copy_n(reply.begin() + static_cast<std::ptrdiff_t>(at), stamp_bytes,
                     expected.begin() + static_cast<std::ptrdiff_t>(at));
     }
 }
@@ -124,8 +125,8 @@ void expect_stamps(const std::optional<one_way_timing>& one_way, std::span<const
 // After the timed window: every byte of the reply but the server's stamps
 // must be what the request asked for.
 void check_reply(const std::optional<one_way_timing>& one_way, std::span<const std::byte> reply,
-                 std::span<std::byte> expected) {
-    expect_stamps(one_way, reply, expected);
+                 std::span<std::byte> expected, std::size_t stamp_bytes) {
+    expect_stamps(one_way, reply, expected, stamp_bytes);
     if (!std::equal(reply.begin(), reply.end(), expected.begin(), expected.end())) {
         throw peer_error(
             "the reply does not carry the request's check bytes and filler (the peer answered "
@@ -148,6 +149,9 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     auto one_way = one_way_of(plan);
     reply_timeline* const timeline = plan.watch != nullptr ? plan.watch->timeline(0, 1) : nullptr;
     round_trip_stamps* const stamps = plan.stamps;  // held where no call can change it
+    // With --timestamps too, the server's kernel receive stamp follows its two.
+    const std::size_t stamp_bytes = protocol::server_stamps_size +
+                                    (stamps != nullptr ? protocol::server_receive_stamp_size : 0);
 
     std::uint64_t i = 0;
     bool stopped = false;
@@ -191,7 +195,10 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                 // With --one-way the split takes the server's stamps too.
                 std::optional<protocol::server_stamps> server;
                 if (one_way) {
-                    server = protocol::decode_server_stamps(protocol::test_mode::ping_pong, reply);
+                    // --timestamps with --one-way: the kernel's receive
+                    // stamp is the third.
+                    server =
+                        protocol::decode_server_stamps(protocol::test_mode::ping_pong, reply, true);
                 }
                 stamps->after_reply(payload.size(), window.measuring, last_stop,
                                     server ? &*server : nullptr);
@@ -207,7 +214,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
                                    channel.last_read_path()});
                 }
             }
-            check_reply(one_way, reply, expected);
+            check_reply(one_way, reply, expected, stamp_bytes);
             if (one_way) {
                 one_way->take(start, last_stop, reply, window.measuring, plan.split);
             }

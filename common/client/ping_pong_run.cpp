@@ -38,6 +38,7 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     protocol::test_header header{options.payload_bytes(), total, options.mode};
     header.reply_bytes = options.reply_bytes;
     header.server_timestamps = options.one_way;
+    header.server_receive_stamps = options.server_receive_stamps();
     open_described_test(described, options, connection, header);
     const auto& server = described.decoded_server_settings;
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};

@@ -59,6 +59,7 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
     client_round_trip_stamps stamps{app_send_ns_, match_.handed_to_device_ns(),
                                     channel_.last_arrival_ns(), app_received_ns};
     if (server != nullptr) {
+        stamps.server_arrived_ns = static_cast<std::int64_t>(server->kernel_arrival_ns);
         stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
         stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
     }

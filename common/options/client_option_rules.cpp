@@ -60,7 +60,16 @@ void validate_payload(const raw_client_options& raw, const po::variables_map& gi
 }
 
 // Why a reply size (--reply-bytes, or --echo's payload) is too small or too large.
-std::string reply_size_rule(bool framed, bool one_way) {
+std::string reply_size_rule(bool framed, bool one_way, bool receive_stamps) {
+    if (one_way && receive_stamps) {
+        return framed ? "--reply-bytes must be 40..65536 with --one-way and --timestamps: a "
+                        "framed reply carries its request's 16-byte message header, then the "
+                        "server's 24 bytes of timestamps"
+                      : "--reply-bytes must be 26..65536 with --one-way and --timestamps: a "
+                        "ping-pong reply carries the request's two check bytes around the "
+                        "server's 24 bytes of timestamps (its kernel's receive stamp the "
+                        "third)";
+    }
     if (one_way) {
         return framed ? "--reply-bytes must be 32..65536 with --one-way: a framed reply carries "
                         "its request's 16-byte message header, then the server's 16 bytes of "
@@ -90,10 +99,11 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
     const bool framed = result.mode != protocol::test_mode::ping_pong;
     result.one_way = raw.one_way;
     result.half_rtt = raw.half_rtt;
-    const auto smallest = protocol::min_reply_bytes(result.mode, raw.one_way);
+    const bool receive_stamps = raw.one_way && raw.timestamps;
+    const auto smallest = protocol::min_reply_bytes(result.mode, raw.one_way, receive_stamps);
     if (sized) {
         if (raw.reply_bytes < smallest || raw.reply_bytes > protocol::max_reply_bytes) {
-            errors.push_back(reply_size_rule(framed, raw.one_way));
+            errors.push_back(reply_size_rule(framed, raw.one_way, receive_stamps));
         } else {
             result.reply_bytes = static_cast<std::uint32_t>(raw.reply_bytes);
         }
@@ -109,8 +119,8 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
             errors.push_back(raw.one_way
                                  ? fmt::format("--echo with --one-way needs a payload of {} "
                                                "bytes or more: the echo carries the server's "
-                                               "16 bytes of timestamps after {}",
-                                               smallest,
+                                               "{} bytes of timestamps after {}",
+                                               smallest, receive_stamps ? 24 : 16,
                                                framed ? "the 16-byte message header"
                                                       : "the first check byte, and the last "
                                                         "check byte after them")

@@ -140,9 +140,13 @@ struct client_options {
     bool payload_power_of_2() const noexcept {
         return payload_bytes() == std::uint32_t{1} << payload_power;
     }
+    // --timestamps with --one-way: the server's kernel receive stamps travel
+    // in every reply too (the wire's flag_server_receive_stamps).
+    bool server_receive_stamps() const noexcept { return timestamps && one_way; }
     // The size of every reply of the run.
     std::uint32_t reply_size() const noexcept {
-        return reply_bytes != 0 ? reply_bytes : protocol::min_reply_bytes(mode, one_way);
+        return reply_bytes != 0 ? reply_bytes
+                                : protocol::min_reply_bytes(mode, one_way, server_receive_stamps());
     }
 };
 

@@ -27,6 +27,7 @@ struct raw_server_options {
     bool quiet = false;
     bool peel_off = false;
     long long test_reply_delay_us = 0;  // the hidden --test-reply-delay
+    long long test_wake_delay_us = 0;   // the hidden --test-wake-delay
 };
 
 // The environment variable that lets the project's own tests use the
@@ -71,12 +72,16 @@ void add_server_options(option_groups& groups, raw_server_options& raw,
          "seconds between the idle log lines ('select timed out') while no test runs, "
          "1..86400 (5 gives ACE's walk-through)")
         ("quiet", po::bool_switch(&raw.quiet), "log only errors");
-    // A test hook, in no help and no man page: the tests of --timestamps
-    // make a server hold each ping-pong reply, to see the wait land in the
-    // server's part of the split and nowhere else.
+    // Test hooks, in no help and no man page: the tests of --timestamps
+    // make a server take each ping-pong request late (as if it woke late)
+    // or hold each reply, to see the wait land in the server's part of the
+    // split that holds it and nowhere else.
     groups.hidden.add_options()
         ("test-reply-delay",
          count_value(raw.test_reply_delay_us, unreadable, "--test-reply-delay",
+                     count_kind::integer))
+        ("test-wake-delay",
+         count_value(raw.test_wake_delay_us, unreadable, "--test-wake-delay",
                      count_kind::integer));
     if (multi) {
         groups.server.add_options()
@@ -139,19 +144,20 @@ help_layout server_help(const option_groups& groups, const program_info& program
     return help;
 }
 
-void validate_test_reply_delay(long long delay_us, server_options& result,
-                               std::vector<std::string>& errors) {
+// A test hook's delay: `name` as the option is spelled, `what` what it
+// makes late.
+void validate_test_delay(std::string_view name, std::string_view what, long long delay_us,
+                         std::chrono::microseconds& result, std::vector<std::string>& errors) {
     const char* hooks = std::getenv(test_hooks_variable);
     if (hooks == nullptr || std::string_view(hooks) != "1") {
         errors.push_back(fmt::format(
-            "--test-reply-delay makes every reply late on purpose, for sctp-perf's own tests; "
-            "it is refused unless {}=1 is set",
-            test_hooks_variable));
-    } else if (delay_us < 1 || delay_us > max_test_reply_delay_us) {
-        errors.push_back(
-            fmt::format("--test-reply-delay must be 1..{} microseconds", max_test_reply_delay_us));
+            "{} makes every {} late on purpose, for sctp-perf's own tests; it is refused unless "
+            "{}=1 is set",
+            name, what, test_hooks_variable));
+    } else if (delay_us < 1 || delay_us > max_test_delay_us) {
+        errors.push_back(fmt::format("{} must be 1..{} microseconds", name, max_test_delay_us));
     } else {
-        result.test_reply_delay = std::chrono::microseconds(delay_us);
+        result = std::chrono::microseconds(delay_us);
     }
 }
 
@@ -205,7 +211,12 @@ server_options validate(const raw_server_options& raw, const po::variables_map& 
     }
     result.quiet = raw.quiet;
     if (given.count("test-reply-delay")) {
-        validate_test_reply_delay(raw.test_reply_delay_us, result, errors);
+        validate_test_delay("--test-reply-delay", "reply", raw.test_reply_delay_us,
+                            result.test_reply_delay, errors);
+    }
+    if (given.count("test-wake-delay")) {
+        validate_test_delay("--test-wake-delay", "request's handling", raw.test_wake_delay_us,
+                            result.test_wake_delay, errors);
     }
     throw_if_invalid(errors, program);
     return result;

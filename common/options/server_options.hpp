@@ -33,11 +33,16 @@ struct server_options {
     // SCTP_PERF_TEST_HOOKS=1): each ping-pong reply is held this long before
     // it is sent. 0: never.
     std::chrono::microseconds test_reply_delay{0};
+    // A test hook (--test-wake-delay, likewise): with server timestamps,
+    // the requests of each read are taken this long after the read
+    // completed, before the server stamps their arrival, as if the server
+    // woke late.
+    std::chrono::microseconds test_wake_delay{0};
 };
 
 inline constexpr long long max_server_clients = 1'000'000;
 inline constexpr long long max_server_threads = 1024;
-inline constexpr long long max_test_reply_delay_us = 1'000'000;
+inline constexpr long long max_test_delay_us = 1'000'000;
 
 // Whether the server serves every association on its one-to-many socket
 // (SOCK_SEQPACK_srv without --peel-off), with one thread.

@@ -109,6 +109,7 @@ std::string encode_server_settings(const server_settings_blob& s) {
         doc["sctp_paths"] = encode_sctp_paths(*s.sctp_paths);
     }
     put(doc, "test_reply_delay_us", s.test_reply_delay_us);
+    put(doc, "test_wake_delay_us", s.test_wake_delay_us);
     put(doc, "boot_id", s.boot_id);
     put(doc, "realtime_minus_monotonic_ns", s.realtime_minus_monotonic_ns);
     return doc.dump();
@@ -137,6 +138,7 @@ server_settings_blob decode_server_settings(const nlohmann::json& doc) {
     s.max_seg_requested_bytes = blob_member<std::uint64_t>(doc, "max_seg_requested_bytes");
     s.max_seg_bytes = blob_member<std::uint64_t>(doc, "max_seg_bytes");
     s.test_reply_delay_us = blob_member<std::uint64_t>(doc, "test_reply_delay_us");
+    s.test_wake_delay_us = blob_member<std::uint64_t>(doc, "test_wake_delay_us");
     s.boot_id = blob_member<std::string>(doc, "boot_id");
     s.realtime_minus_monotonic_ns = blob_member<std::int64_t>(doc, "realtime_minus_monotonic_ns");
     if (doc.is_object()) {

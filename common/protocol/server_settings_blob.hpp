@@ -12,8 +12,9 @@
 //   --max-seg was given), "max_seg_bytes" (TCP_MAXSEG or SCTP_MAXSEG read back),
 //   "sctp_rto" ({"initial_ms", "min_ms", "max_ms"}, null over TCP),
 //   "sctp" (the object below, null over TCP), "sctp_paths" (its path
-//   settings in use, sctp_paths_blob.hpp; left out over TCP), "test_reply_delay_us"
-//   (only from a server started with its test hook --test-reply-delay), "boot_id" (the kernel's id
+//   settings in use, sctp_paths_blob.hpp; left out over TCP), "test_reply_delay_us" and
+//   "test_wake_delay_us" (only from a server started with its test hooks
+//   --test-reply-delay and --test-wake-delay), "boot_id" (the kernel's id
 //   of the server's boot: a client with the same one shares its CLOCK_MONOTONIC) and
 //   "realtime_minus_monotonic_ns" (its CLOCK_REALTIME minus its CLOCK_MONOTONIC when it sent the
 //   settings), for one-way latency.
@@ -96,6 +97,8 @@ struct server_settings_blob {
     // How long the server holds each ping-pong reply (its test hook
     // --test-reply-delay); missing from every other server.
     std::optional<std::uint64_t> test_reply_delay_us;
+    // How late it takes each read's requests (--test-wake-delay), likewise.
+    std::optional<std::uint64_t> test_wake_delay_us;
     std::optional<std::string> boot_id;
     std::optional<std::int64_t> realtime_minus_monotonic_ns;
     friend bool operator==(const server_settings_blob&, const server_settings_blob&) = default;

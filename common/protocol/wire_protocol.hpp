@@ -9,12 +9,15 @@
 //       magic u32 = 0x53505246 ("SPRF")   version u16 = 3
 //       flags u16: bits 0-1 the mode (0 ping-pong, 1 rate, 2 throughput,
 //                  3 framed ping-pong); bit 2 server timestamps (see
-//                  flag_server_timestamps and below); others 0
+//                  flag_server_timestamps and below); bit 3, only with
+//                  bit 2, the server's kernel receive stamps too (see
+//                  flag_server_receive_stamps); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
 //       reply_bytes u32: 0, each reply of the mode's own size (16 bytes more
-//                        with server timestamps); else the size asked for
+//                        with server timestamps, 24 with its receive
+//                        stamps too); else the size asked for
 //                        each reply (see min_reply_bytes)
 //       max_gap_ms u32: the longest gap, in milliseconds rounded up, that the
 //                       client's schedule leaves between two requests of
@@ -53,7 +56,12 @@
 //   reply): arrival u64, then departure u64, nanoseconds of the server's
 //   CLOCK_MONOTONIC. Arrival is when the server's read of the request
 //   completed, departure is read just before the reply is handed to send().
-//   Without the flag no reply carries them, and every byte is as before.//
+//   Without the flag no reply carries them, and every byte is as before.
+//   With flag_server_receive_stamps too, 8 bytes more follow: kernel arrival
+//   u64, when the server's kernel stamped the request's arrival (its
+//   software receive stamp of the read that completed the request), moved
+//   onto the server's CLOCK_MONOTONIC; 0 when that read carried no stamp.
+//
 //   message header, 16 bytes: sequence u64 (per connection, from 0, primer
 //   included), token u32 (drawn at random per message; the reply must carry
 //   it back), flags u16 (bit 0 reply wanted, bit 1 end of test, bit 2 primer:
@@ -96,6 +104,8 @@ inline constexpr std::size_t message_header_size = 16;
 inline constexpr std::size_t load_reply_size = message_header_size;
 // Server timestamps: arrival u64, departure u64 (see the top of this file).
 inline constexpr std::size_t server_stamps_size = 16;
+// With the server's receive stamps too: kernel arrival u64 after them.
+inline constexpr std::size_t server_receive_stamp_size = 8;
 inline constexpr std::uint32_t max_payload_bytes = 65536;                     // 2^16
 inline constexpr std::uint32_t min_load_payload_bytes = message_header_size;  // 2^4
 inline constexpr std::uint32_t max_measured_iterations = 1'000'000'000;
@@ -142,19 +152,27 @@ std::string_view describe(status s) noexcept;
 // departure into the reply, for one-way latency (see the top of this file).
 // A server of version 3 that predates them refuses it (unsupported_feature).
 inline constexpr std::uint16_t flag_server_timestamps = 1U << 2;
+// Flag bit 3, only with bit 2: each reply also carries when the server's
+// kernel stamped the request's arrival, so that the client's --timestamps
+// can tell the server's wake-up from the network. A server that predates
+// it refuses the header's flags (bad_flags); one given bit 3 without bit 2
+// does too.
+inline constexpr std::uint16_t flag_server_receive_stamps = 1U << 3;
 
 struct test_header {
     std::uint32_t payload_bytes = 0;
     std::uint32_t iterations = 0;  // primer included; 0: until the client ends the test
     test_mode mode = test_mode::ping_pong;
-    bool server_timestamps = false;  // flag_server_timestamps
-    std::uint32_t reply_bytes = 0;   // 0: the mode's own reply size
-    std::uint32_t max_gap_ms = 0;    // 0: no schedule
+    bool server_timestamps = false;      // flag_server_timestamps
+    bool server_receive_stamps = false;  // flag_server_receive_stamps
+    std::uint32_t reply_bytes = 0;       // 0: the mode's own reply size
+    std::uint32_t max_gap_ms = 0;        // 0: no schedule
 };
 
 // The smallest reply a mode can carry: what its replies must return, and
 // the server's stamps when asked for.
-std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps = false) noexcept;
+std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps = false,
+                              bool server_receive_stamps = false) noexcept;
 // The size of every reply of a test: reply_bytes, or the mode's own when 0.
 std::uint32_t reply_size_of(const test_header& header) noexcept;
 
@@ -214,12 +232,16 @@ std::size_t server_stamps_offset(test_mode mode) noexcept;
 struct server_stamps {
     std::uint64_t arrival_ns = 0;
     std::uint64_t departure_ns = 0;
+    // The kernel's, with flag_server_receive_stamps only; 0 otherwise.
+    std::uint64_t kernel_arrival_ns = 0;
     friend bool operator==(const server_stamps&, const server_stamps&) = default;
 };
 // Writes one 8-byte stamp at out[0..8).
 void encode_server_stamp(std::uint64_t ns, std::span<std::byte> out) noexcept;
-// Both stamps, from a reply of `mode` that has room for them.
-server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply) noexcept;
+// The stamps, from a reply of `mode` that has room for them: the kernel's
+// arrival too when `with_receive_stamp`.
+server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply,
+                                   bool with_receive_stamp = false) noexcept;
 
 // Load modes: the message header that opens every request and makes up every reply.
 inline constexpr std::uint16_t flag_reply_wanted = 1;

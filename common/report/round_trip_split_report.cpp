@@ -25,15 +25,17 @@ constexpr const char* receive_only_sentence =
     "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
     "apart from the network and the server";
 constexpr const char* network_sentence =
-    "network and server kernel: the network both ways and the server's kernel (its receive "
-    "path, the wake-up of its application, its send path), from the request handed to the "
-    "client's device to the reply's arrival from it, less the server's application";
+    "network and server send stack: the network both ways and the server's send path, from "
+    "the request handed to the client's device to the reply's arrival from it, less the "
+    "server's time from its kernel's arrival stamp to its send of the reply";
 constexpr const char* receive_only_server_sentence =
     "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
-    "apart from the network and the server's kernel";
+    "apart from the network and the server's send stack";
 constexpr const char* server_sentence =
-    "server application: from the server's read of the whole request to its send of the reply, "
-    "by the server's stamps in every reply (--one-way)";
+    "server receive and wake-up: from the server kernel's stamp of the request's arrival to "
+    "its application's read of the whole request (its receive path and the wake-up of its "
+    "application); server application: from that read to its send of the reply; both by the "
+    "server's stamps in every reply (--one-way)";
 
 // What the split says of its parts beyond the client.
 std::string note_of(const round_trip_split& split) {
@@ -69,26 +71,29 @@ struct part_of_split {
     const log_linear_histogram* histogram = nullptr;
     std::size_t band_index = 0;
 };
-std::array<part_of_split, 4> parts_of(const round_trip_split& split) {
+std::array<part_of_split, 5> parts_of(const round_trip_split& split) {
     const bool server = split.server_stamped();
-    std::array<part_of_split, 4> parts;
+    std::array<part_of_split, 5> parts;
     if (split.transmit_stamped()) {
         parts[0] = {"client send stack", "client_send_stack", &split.send_stack(), 0};
-        parts[1] = server ? part_of_split{"network and server kernel", "network_and_server_kernel",
-                                          &split.beyond_client(), 1}
-                          : part_of_split{"beyond the client", "beyond_the_client",
-                                          &split.beyond_client(), 1};
+        parts[1] = server
+                       ? part_of_split{"network and server send stack",
+                                       "network_and_server_send_stack", &split.beyond_client(), 1}
+                       : part_of_split{"beyond the client", "beyond_the_client",
+                                       &split.beyond_client(), 1};
     } else {
-        parts[0] = server ? part_of_split{"send stack, network and server kernel",
-                                          "send_stack_network_and_server_kernel",
+        parts[0] = server ? part_of_split{"send stack, network and server send stack",
+                                          "send_stack_network_and_server_send_stack",
                                           &split.send_stack_and_beyond(), 0}
                           : part_of_split{"send stack and beyond", "send_stack_and_beyond",
                                           &split.send_stack_and_beyond(), 0};
     }
     if (server) {
-        parts[2] = {"server application", "server_application", &split.server_application(), 3};
+        parts[2] = {"server receive and wake-up", "server_receive_and_wake_up",
+                    &split.server_wake_up(), 4};
+        parts[3] = {"server application", "server_application", &split.server_application(), 3};
     }
-    parts[3] = {"client receive stack", "client_receive_stack", &split.receive_stack(), 2};
+    parts[4] = {"client receive stack", "client_receive_stack", &split.receive_stack(), 2};
     return parts;
 }
 
@@ -179,7 +184,8 @@ json round_trip_split_json(const round_trip_split& split) {
         {"units", "microseconds"},
         {"clock", split.server_stamped()
                       ? "CLOCK_REALTIME, the kernel's software stamps at the client; the "
-                        "server's application from its own CLOCK_MONOTONIC"
+                        "server's parts from its own CLOCK_MONOTONIC, its kernel's receive "
+                        "stamp moved onto it"
                       : "CLOCK_REALTIME, the kernel's software stamps at the client"},
         {"transmit_stamps", split.transmit_stamped()},
         {"server_stamps", split.server_stamped()},

@@ -225,6 +225,12 @@ std::vector<std::string> run_warnings(const run_report& r) {
             "--test-reply-delay): these round trips measure that wait, not the transport",
             *held));
     }
+    if (const auto late = settings.test_wake_delay_us) {
+        warnings.push_back(fmt::format(
+            "the server took every request {} us after reading it (its test hook "
+            "--test-wake-delay): these round trips measure that wait, not the transport",
+            *late));
+    }
     if (r.load != nullptr) {
         const auto allowed = count_cpus(r.environment.client_cpu_affinity);
         const auto client_cpus =

@@ -121,8 +121,11 @@ bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
     // the message came without one.
     sctp_assoc_t id = SCTP_FUTURE_ASSOC;
     int msg_flags = 0;
-    const ssize_t n =
-        receive_sctp(socket_.get(), buffer_, wait ? 0 : MSG_DONTWAIT, msg_flags, &how, &id);
+    // The kernel's receive stamp, for the sessions that take them (0 until
+    // one of them turns stamping on for this socket).
+    std::int64_t arrival_ns = 0;
+    const ssize_t n = receive_sctp(socket_.get(), buffer_, wait ? 0 : MSG_DONTWAIT, msg_flags, &how,
+                                   &id, nullptr, nullptr, &arrival_ns);
     if (n < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
             return false;
@@ -158,7 +161,7 @@ bool one_to_many_worker::receive_one(bool wait, clock::time_point& now) {
         id = *partial_of_;
     }
     partial_of_ = message_end ? std::nullopt : std::optional<sctp_assoc_t>(id);
-    take_data(id, bytes, message_end, how, now);
+    take_data(id, bytes, message_end, how, arrival_ns, now);
     return true;
 }
 
@@ -241,7 +244,7 @@ void one_to_many_worker::open_session(sctp_assoc_t id, clock::time_point now) {
 
 void one_to_many_worker::take_data(sctp_assoc_t id, std::span<const std::byte> bytes,
                                    bool message_end, const sctp_delivery& how,
-                                   clock::time_point now) {
+                                   std::int64_t arrival_ns, clock::time_point now) {
     const auto found = sessions_.find(id);
     if (found == sessions_.end()) {
         // The rest of what an association sent before its session ended
@@ -256,7 +259,7 @@ void one_to_many_worker::take_data(sctp_assoc_t id, std::span<const std::byte> b
         return;
     }
     auto& e = found->second;
-    e.channel->deliver(bytes, message_end, how);
+    e.channel->deliver(bytes, message_end, how, arrival_ns);
     if (e.channel->queued_bytes() > queued_bytes_bound) {
         // The session reads no more while its replies wait (its client
         // does not take them), and this reader cannot stop reading one

@@ -105,8 +105,9 @@ class one_to_many_worker {
     // One recvmsg(); false when nothing came.
     bool receive_one(bool wait, clock::time_point& now);
     void take_notification(std::span<const std::byte> head, clock::time_point now);
+    // `arrival_ns`: the kernel's receive stamp of the read (0: none).
     void take_data(sctp_assoc_t id, std::span<const std::byte> bytes, bool message_end,
-                   const sctp_delivery& how, clock::time_point now);
+                   const sctp_delivery& how, std::int64_t arrival_ns, clock::time_point now);
     void open_session(sctp_assoc_t id, clock::time_point now);
     void drive(sctp_assoc_t id, entry& e, clock::time_point now);
     void retry_writers(clock::time_point now);

@@ -103,6 +103,14 @@ int server_main(int argc, const char* const* argv, const program_info& program,
                                  "this server are not the transport's",
                                  options->test_reply_delay.count()));
         }
+        if (options->test_wake_delay.count() != 0) {
+            log_line(log_level::error,
+                     fmt::format("warning: test hook: every request is taken {} us after its "
+                                 "read, when the client asks for server timestamps "
+                                 "(--test-wake-delay); round trips measured against this server "
+                                 "are not the transport's",
+                                 options->test_wake_delay.count()));
+        }
         auto resolved = *options;
         resolved.max_clients = max_clients_within(options->max_clients, raise_descriptor_limit());
         if (serves_one_to_many(resolved, program)) {

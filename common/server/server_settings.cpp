@@ -63,6 +63,7 @@ server_identity read_server_identity(const server_options& options, const progra
     }
     identity.worker_cpus = worker_cpus(options.common.cpus, options.threads);
     identity.test_reply_delay = options.test_reply_delay;
+    identity.test_wake_delay = options.test_wake_delay;
     identity.data_path = serves_one_to_many(options, program) ? "one-to-many, one socket"
                          : program.service == socket_service::seqpack
                              ? "one-to-many, each association peeled off"
@@ -104,6 +105,9 @@ std::string server_settings_json(const server_identity& identity, int fd, std::i
     if (identity.test_reply_delay.count() != 0) {
         settings.test_reply_delay_us =
             static_cast<std::uint64_t>(identity.test_reply_delay.count());
+    }
+    if (identity.test_wake_delay.count() != 0) {
+        settings.test_wake_delay_us = static_cast<std::uint64_t>(identity.test_wake_delay.count());
     }
     settings.boot_id = identity.boot_id;
     // Sampled now: NTP may have moved the realtime clock since the start.

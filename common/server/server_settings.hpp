@@ -50,6 +50,7 @@ struct server_identity {
     // A test hook (server_options::test_reply_delay): each ping-pong reply
     // is held this long; 0 for every server a user runs.
     std::chrono::microseconds test_reply_delay{0};
+    std::chrono::microseconds test_wake_delay{0};  // likewise (--test-wake-delay)
 };
 
 // Call after --cpu has been applied (pin_process), so that the affinity

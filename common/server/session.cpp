@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "errors.hpp"
+#include "runtime/clock_relation.hpp"
 #include "server/server_log.hpp"
 #include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
@@ -286,19 +287,23 @@ void session::take_ping_pong_request(clock::time_point now) {
 
 void session::send_stamped_or_held_reply(const sctp_delivery& delivery, clock::time_point now) {
     if (identity_.test_reply_delay.count() != 0) {
-        hold_reply();
+        hold_for(identity_.test_reply_delay);
     }
     if (!header_.server_timestamps) {
         send_reply(delivery, now);
         return;
     }
     protocol::encode_server_stamp(arrival_ns_, std::span(reply_).subspan(stamps_at_, 8));
+    if (header_.server_receive_stamps) {
+        protocol::encode_server_stamp(kernel_arrival_ns_,
+                                      std::span(reply_).subspan(stamps_at_ + 16, 8));
+    }
     out_.push(reply_, delivery, {stamps_at_ + 8, 0});
     flush(now);
 }
 
-void session::hold_reply() const noexcept {
-    const auto until = clock::now() + identity_.test_reply_delay;
+void session::hold_for(clock::duration hold) noexcept {
+    const auto until = clock::now() + hold;
     while (clock::now() < until) {
     }
 }
@@ -385,6 +390,10 @@ bool session::take_request(std::span<const std::byte> request, bool& reliable) {
         if (header_.server_timestamps) {
             const auto at = replies_.size() - reply_size_ + stamps_at_;
             protocol::encode_server_stamp(arrival_ns_, std::span(replies_).subspan(at, 8));
+            if (header_.server_receive_stamps) {
+                protocol::encode_server_stamp(kernel_arrival_ns_,
+                                              std::span(replies_).subspan(at + 16, 8));
+            }
         }
         if (!ended) {
             ++replies_sent_;
@@ -418,10 +427,32 @@ void session::push_replies(bool reliable, clock::time_point now) {
 }
 
 void session::note_arrival() noexcept {
-    if (header_.server_timestamps) {
-        arrival_ns_ = static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch())
-                .count());
+    if (!header_.server_timestamps) {
+        return;
+    }
+    if (identity_.test_wake_delay.count() != 0) {
+        hold_for(identity_.test_wake_delay);
+    }
+    arrival_ns_ = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch())
+            .count());
+    if (header_.server_receive_stamps) {
+        note_kernel_arrival();
+    }
+}
+
+void session::note_kernel_arrival() noexcept {
+    // The kernel stamps on CLOCK_REALTIME; the arrival above is the steady
+    // clock's. The offset between the two is read apart, not beside each
+    // reading, so that losing the CPU between two reads cannot open a gap;
+    // read again every so often, outside the request's handling, so that a
+    // setting of the wall clock skews at most that many requests.
+    const auto stamp = channel_->last_arrival_ns();
+    kernel_arrival_ns_ =
+        stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_minus_monotonic_ns_);
+    if (++since_offset_read_ == offset_read_every) {
+        since_offset_read_ = 0;
+        realtime_minus_monotonic_ns_ = realtime_minus_monotonic_ns();
     }
 }
 

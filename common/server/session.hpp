@@ -163,10 +163,11 @@ class session {
     // A ping-pong reply that carries the server's stamps or is held first
     // (the test hook below): off the plain replies' path.
     void send_stamped_or_held_reply(const sctp_delivery& delivery, clock::time_point now);
-    // The test hook --test-reply-delay: polls the clock for that long, so
-    // that the wait is the server application's own time, between its
-    // arrival and departure stamps, and no wake-up of the thread's.
-    void hold_reply() const noexcept;
+    // The test hooks --test-reply-delay and --test-wake-delay: polls the
+    // clock for `hold`, so that the wait lies exactly where the hook puts
+    // it (between the server's two stamps, or before its arrival stamp)
+    // and no wake-up of the thread's adds to it.
+    static void hold_for(clock::duration hold) noexcept;
     // A reply without server timestamps: sent at once when nothing is
     // queued before it, queued for what the socket did not take.
     void send_reply(const sctp_delivery& delivery, clock::time_point now);
@@ -187,6 +188,9 @@ class session {
     // With server timestamps: the clock, read once a read has completed a
     // request, as the arrival of the requests it completed.
     void note_arrival() noexcept;
+    // With the server's receive stamps: the kernel's stamp of the read that
+    // completed the request, moved onto the steady clock.
+    void note_kernel_arrival() noexcept;
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);
@@ -237,6 +241,13 @@ class session {
     // this flag per reply keeps both off the plain replies' path.
     bool plain_replies_ = true;
     std::uint64_t arrival_ns_ = 0;  // the last read's arrival stamp (note_arrival)
+    // With the server's receive stamps: the kernel's arrival stamp of that
+    // read, on the steady clock (0 when it carried none), and CLOCK_REALTIME
+    // minus the steady clock, read every offset_read_every requests.
+    std::uint64_t kernel_arrival_ns_ = 0;
+    std::int64_t realtime_minus_monotonic_ns_ = 0;
+    std::uint32_t since_offset_read_ = 0;
+    static constexpr std::uint32_t offset_read_every = 1024;
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted

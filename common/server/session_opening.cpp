@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "errors.hpp"
+#include "runtime/clock_relation.hpp"
 #include "server/server_log.hpp"
 #include "server/session.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/peer_failures.hpp"
 
 namespace sctp_perf {
@@ -76,6 +78,16 @@ void session::begin_test(clock::time_point now) {
     plain_replies_ = !header_.server_timestamps && identity_.test_reply_delay.count() == 0;
     if (header_.server_timestamps) {
         log_info("The client asks for server timestamps (one-way latency) in every reply");
+    }
+    if (header_.server_receive_stamps) {
+        // Receive stamps only: the reply's own departure stamp could only
+        // travel with the next reply. On a one-to-many socket this turns
+        // them on for every association, which costs the others nothing
+        // but a control message per read.
+        enable_kernel_timestamps(channel_->native_handle(), false);
+        channel_->take_arrival_stamps(true);
+        realtime_minus_monotonic_ns_ = realtime_minus_monotonic_ns();
+        log_info("The client asks for the kernel's receive stamps too (--timestamps)");
     }
     if (mode == protocol::test_mode::ping_pong) {
         if (header_.iterations == 0) {

@@ -21,23 +21,31 @@
 // The kernel's SCTP makes no transmit stamp: over SCTP t2 is unknown, and
 // the first two parts are one, t7 - t0 ("send stack and beyond").
 //
-// With the server's stamps in every reply (--one-way), two more instants on
-// the server's own clock, of which only their difference is taken:
+// With the server's stamps in every reply (--one-way), three more instants
+// on the server's own clock, of which only their differences are taken:
 //
+//     t3  the server's kernel stamped the request's arrival (its software
+//         receive stamp, moved by the server onto its CLOCK_MONOTONIC)
 //     t4  the server's application has read the whole request
 //     t5  the server's application hands the reply to send()
 //
-// and the server's application, t5 - t4, becomes a part of its own, taken
-// out of "beyond the client" (or, over SCTP, out of "send stack and
-// beyond"), which then holds the network both ways and the server's kernel:
-// its receive path and the wake-up of its application, and its send path.
-// The parts still add up to t8 - t0: one duration moves from one part to
-// another, and a duration on the server's clock is one on the client's
-// (the clocks may be offset, not run at different rates, to a few parts
-// per million).
+// and two parts of the server's come out of "beyond the client" (or, over
+// SCTP, out of "send stack and beyond"):
 //
-// (The names t0..t8 leave room for the server's kernel stamps, t3 and t6,
-// which would split the server's kernel from the network.)
+//     server receive and wake-up  = t4 - t3   (the server kernel's receive
+//                                              path after the stamp, the
+//                                              wake-up of its application
+//                                              and the read)
+//     server application          = t5 - t4
+//
+// which then holds the network both ways and the server's send stack:
+// (t7 - t2) - (t5 - t3). The parts still add up to t8 - t0: durations move
+// from one part to another, and a duration on the server's clock is one on
+// the client's (the clocks may be offset, not run at different rates, to a
+// few parts per million).
+//
+// (The names t0..t8 leave room for the server's transmit stamp, t6, which
+// would split the server's send stack from the network.)
 //
 // Shares. The parts' percentiles are each part's own distribution, and do
 // not say where the slow round trips went: the p99 of the receive stack and
@@ -67,20 +75,21 @@ struct client_round_trip_stamps {
     std::int64_t app_received_ns = 0;      // t8
     // The server's stamps, nanoseconds of its CLOCK_MONOTONIC, with --one-way
     // only (0 without).
-    std::int64_t server_read_ns = 0;  // t4
-    std::int64_t server_send_ns = 0;  // t5
+    std::int64_t server_arrived_ns = 0;  // t3 (0 also when its kernel gave none)
+    std::int64_t server_read_ns = 0;     // t4
+    std::int64_t server_send_ns = 0;     // t5
 };
 
 // The round trips of a band of ranks of the split round trip, and what
 // each part took of them on average. Parts in the order send stack (or,
 // without transmit stamps, send stack and beyond), beyond the client (0
-// without transmit stamps), receive stack, server application (0 without
-// the server's stamps); the first two less the server's application when
-// it is a part.
+// without transmit stamps), receive stack, server application and server
+// receive and wake-up (both 0 without the server's stamps); the first two
+// less the server's parts when they are parts.
 struct split_band {
     std::uint64_t round_trips = 0;
     double round_trip_mean_ns = 0.0;
-    std::array<double, 4> part_mean_ns{};
+    std::array<double, 5> part_mean_ns{};
 };
 
 // The parts' distributions, in the log-linear histograms the round trips'
@@ -90,8 +99,8 @@ class round_trip_split {
   public:
     // `transmit_stamped`: the transport has transmit stamps (TCP), so the
     // send stack is a part of its own. `server_stamped`: every reply
-    // carries the server's stamps (--one-way), so the server's application
-    // is a part of its own.
+    // carries the server's stamps (--one-way), so the server's receive and
+    // wake-up and its application are parts of their own.
     explicit round_trip_split(bool transmit_stamped, bool server_stamped = false)
         : transmit_stamped_(transmit_stamped),
           server_stamped_(server_stamped),
@@ -109,16 +118,17 @@ class round_trip_split {
 
     bool transmit_stamped() const noexcept { return transmit_stamped_; }
     bool server_stamped() const noexcept { return server_stamped_; }
-    // With transmit stamps: t2 - t0 and t7 - t2 (less t5 - t4 with the
+    // With transmit stamps: t2 - t0 and t7 - t2 (less t5 - t3 with the
     // server's stamps).
     const log_linear_histogram& send_stack() const noexcept { return send_stack_; }
     const log_linear_histogram& beyond_client() const noexcept { return beyond_client_; }
-    // Without: t7 - t0 (less t5 - t4 with the server's stamps).
+    // Without: t7 - t0 (less t5 - t3 with the server's stamps).
     const log_linear_histogram& send_stack_and_beyond() const noexcept {
         return send_stack_and_beyond_;
     }
-    // With the server's stamps: t5 - t4.
+    // With the server's stamps: t5 - t4 and t4 - t3.
     const log_linear_histogram& server_application() const noexcept { return server_application_; }
+    const log_linear_histogram& server_wake_up() const noexcept { return server_wake_up_; }
     // t8 - t7, either way.
     const log_linear_histogram& receive_stack() const noexcept { return receive_stack_; }
     // t8 - t0 of the round trips split.
@@ -148,10 +158,11 @@ class round_trip_split {
     log_linear_histogram send_stack_and_beyond_;
     log_linear_histogram receive_stack_;
     log_linear_histogram server_application_;
+    log_linear_histogram server_wake_up_;
     log_linear_histogram round_trip_;
     // Per bucket of round_trip_: the sum of t8 - t0 and of each part (in
     // split_band's order), ns.
-    std::vector<std::array<std::uint64_t, 5>> sums_;
+    std::vector<std::array<std::uint64_t, 6>> sums_;
     std::uint64_t missing_stamps_ = 0;
     std::uint64_t negative_parts_ = 0;
 };

@@ -27,13 +27,13 @@ constexpr std::size_t compact_after_bytes = 64 * 1024;
 }  // namespace
 
 void association_channel::deliver(std::span<const std::byte> bytes, bool message_end,
-                                  const sctp_delivery& how) {
+                                  const sctp_delivery& how, std::int64_t arrival_ns) {
     if (read_at_ >= compact_after_bytes && read_at_ * 2 >= bytes_.size()) {
         bytes_.erase(bytes_.begin(), bytes_.begin() + static_cast<std::ptrdiff_t>(read_at_));
         read_at_ = 0;
     }
     bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
-    parts_.push_back({bytes.size(), message_end, how});
+    parts_.push_back({bytes.size(), message_end, how, arrival_ns});
     queued_bytes_ += bytes.size();
 }
 
@@ -65,6 +65,9 @@ message_channel::received_part association_channel::receive_part(std::span<std::
     got.bytes = n;
     if (with_delivery) {
         got.delivery = front.how;
+    }
+    if (arrival_stamps_) {
+        last_arrival_ns_ = front.arrival_ns;
     }
     if (front_taken_ == front.bytes) {
         got.message_end = front.message_end;

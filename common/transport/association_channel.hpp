@@ -38,8 +38,12 @@ class association_channel final : public message_channel {
 
     // From the reader of the shared socket: `bytes` arrived for this
     // association, the whole of a message or (partial delivery) a part of
-    // it, the last part with `message_end`.
-    void deliver(std::span<const std::byte> bytes, bool message_end, const sctp_delivery& how);
+    // it, the last part with `message_end`. `arrival_ns` is the kernel's
+    // receive stamp of the read that brought it (0 when none came): the
+    // session's last_arrival_ns() once it has read this part, when it takes
+    // arrival stamps.
+    void deliver(std::span<const std::byte> bytes, bool message_end, const sctp_delivery& how,
+                 std::int64_t arrival_ns = 0);
     // From the reader: the association ended. What the session reads after
     // the messages already delivered: peer_closed for a shutdown, else
     // peer_error with `why`.
@@ -74,6 +78,7 @@ class association_channel final : public message_channel {
         std::size_t bytes = 0;
         bool message_end = false;
         sctp_delivery how;
+        std::int64_t arrival_ns = 0;
     };
     struct ending {
         bool shut_down_by_peer = false;

@@ -158,6 +158,9 @@ void message_channel::poll_before_sleeping(int fd) const {
 
 message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
                                                             bool with_delivery, bool wait) {
+    if (arrival_stamps_) [[unlikely]] {
+        return receive_stamped_part(buffer, with_delivery, wait);
+    }
     if (wait) {
         poll_before_sleeping(socket_.get());
     }
@@ -167,6 +170,36 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
     for (;;) {
         const ssize_t n =
             reader.read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);
+        if (n > 0) {
+            part.bytes = static_cast<std::size_t>(n);
+            return part;
+        }
+        if (n == 0) {
+            throw peer_closed("the peer closed the connection");
+        }
+        if (errno == EINTR && !wait) {
+            continue;
+        }
+        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
+            return part;  // nothing yet
+        }
+        if (errno == ECONNRESET) {
+            throw peer_gone("the peer reset the connection");
+        }
+        throw std::system_error(errno, std::generic_category(), "receive failed");
+    }
+}
+
+message_channel::received_part stream_channel::receive_stamped_part(std::span<std::byte> buffer,
+                                                                    bool with_delivery, bool wait) {
+    if (wait) {
+        poll_before_sleeping(socket_.get());
+    }
+    received_part part;
+    const int flags = wait ? 0 : MSG_DONTWAIT;
+    for (;;) {
+        const ssize_t n =
+            reader().read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);
         if (n > 0) {
             part.bytes = static_cast<std::size_t>(n);
             return part;

@@ -340,6 +340,11 @@ class stream_channel final : public message_channel {
     // How this channel's reads are made (message_channel.cpp), and its
     // whole reads of a message over TCP.
     stream_reader reader() noexcept;
+    // receive_part with arrival stamps: a call of its own, so that the
+    // plain receive_part keeps its reader without them, whose stamp pointer
+    // is a constant (a reader that must ask costs every read).
+    [[gnu::noinline]] received_part receive_stamped_part(std::span<std::byte> buffer,
+                                                         bool with_delivery, bool wait);
     stream_reader whole_reader() noexcept;
 
     unique_fd socket_;

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # What the round-trip split shows is true: a server made to hold every
 # ping-pong reply (its test hook --test-reply-delay, refused unless
-# SCTP_PERF_TEST_HOOKS=1) puts the hold into the server's part of the split
-# and nowhere else. The server polls its clock for the whole hold between
-# its two stamps, so every round trip's server application part is at least
-# the hold: its minimum, not a percentile, is checked. The other parts
-# stay what a round trip over loopback costs: their medians are checked
-# against a quarter of the hold, far above loopback's tens of microseconds
-# even on a busy machine, far below the hold that a wrong attribution would
-# add to one of them. Without the server's stamps the hold lies beyond the
-# client. Every report says the server held its replies.
+# SCTP_PERF_TEST_HOOKS=1) puts the hold into the server application's part
+# of the split and nowhere else; one made to take every request late after
+# its read (--test-wake-delay, as if it woke late) puts it into the
+# server's receive and wake-up. The server polls its clock for the whole
+# hold where the hook puts it, so every round trip's part is at least the
+# hold: its minimum, not a percentile, is checked. The other parts stay
+# what a round trip over loopback costs: their medians are checked against
+# a quarter of the hold, far above loopback's tens of microseconds even on
+# a busy machine, far below the hold that a wrong attribution would add to
+# one of them. Without the server's stamps a held reply lies beyond the
+# client. Every report says how the server held its replies.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -18,35 +20,44 @@ srv="$BIN_DIR/SOCK_STREAM_srv"
 hold_us=10000
 
 # The hook is refused unless the tests ask for it, and in no help.
-run_capture 2 "$srv" -t tcp -p 0 --test-reply-delay "$hold_us"
-grep -q -- "--test-reply-delay makes every reply late on purpose.*refused unless SCTP_PERF_TEST_HOOKS=1" <<<"$ERR" ||
-    fail "the hook without SCTP_PERF_TEST_HOOKS=1: not refused with its reason: $ERR"
-SCTP_PERF_TEST_HOOKS=1 run_capture 2 "$srv" -t tcp -p 0 --test-reply-delay 0
-grep -q -- "--test-reply-delay must be 1..1000000 microseconds" <<<"$ERR" ||
-    fail "--test-reply-delay 0: not refused: $ERR"
+for hook in --test-reply-delay --test-wake-delay; do
+    run_capture 2 "$srv" -t tcp -p 0 "$hook" "$hold_us"
+    grep -q -- "$hook makes every .* late on purpose.*refused unless SCTP_PERF_TEST_HOOKS=1" <<<"$ERR" ||
+        fail "$hook without SCTP_PERF_TEST_HOOKS=1: not refused with its reason: $ERR"
+    SCTP_PERF_TEST_HOOKS=1 run_capture 2 "$srv" -t tcp -p 0 "$hook" 0
+    grep -q -- "$hook must be 1..1000000 microseconds" <<<"$ERR" ||
+        fail "$hook 0: not refused: $ERR"
+done
 run_capture 0 "$srv" --help all
-if grep -q -- "test-reply-delay" <<<"$OUT"; then
-    fail "--help all shows the test hook"
+if grep -q -- "test-.*-delay" <<<"$OUT"; then
+    fail "--help all shows a test hook"
 fi
-pass "--test-reply-delay: refused without SCTP_PERF_TEST_HOOKS=1 and out of range, in no help"
+pass "--test-reply-delay and --test-wake-delay: refused without SCTP_PERF_TEST_HOOKS=1 and out of range, in no help"
 
+SCTP_PERF_TEST_HOOKS=1 start_server SOCK_STREAM_srv -t tcp --test-wake-delay "$hold_us"
+wait_for_log "warning: test hook: every request is taken $hold_us us after its read"
+late_port=$SERVER_PORT
 SCTP_PERF_TEST_HOOKS=1 start_server SOCK_STREAM_srv -t tcp --test-reply-delay "$hold_us"
 wait_for_log "warning: test hook: every ping-pong reply is held $hold_us us"
+held_port=$SERVER_PORT
 
 run() {
-    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 -c 100 --timestamps "$@"
+    local port=$1
+    shift
+    run_capture 0 "$clt" -t tcp -H 127.0.0.1 -p "$port" -s 7 -c 100 --timestamps "$@"
 }
 
 # shellcheck disable=SC2016 # Perl, expanded by Perl
 held='
-    sub held { my ($held_part, @others) = @_;
+    sub held { my ($hook, $held_part, @others) = @_;
         my $s = $d->{round_trip_split};
         die "no round_trip_split\n" unless $s;
         same "split_round_trips", $s->{split_round_trips}, 100;
         same "missing_stamps", $s->{missing_stamps}, 0;
-        same "server test_reply_delay_us", $d->{server}{test_reply_delay_us}, '"$hold_us"';
-        die "no warning of the held replies\n"
-            unless grep { /held every ping-pong reply '"$hold_us"' us/ } @{$d->{warnings}};
+        same "server $hook", $d->{server}{$hook}, '"$hold_us"';
+        my $warning = $hook eq "test_reply_delay_us"
+            ? "held every ping-pong reply '"$hold_us"' us" : "took every request '"$hold_us"' us";
+        die "no warning of the held replies\n" unless grep { /\Q$warning\E/ } @{$d->{warnings}};
         my $held = $s->{parts}{$held_part}{summary}{min_us};
         die "$held_part: its shortest is $held us, less than the hold\n"
             unless $held >= '"$hold_us"';
@@ -59,16 +70,24 @@ held='
     }
 '
 
-run --one-way --json-file "$WORK_DIR/server.json"
+run "$held_port" --one-way --json-file "$WORK_DIR/server.json"
 check_json "$WORK_DIR/server.json" "$held" \
-    'held(qw(server_application client_send_stack network_and_server_kernel client_receive_stack))' ||
+    'held(qw(test_reply_delay_us server_application client_send_stack
+             network_and_server_send_stack server_receive_and_wake_up client_receive_stack))' ||
     fail "--one-way: the hold is not the server application's alone"
 grep -q "warnings:" <<<"$OUT" && grep -q "held every ping-pong reply $hold_us us" <<<"$OUT" ||
     fail "ACE: the held replies are not warned of: $OUT"
 pass "--timestamps --one-way: a ${hold_us} us hold in every round trip's server application, not in the other parts"
 
-run --json-file "$WORK_DIR/client.json"
+run "$held_port" --json-file "$WORK_DIR/client.json"
 check_json "$WORK_DIR/client.json" "$held" \
-    'held(qw(beyond_the_client client_send_stack client_receive_stack))' ||
+    'held(qw(test_reply_delay_us beyond_the_client client_send_stack client_receive_stack))' ||
     fail "without the server's stamps: the hold is not beyond the client alone"
 pass "--timestamps alone: the hold beyond the client, not in the client's stacks"
+
+run "$late_port" --one-way --json-file "$WORK_DIR/late.json"
+check_json "$WORK_DIR/late.json" "$held" \
+    'held(qw(test_wake_delay_us server_receive_and_wake_up client_send_stack
+             network_and_server_send_stack server_application client_receive_stack))' ||
+    fail "--one-way: a late wake-up is not the server's receive and wake-up alone"
+pass "--timestamps --one-way: a ${hold_us} us late wake-up in every round trip's server receive and wake-up, not in the other parts"

@@ -33,7 +33,7 @@ whole='
             same "config timestamps", ($d->{config}{timestamps} ? "true" : "false"), "true";
             same "transmit_stamps", ($s->{transmit_stamps} ? "true" : "false"), "true";
             same "server_stamps", ($s->{server_stamps} ? "true" : "false"),
-                (@parts == 4 ? "true" : "false");
+                (@parts == 5 ? "true" : "false");
             same "parts", join(" ", sort keys %{$s->{parts}}), join(" ", sort @parts);
             same "split_round_trips", $s->{split_round_trips}, $n;
             same "missing_stamps", $s->{missing_stamps}, 0;
@@ -92,15 +92,17 @@ grep -q 'stamps: 2000 round trips split; 0 missing a stamp' <<<"$OUT" ||
     fail "ACE: the stamps' account is not said"
 pass "ping-pong --timestamps: 2000 round trips split, none missing, the parts add up"
 
-# With the server's stamps (--one-way) its application is a part of its
-# own, taken out of the time beyond the client; the four parts still add
-# up, and the server's part is the server's own reading of its time: the
-# one-way split of the same round trips holds it too (server_turnaround).
+# With the server's stamps (--one-way) its receive and wake-up (from its
+# kernel's arrival stamp to its application's read) and its application
+# are parts of their own, taken out of the time beyond the client; the five
+# parts still add up, and the server's application is the server's own
+# reading of its time: the one-way split of the same round trips holds it
+# too (server_turnaround).
 run -s 7 -c 2000 --timestamps --one-way --json-file "$WORK_DIR/server.json"
 # shellcheck disable=SC2016 # Perl, expanded by Perl
 check_json "$WORK_DIR/server.json" "$whole" '
-    whole(2000, qw(client_send_stack network_and_server_kernel server_application
-                   client_receive_stack));
+    whole(2000, qw(client_send_stack network_and_server_send_stack server_receive_and_wake_up
+                   server_application client_receive_stack));
     my $server = $d->{round_trip_split}{parts}{server_application}{summary};
     my $one_way = $d->{one_way}{server_turnaround}{summary};
     die "no one-way server turnaround\n" unless defined $one_way;
@@ -109,11 +111,11 @@ check_json "$WORK_DIR/server.json" "$whole" '
             if abs($server->{$figure} - $one_way->{$figure}) > 0.0005;
     }
 ' || fail "ping-pong --timestamps --one-way: the split with the server's part is not whole"
-grep -q 'client send stack  network and server kernel  server application  client receive stack' <<<"$OUT" ||
-    fail "ACE: no column heads with the server's part: $OUT"
-grep -q 'server application: from the server.s read of the whole request' <<<"$OUT" ||
-    fail "ACE: the server's part is not explained"
-pass "--timestamps --one-way: the server's application a part of its own, the four parts add up"
+grep -q 'client send stack  network and server send stack  server receive and wake-up  server application  client receive stack' <<<"$OUT" ||
+    fail "ACE: no column heads with the server's parts: $OUT"
+grep -q 'server receive and wake-up: from the server kernel.s stamp of the request.s arrival' <<<"$OUT" ||
+    fail "ACE: the server's parts are not explained"
+pass "--timestamps --one-way: the server's receive and wake-up and its application parts of their own, the five parts add up"
 
 # A payload larger than loopback's segment (64 KiB, two segments): the
 # request's stamps are its last byte's.

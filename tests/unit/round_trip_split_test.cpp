@@ -163,52 +163,65 @@ TEST_CASE("a band holds the whole buckets its ranks fall in", "[timestamps]") {
     CHECK(middle.part_mean_ns[2] == 1'000.0);
 }
 
-TEST_CASE("the server's stamps take its application out of the time beyond the client",
+TEST_CASE("the server's stamps take its wake-up and application out of the time beyond the client",
           "[timestamps]") {
     // t0 1000, t2 1300, t7 9300, t8 10000 on the client's clock; on the
-    // server's, t4 500000 and t5 503000 (its clock is not the client's: only
-    // t5 - t4 is taken). Parts: send stack 300, network and server kernel
-    // (9300 - 1300) - 3000 = 5000, server application 3000, receive stack
-    // 700: 300 + 5000 + 3000 + 700 = 9000 = t8 - t0.
+    // server's, t3 499000, t4 500000 and t5 503000 (its clock is not the
+    // client's: only t4 - t3 and t5 - t4 are taken). Parts: send stack 300,
+    // network and server send stack (9300 - 1300) - (503000 - 499000) =
+    // 4000, server receive and wake-up 1000, server application 3000,
+    // receive stack 700: 300 + 4000 + 1000 + 3000 + 700 = 9000 = t8 - t0.
     round_trip_split split(true, true);
     REQUIRE(split.server_stamped());
-    split.record({1000, 1300, 9300, 10000, 500'000, 503'000});
+    split.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000});
     REQUIRE(split.split_count() == 1);
     CHECK(split.send_stack().min_ns() == 300);
-    CHECK(split.beyond_client().min_ns() == 5'000);
+    CHECK(split.beyond_client().min_ns() == 4'000);
+    CHECK(split.server_wake_up().min_ns() == 1'000);
     CHECK(split.server_application().min_ns() == 3'000);
     CHECK(split.receive_stack().min_ns() == 700);
     const auto band = split.band(1, 1'000'000);
     CHECK(band.round_trip_mean_ns == 9'000.0);
     CHECK(band.part_mean_ns[0] + band.part_mean_ns[1] + band.part_mean_ns[2] +
-              band.part_mean_ns[3] ==
+              band.part_mean_ns[3] + band.part_mean_ns[4] ==
           9'000.0);
     CHECK(band.part_mean_ns[3] == 3'000.0);
+    CHECK(band.part_mean_ns[4] == 1'000.0);
     CHECK(split.negative_parts() == 0);
 
-    SECTION("without transmit stamps it comes out of the send stack and beyond") {
-        // t7 - t0 = 8300, less 3000: 5300; 5300 + 3000 + 700 = 9000.
+    SECTION("without transmit stamps they come out of the send stack and beyond") {
+        // t7 - t0 = 8300, less 4000: 4300; 4300 + 1000 + 3000 + 700 = 9000.
         round_trip_split sctp(false, true);
-        sctp.record({1000, 0, 9300, 10000, 500'000, 503'000});
-        CHECK(sctp.send_stack_and_beyond().min_ns() == 5'300);
+        sctp.record({1000, 0, 9300, 10000, 499'000, 500'000, 503'000});
+        CHECK(sctp.send_stack_and_beyond().min_ns() == 4'300);
+        CHECK(sctp.server_wake_up().min_ns() == 1'000);
         CHECK(sctp.server_application().min_ns() == 3'000);
         CHECK(sctp.band(1, 1'000'000).part_mean_ns[1] == 0.0);
+    }
+    SECTION("a reply without the server kernel's arrival stamp is missing, not split") {
+        round_trip_split unstamped(true, true);
+        unstamped.record({1000, 1300, 9300, 10000, 0, 500'000, 503'000});
+        CHECK(unstamped.missing_stamps() == 1);
+        CHECK(unstamped.split_count() == 0);
     }
     SECTION("a server's time longer than beyond the client is a part below 0") {
         // t7 - t2 = 8000 against a server that says it held the request
         // 9000: the network's part would be -1000, counted and recorded as 0.
         round_trip_split wrong(true, true);
-        wrong.record({1000, 1300, 9300, 10000, 0, 9'000});
+        wrong.record({1000, 1300, 9300, 10000, 1, 1, 9'001});
         CHECK(wrong.negative_parts() == 1);
         CHECK(wrong.beyond_client().max_ns() == 0);
         CHECK(wrong.server_application().min_ns() == 9'000);
+        CHECK(wrong.server_wake_up().min_ns() == 0);
     }
     SECTION("without the server's stamps nothing is taken out") {
         round_trip_split plain(true);
-        plain.record({1000, 1300, 9300, 10000, 500'000, 503'000});
+        plain.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000});
         CHECK(plain.beyond_client().min_ns() == 8'000);
         CHECK(plain.server_application().count() == 0);
+        CHECK(plain.server_wake_up().count() == 0);
         CHECK(plain.band(1, 1'000'000).part_mean_ns[3] == 0.0);
+        CHECK(plain.band(1, 1'000'000).part_mean_ns[4] == 0.0);
     }
 }
 

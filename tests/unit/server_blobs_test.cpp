@@ -143,14 +143,16 @@ TEST_CASE("settings blob: the boot id and the clocks' gap, last, and back") {
 TEST_CASE("settings blob: a server's held replies (its test hook), before the boot id") {
     auto s = tcp_settings();
     s.test_reply_delay_us = 20000;
+    s.test_wake_delay_us = 5000;
     s.boot_id = "6a1f0e2d-1111-4222-8333-444455556666";
     const auto text = protocol::encode_server_settings(s);
-    CHECK(text.ends_with(
-        R"("sctp":null,"test_reply_delay_us":20000,"boot_id":"6a1f0e2d-1111-4222-8333-444455556666"})"));
+    CHECK(text.ends_with(R"("sctp":null,"test_reply_delay_us":20000,"test_wake_delay_us":5000,)"
+                         R"("boot_id":"6a1f0e2d-1111-4222-8333-444455556666"})"));
     CHECK(protocol::decode_server_settings(nlohmann::json::parse(text)) == s);
     // Every other server leaves it out, and a client reads none.
-    CHECK_FALSE(protocol::decode_server_settings(nlohmann::json::parse(tcp_settings_text))
-                    .test_reply_delay_us.has_value());
+    const auto plain = protocol::decode_server_settings(nlohmann::json::parse(tcp_settings_text));
+    CHECK_FALSE(plain.test_reply_delay_us.has_value());
+    CHECK_FALSE(plain.test_wake_delay_us.has_value());
 }
 
 TEST_CASE("settings blob: workers pinned one each give their CPUs after the thread count") {

@@ -94,7 +94,7 @@ TEST_CASE("server options: SOCK_SEQPACK binds a list and refuses -t") {
                Catch::Matchers::Contains("always uses SCTP"));
 }
 
-TEST_CASE("server options: the test hook --test-reply-delay, only with SCTP_PERF_TEST_HOOKS=1") {
+TEST_CASE("server options: the test hooks, only with SCTP_PERF_TEST_HOOKS=1") {
     ::unsetenv("SCTP_PERF_TEST_HOOKS");
     CHECK(parse({}).test_reply_delay.count() == 0);
     CHECK_THAT(usage_message({"--test-reply-delay", "500"}),
@@ -109,5 +109,10 @@ TEST_CASE("server options: the test hook --test-reply-delay, only with SCTP_PERF
         CHECK_THAT(usage_message({"--test-reply-delay", out_of_range}),
                    Catch::Contains("--test-reply-delay must be 1..1000000 microseconds"));
     }
+    CHECK(parse({"--test-wake-delay", "250"}).test_wake_delay == std::chrono::microseconds(250));
+    CHECK_THAT(usage_message({"--test-wake-delay", "0"}),
+               Catch::Contains("--test-wake-delay must be 1..1000000 microseconds"));
     ::unsetenv("SCTP_PERF_TEST_HOOKS");
+    CHECK_THAT(usage_message({"--test-wake-delay", "250"}),
+               Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
 }

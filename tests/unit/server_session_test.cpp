@@ -79,9 +79,11 @@ struct session_on_pair {
 
 void send_header(const session_on_pair& p, protocol::test_mode mode, std::uint32_t payload,
                  std::uint32_t iterations, std::uint32_t max_gap_ms = 0,
-                 std::uint32_t reply_bytes = 0, bool server_timestamps = false) {
+                 std::uint32_t reply_bytes = 0, bool server_timestamps = false,
+                 bool server_receive_stamps = false) {
     protocol::test_header header;
     header.server_timestamps = server_timestamps;
+    header.server_receive_stamps = server_receive_stamps;
     header.mode = mode;
     header.payload_bytes = payload;
     header.iterations = iterations;
@@ -281,6 +283,34 @@ TEST_CASE("session: with server timestamps each ping-pong reply carries arrival 
     // ran: between the two reads around it, arrival first.
     const auto stamps = protocol::decode_server_stamps(protocol::test_mode::ping_pong, reply);
     CHECK(before <= stamps.arrival_ns);
+    CHECK(stamps.arrival_ns <= stamps.departure_ns);
+    CHECK(stamps.departure_ns <= after);
+}
+
+TEST_CASE("session: with the server's receive stamps each reply carries its kernel's arrival",
+          "[server]") {
+    session_on_pair p;
+    // 4-byte requests; reply_bytes 0 is then 1 + 24 + 1 = 26 bytes.
+    send_header(p, protocol::test_mode::ping_pong, 4, 2, 0, 0, true, true);
+    p.advance(1ms);
+    expect_accepted(p);
+    const std::array<std::byte, 4> request{std::byte{0x10}, std::byte{1}, std::byte{2},
+                                           std::byte{0x20}};
+    const auto before = monotonic_ns();
+    p.send(request);
+    p.advance(2ms);
+    const auto after = monotonic_ns();
+    const auto reply = p.received();
+    REQUIRE(reply.size() == 26);
+    CHECK(reply[0] == std::byte{0x10});
+    CHECK(reply[25] == std::byte{0x20});
+    // The kernel stamped the request as it arrived, after `before` and
+    // before the application read it: moved onto this host's
+    // CLOCK_MONOTONIC, it comes first of the three.
+    const auto stamps = protocol::decode_server_stamps(protocol::test_mode::ping_pong, reply, true);
+    REQUIRE(stamps.kernel_arrival_ns != 0);
+    CHECK(before <= stamps.kernel_arrival_ns);
+    CHECK(stamps.kernel_arrival_ns <= stamps.arrival_ns);
     CHECK(stamps.arrival_ns <= stamps.departure_ns);
     CHECK(stamps.departure_ns <= after);
 }

@@ -187,6 +187,27 @@ TEST_CASE("wire: server timestamps are served, other reply sizes checked and ser
             CHECK(protocol::reply_size_of(header) == smallest);
         }
     }
+    SECTION("the server's receive stamps: bit 3, only with bit 2, 8 bytes more a reply") {
+        for (const auto& [mode, smallest] :
+             {std::pair{test_mode::ping_pong, 26U}, std::pair{test_mode::rate, 40U}}) {
+            auto header = header_of(128, 0, mode);
+            header.server_timestamps = true;
+            header.server_receive_stamps = true;
+            const auto bytes = protocol::encode_header(header);
+            CHECK((std::to_integer<unsigned>(bytes[7]) & 0x0c) == 0x0c);
+            CHECK(protocol::decode_header(bytes).header.server_receive_stamps);
+            CHECK(protocol::min_reply_bytes(mode, true, true) == smallest);
+            CHECK(protocol::reply_size_of(header) == smallest);
+            header.reply_bytes = smallest - 1;
+            CHECK(verdict_of(header) == status::bad_reply_size);
+            header.reply_bytes = smallest;
+            CHECK(verdict_of(header) == status::accepted);
+            // Without the server's stamps they mean nothing: refused.
+            header.server_timestamps = false;
+            CHECK(verdict_of(header) == status::bad_flags);
+        }
+        CHECK(protocol::min_reply_bytes(test_mode::ping_pong, false, true) == 2);
+    }
     SECTION("a reply size below the mode's own reply or above 64 KiB") {
         // Ping-pong's reply is 2 bytes, a framed mode's the 16-byte message header.
         for (const auto& [mode, smallest] :
@@ -343,6 +364,20 @@ TEST_CASE("wire: server stamps sit after the mode's own part, big-endian") {
         CHECK(reply[9] == std::byte{0x11});
         CHECK(reply[16] == std::byte{0x18});
         CHECK(reply[17] == std::byte{0xbb});
+        CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply) == stamps);
+    }
+    SECTION("with the kernel's arrival too: the third stamp, bytes 17..24 of a ping-pong reply") {
+        std::vector<std::byte> reply(protocol::min_reply_bytes(test_mode::ping_pong, true, true));
+        CHECK(reply.size() == 26);
+        const protocol::server_stamps all{stamps.arrival_ns, stamps.departure_ns,
+                                          0x2122232425262728ULL};
+        const auto at = protocol::server_stamps_offset(test_mode::ping_pong);
+        protocol::encode_server_stamp(all.arrival_ns, std::span(reply).subspan(at, 8));
+        protocol::encode_server_stamp(all.departure_ns, std::span(reply).subspan(at + 8, 8));
+        protocol::encode_server_stamp(all.kernel_arrival_ns, std::span(reply).subspan(at + 16, 8));
+        CHECK(reply[17] == std::byte{0x21});
+        CHECK(reply[24] == std::byte{0x28});
+        CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply, true) == all);
         CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply) == stamps);
     }
     SECTION("a framed mode: bytes 16..23 arrival, 24..31 departure") {

@@ -17,15 +17,17 @@
 #     pair back to back; a preemption between two such reads in the
 #     emulated guest moves one sample, not the mean).
 # Each path runs again with --one-way: every reply then carries the server's
-# stamps, and the server's application is a part of its own, taken out of
-# the time beyond the client (TCP) or out of the send stack and beyond
-# (SCTP); the same checks hold for the four or three parts.
+# stamps, its kernel's receive stamp among them, and the server's receive
+# and wake-up and its application are parts of their own, taken out of the
+# time beyond the client (TCP) or out of the send stack and beyond (SCTP);
+# the same checks hold for the five or four parts.
 # Last, what the split shows is true on each SCTP style: a server made to
 # hold every ping-pong reply (its test hook --test-reply-delay, with
-# SCTP_PERF_TEST_HOOKS=1) puts the hold into the server's part alone. The
-# server polls its clock through the hold between its two stamps, so the
-# server application's shortest part is at least the hold, and the other
-# parts' medians stay under half of it.
+# SCTP_PERF_TEST_HOOKS=1) puts the hold into the server application alone,
+# one made to take every request late after its read (--test-wake-delay)
+# into the server's receive and wake-up alone. The server polls its clock
+# through the hold where the hook puts it, so that part's shortest is at
+# least the hold, and the other parts' medians stay under half of it.
 # Timing in the guest is emulated: no latency is judged, only that the
 # stamps are there and consistent.
 # shellcheck shell=sh source=../lib.sh
@@ -72,34 +74,38 @@ split_run() {
     judge "${_label}" "parts (${_parts}) add up to ${_sum} us, round trip ${_rtt} us (means, emulated timing)"
 }
 
-# held_run LABEL CLIENT ARGS...: 50 round trips with --timestamps --one-way
-# against the holding server started last (SCTP's parts).
+# held_run LABEL HOOK HELD_PART OTHER_PARTS CLIENT ARGS...: 50 round trips
+# with --timestamps --one-way against the server started last with the test
+# hook HOOK (its settings' key), which must hold HELD_PART alone.
 hold_us=20000
 held_run() {
     _label="$1"
-    _client="$2"
-    shift 2
+    _hook="$2"
+    _held_part="$3"
+    _others="$4"
+    _client="$5"
+    shift 5
     run_report "${_label}" "${CHECK_WORK}/$(echo "${_label}" | tr ' /,' '___').json" \
         "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json \
         --io-timeout 10 -s 7 -c 50 --timestamps --one-way "$@"
     expect_field round_trip_split.split_round_trips 50
     expect_field round_trip_split.missing_stamps 0
-    expect_field server.test_reply_delay_us "${hold_us}"
-    _held="$(report_field round_trip_split.parts.server_application.summary.min_us)"
+    expect_field "server.${_hook}" "${hold_us}"
+    _held="$(report_field "round_trip_split.parts.${_held_part}.summary.min_us")"
     float_ge "${_held:-0}" "${hold_us}" ||
-        mismatches="${mismatches}; the server application's shortest part is ${_held} us, less than the ${hold_us} us hold"
-    for _part in send_stack_network_and_server_kernel client_receive_stack; do
+        mismatches="${mismatches}; ${_held_part}'s shortest is ${_held} us, less than the ${hold_us} us hold"
+    for _part in ${_others}; do
         _p50="$(report_field "round_trip_split.parts.${_part}.percentiles.p50_us")"
         float_lt "${_p50:-${hold_us}}" $((hold_us / 2)) ||
             mismatches="${mismatches}; ${_part} p50 ${_p50} us, half the hold or more"
     done
-    judge "${_label}" "server application at least ${_held} us of the ${hold_us} us hold (emulated timing)"
+    judge "${_label}" "${_held_part} at least ${_held} us of the ${hold_us} us hold (emulated timing)"
 }
 
 sctp_parts="send_stack_and_beyond client_receive_stack"
 tcp_parts="client_send_stack beyond_the_client client_receive_stack"
-sctp_server_parts="send_stack_network_and_server_kernel server_application client_receive_stack"
-tcp_server_parts="client_send_stack network_and_server_kernel server_application client_receive_stack"
+sctp_server_parts="send_stack_network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack"
+tcp_server_parts="client_send_stack network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack"
 
 start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp
 split_run "SCTP stream" SOCK_STREAM_clt "${sctp_parts}" -t sctp
@@ -127,13 +133,27 @@ expect_field round_trip_split.server_stamps true
 judge "SCTP one-to-many, --one-way"
 stop_pid "${SERVER_PID}"
 export SCTP_PERF_TEST_HOOKS=1
+not_application="send_stack_network_and_server_send_stack server_receive_and_wake_up client_receive_stack"
+not_wake_up="send_stack_network_and_server_send_stack server_application client_receive_stack"
 start_server "${CHECK_WORK}/held-stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp \
     --test-reply-delay "${hold_us}"
-held_run "SCTP stream, replies held" SOCK_STREAM_clt -t sctp
+held_run "SCTP stream, replies held" test_reply_delay_us server_application \
+    "${not_application}" SOCK_STREAM_clt -t sctp
+stop_pid "${SERVER_PID}"
+start_server "${CHECK_WORK}/late-stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp \
+    --test-wake-delay "${hold_us}"
+held_run "SCTP stream, woken late" test_wake_delay_us server_receive_and_wake_up \
+    "${not_wake_up}" SOCK_STREAM_clt -t sctp
 stop_pid "${SERVER_PID}"
 start_server "${CHECK_WORK}/held-seqpack-srv.log" - SOCK_SEQPACK_srv -p 0 \
     --test-reply-delay "${hold_us}"
-held_run "SCTP one-to-many, replies held" SOCK_SEQPACK_clt
+held_run "SCTP one-to-many, replies held" test_reply_delay_us server_application \
+    "${not_application}" SOCK_SEQPACK_clt
+stop_pid "${SERVER_PID}"
+start_server "${CHECK_WORK}/late-seqpack-srv.log" - SOCK_SEQPACK_srv -p 0 \
+    --test-wake-delay "${hold_us}"
+held_run "SCTP one-to-many, woken late" test_wake_delay_us server_receive_and_wake_up \
+    "${not_wake_up}" SOCK_SEQPACK_clt
 stop_pid "${SERVER_PID}"
 unset SCTP_PERF_TEST_HOOKS
-pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each; a held reply in the server's part alone on both SCTP styles"
+pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each; a held reply in the server's application alone and a late wake-up in its receive and wake-up alone, on both SCTP styles"
