@@ -42,7 +42,8 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "where the round trip went: the kernel's software stamps (SO_TIMESTAMPING) of each "
          "request handed to the device and each reply's arrival split every round trip into "
          "the client's send stack, the rest (network and server) and the client's receive "
-         "stack; with --one-way the server's application is a part of its own; plain "
+         "stack; with --one-way the server's receive and wake-up (from its kernel's receive "
+         "stamp) and its application are parts of their own; plain "
          "ping-pong; over SCTP, whose kernel stamps only what it receives, the send stack "
          "stays in the rest")
         ("half-rtt", po::bool_switch(&raw.half_rtt),
