@@ -156,20 +156,19 @@ void message_channel::poll_before_sleeping(int fd) const {
     }
 }
 
-message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
-                                                            bool with_delivery, bool wait) {
-    if (arrival_stamps_) [[unlikely]] {
-        return receive_stamped_part(buffer, with_delivery, wait);
-    }
-    if (wait) {
-        poll_before_sleeping(socket_.get());
-    }
-    received_part part;
+namespace {
+
+// One part read with `reader`, inlined into each caller so that the plain
+// reader's stamp pointer stays a constant the compiler folds away.
+[[gnu::always_inline]] inline message_channel::received_part read_part(const stream_reader& reader,
+                                                                       int fd,
+                                                                       std::span<std::byte> buffer,
+                                                                       bool with_delivery,
+                                                                       bool wait) {
+    message_channel::received_part part;
     const int flags = wait ? 0 : MSG_DONTWAIT;
-    const stream_reader reader{paths_.get(), message_paths_ ? &last_read_path_ : nullptr};
     for (;;) {
-        const ssize_t n =
-            reader.read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);
+        const ssize_t n = reader.read(fd, buffer, flags, with_delivery ? &part.delivery : nullptr);
         if (n > 0) {
             part.bytes = static_cast<std::size_t>(n);
             return part;
@@ -190,34 +189,26 @@ message_channel::received_part stream_channel::receive_part(std::span<std::byte>
     }
 }
 
+}  // namespace
+
+message_channel::received_part stream_channel::receive_part(std::span<std::byte> buffer,
+                                                            bool with_delivery, bool wait) {
+    if (arrival_stamps_) [[unlikely]] {
+        return receive_stamped_part(buffer, with_delivery, wait);
+    }
+    if (wait) {
+        poll_before_sleeping(socket_.get());
+    }
+    return read_part({paths_.get(), message_paths_ ? &last_read_path_ : nullptr}, socket_.get(),
+                     buffer, with_delivery, wait);
+}
+
 message_channel::received_part stream_channel::receive_stamped_part(std::span<std::byte> buffer,
                                                                     bool with_delivery, bool wait) {
     if (wait) {
         poll_before_sleeping(socket_.get());
     }
-    received_part part;
-    const int flags = wait ? 0 : MSG_DONTWAIT;
-    for (;;) {
-        const ssize_t n =
-            reader().read(socket_.get(), buffer, flags, with_delivery ? &part.delivery : nullptr);
-        if (n > 0) {
-            part.bytes = static_cast<std::size_t>(n);
-            return part;
-        }
-        if (n == 0) {
-            throw peer_closed("the peer closed the connection");
-        }
-        if (errno == EINTR && !wait) {
-            continue;
-        }
-        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) {
-            return part;  // nothing yet
-        }
-        if (errno == ECONNRESET) {
-            throw peer_gone("the peer reset the connection");
-        }
-        throw std::system_error(errno, std::generic_category(), "receive failed");
-    }
+    return read_part(reader(), socket_.get(), buffer, with_delivery, wait);
 }
 
 std::chrono::steady_clock::time_point message_deadline(
