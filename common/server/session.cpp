@@ -445,8 +445,9 @@ void session::note_kernel_arrival() noexcept {
     // The kernel stamps on CLOCK_REALTIME; the arrival above is the steady
     // clock's. The offset between the two is read apart, not beside each
     // reading, so that losing the CPU between two reads cannot open a gap;
-    // read again every so often, outside the request's handling, so that a
-    // setting of the wall clock skews at most that many requests.
+    // read again every offset_read_every requests, so that a setting of the
+    // wall clock skews at most that many (the two reads, some 50 ns, fall
+    // in that one request's server application part).
     const auto stamp = channel_->last_arrival_ns();
     kernel_arrival_ns_ =
         stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_minus_monotonic_ns_);
