@@ -29,23 +29,21 @@ void transmit_stamp_match::take(const transmit_stamp& stamp) noexcept {
 }
 
 round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
-    : channel_(channel), split_(split), realtime_minus_steady_ns_(realtime_minus_monotonic_ns()) {
+    : channel_(channel), split_(split) {
+    offset_.read_now();
     enable_kernel_timestamps(channel.native_handle(), split.transmit_stamped());
     channel.take_arrival_stamps(true);
 }
 
 void round_trip_stamps::before_send(std::chrono::steady_clock::time_point start) noexcept {
-    app_send_ns_ = ns_since_epoch(start) + realtime_minus_steady_ns_;
+    app_send_ns_ = ns_since_epoch(start) + offset_.ns();
 }
 
 void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
                                     std::chrono::steady_clock::time_point stop,
                                     const protocol::server_stamps* server) {
-    const std::int64_t app_received_ns = ns_since_epoch(stop) + realtime_minus_steady_ns_;
-    if (++since_offset_read_ == offset_read_every) {
-        since_offset_read_ = 0;
-        realtime_minus_steady_ns_ = realtime_minus_monotonic_ns();
-    }
+    const std::int64_t app_received_ns = ns_since_epoch(stop) + offset_.ns();
+    offset_.counted();
     match_.sent(request_bytes);
     const auto stray_before = match_.stray();
     if (split_.transmit_stamped()) {

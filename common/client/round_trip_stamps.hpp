@@ -27,6 +27,7 @@
 #include <optional>
 
 #include "protocol/wire_protocol.hpp"
+#include "runtime/clock_relation.hpp"
 #include "stats/round_trip_split.hpp"
 #include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
@@ -84,8 +85,7 @@ class round_trip_stamps {
     message_channel& channel_;
     round_trip_split& split_;
     transmit_stamp_match match_;
-    std::int64_t realtime_minus_steady_ns_ = 0;
-    std::uint32_t since_offset_read_ = 0;
+    realtime_offset offset_;  // CLOCK_REALTIME minus the steady clock
     std::int64_t app_send_ns_ = 0;
 };
 

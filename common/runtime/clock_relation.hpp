@@ -22,6 +22,33 @@ std::optional<std::string> read_boot_id(
 // few tries, against their midpoint.
 std::int64_t realtime_minus_monotonic_ns() noexcept;
 
+// realtime_minus_monotonic_ns(), kept for moving the kernel's stamps
+// (CLOCK_REALTIME) and the steady clock's readings onto one clock: read
+// apart from those readings, not beside each (a thread that loses its CPU
+// between two reads would open a gap in that one), and again once every
+// read_every events that used it (round trips, requests), so that a
+// setting of the wall clock skews at most that many.
+class realtime_offset {
+  public:
+    static constexpr std::uint32_t read_every = 1024;
+    // 0 until the first read_now().
+    std::int64_t ns() const noexcept { return ns_; }
+    void read_now() noexcept {
+        ns_ = realtime_minus_monotonic_ns();
+        since_read_ = 0;
+    }
+    // One event has used ns(): every read_every, the offset is read again.
+    void counted() noexcept {
+        if (++since_read_ == read_every) {
+            read_now();
+        }
+    }
+
+  private:
+    std::int64_t ns_ = 0;
+    std::uint32_t since_read_ = 0;
+};
+
 // CLOCK_MONOTONIC now, in nanoseconds (steady_clock on Linux).
 std::int64_t monotonic_now_ns() noexcept;
 

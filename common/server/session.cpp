@@ -11,7 +11,6 @@
 #include <utility>
 
 #include "errors.hpp"
-#include "runtime/clock_relation.hpp"
 #include "server/server_log.hpp"
 #include "server/session_paths.hpp"
 #include "transport/peer_failures.hpp"
@@ -443,18 +442,12 @@ void session::note_arrival() noexcept {
 
 void session::note_kernel_arrival() noexcept {
     // The kernel stamps on CLOCK_REALTIME; the arrival above is the steady
-    // clock's. The offset between the two is read apart, not beside each
-    // reading, so that losing the CPU between two reads cannot open a gap;
-    // read again every offset_read_every requests, so that a setting of the
-    // wall clock skews at most that many (the two reads, some 50 ns, fall
-    // in that one request's server application part).
+    // clock's. When the offset is read again (some 50 ns, one request in
+    // realtime_offset::read_every), the reads fall in that request's server
+    // application part.
     const auto stamp = channel_->last_arrival_ns();
-    kernel_arrival_ns_ =
-        stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_minus_monotonic_ns_);
-    if (++since_offset_read_ == offset_read_every) {
-        since_offset_read_ = 0;
-        realtime_minus_monotonic_ns_ = realtime_minus_monotonic_ns();
-    }
+    kernel_arrival_ns_ = stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+    realtime_offset_.counted();
 }
 
 void session::settle_end(bool ended, clock::time_point now) {

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "protocol/wire_protocol.hpp"
+#include "runtime/clock_relation.hpp"
 #include "runtime/process_usage.hpp"
 #include "server/reply_queue.hpp"
 #include "server/server_settings.hpp"
@@ -243,11 +244,9 @@ class session {
     std::uint64_t arrival_ns_ = 0;  // the last read's arrival stamp (note_arrival)
     // With the server's receive stamps: the kernel's arrival stamp of that
     // read, on the steady clock (0 when it carried none), and CLOCK_REALTIME
-    // minus the steady clock, read every offset_read_every requests.
+    // minus the steady clock that moves it there.
     std::uint64_t kernel_arrival_ns_ = 0;
-    std::int64_t realtime_minus_monotonic_ns_ = 0;
-    std::uint32_t since_offset_read_ = 0;
-    static constexpr std::uint32_t offset_read_every = 1024;
+    realtime_offset realtime_offset_;
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "errors.hpp"
-#include "runtime/clock_relation.hpp"
 #include "server/server_log.hpp"
 #include "server/session.hpp"
 #include "transport/kernel_timestamps.hpp"
@@ -86,7 +85,7 @@ void session::begin_test(clock::time_point now) {
         // but a control message per read.
         enable_kernel_timestamps(channel_->native_handle(), false);
         channel_->take_arrival_stamps(true);
-        realtime_minus_monotonic_ns_ = realtime_minus_monotonic_ns();
+        realtime_offset_.read_now();
         log_info("The client asks for the kernel's receive stamps too (--timestamps)");
     }
     if (mode == protocol::test_mode::ping_pong) {
