@@ -8,19 +8,14 @@
 #include <random>
 #include <vector>
 
+#include "reference_percentile.hpp"
 #include "stats/log_linear_histogram.hpp"
 
 using sctp_perf::compact_histogram;
 using sctp_perf::log_linear_histogram;
+using sctp_perf::testing::reference_percentile;
 
 namespace {
-
-// Nearest-rank percentile of a sorted sample: the value at rank ceil(n*q).
-std::uint64_t reference_percentile(const std::vector<std::uint64_t>& sorted, std::uint32_t ppm) {
-    const std::uint64_t n = sorted.size();
-    const std::uint64_t rank = std::max<std::uint64_t>((n * ppm + 999'999) / 1'000'000, 1);
-    return sorted[rank - 1];
-}
 
 constexpr std::uint32_t reported_ppm[] = {1,       100'000, 500'000, 900'000,
                                           990'000, 999'000, 999'900, 1'000'000};

@@ -156,7 +156,7 @@ TEST_CASE("pin_thread: a CPU the kernel will not give is named") {
 namespace {
 
 template <typename Parse>
-std::string usage_message(std::vector<std::string> words, Parse parse) {
+std::string usage_message_of(std::vector<std::string> words, Parse parse) {
     const command_line cl(std::move(words));
     std::ostringstream out;
     try {
@@ -168,13 +168,13 @@ std::string usage_message(std::vector<std::string> words, Parse parse) {
     return {};
 }
 
-const auto parse_server = [](const command_line& cl, std::ostream& out) {
+const auto parse_stream_server = [](const command_line& cl, std::ostream& out) {
     return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_server, out);
 };
 const auto parse_seqpack_server = [](const command_line& cl, std::ostream& out) {
     return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::seqpack_server, out);
 };
-const auto parse_client = [](const command_line& cl, std::ostream& out) {
+const auto parse_stream_client = [](const command_line& cl, std::ostream& out) {
     return parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_client, out);
 };
 const auto parse_seqpack_client = [](const command_line& cl, std::ostream& out) {
@@ -203,9 +203,9 @@ TEST_CASE("placement options: --cpu and --spin on every program, off by default"
         CHECK(given.cpus == cpus{0, 2, 3});
         CHECK(given.spin);
     };
-    check(parse_server, {});
+    check(parse_stream_server, {});
     check(parse_seqpack_server, {});
-    check(parse_client, {"-s", "7"});
+    check(parse_stream_client, {"-s", "7"});
     check(parse_seqpack_client, {"-s", "7"});
 }
 
@@ -213,9 +213,10 @@ TEST_CASE("placement options: a malformed --cpu list is one sentence naming the 
     const std::string expected =
         "--cpu must list CPU numbers and ranges separated by commas, such as 0, 1-3 or 0,2-3, "
         "not 'x'";
-    CHECK(usage_message({"--cpu", "x"}, parse_server) == expected);
-    CHECK(usage_message({"-s", "7", "--cpu", "x"}, parse_client) == expected);
-    CHECK(usage_message({"-s", "7", "--cpu", "2-1"}, parse_seqpack_client).find("not '2-1'") !=
+    CHECK(usage_message_of({"--cpu", "x"}, parse_stream_server) == expected);
+    CHECK(usage_message_of({"-s", "7", "--cpu", "x"}, parse_stream_client) == expected);
+    CHECK(usage_message_of({"-s", "7", "--cpu", "2-1"}, parse_seqpack_client).find("not '2-1'") !=
           std::string::npos);
-    CHECK(usage_message({"--cpu", ""}, parse_seqpack_server).find("not ''") != std::string::npos);
+    CHECK(usage_message_of({"--cpu", ""}, parse_seqpack_server).find("not ''") !=
+          std::string::npos);
 }

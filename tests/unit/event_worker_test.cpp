@@ -68,7 +68,7 @@ struct quiet_log {
     ~quiet_log() { set_log_quiet(false); }
 };
 
-server_identity tcp_identity() {
+server_identity worker_tcp_identity() {
     server_identity identity;
     identity.program = "SOCK_STREAM_srv";
     identity.transport = transport_protocol::tcp;
@@ -120,7 +120,7 @@ void hand_in_from_idle_thread(event_worker& worker, std::unique_ptr<session> s, 
 
 TEST_CASE("event worker: handing in a session does not interrupt the worker's wait in it",
           "[server]") {
-    const auto identity = tcp_identity();
+    const auto identity = worker_tcp_identity();
     const quiet_log quiet;
     event_worker worker(identity, nullptr);
     worker.start();

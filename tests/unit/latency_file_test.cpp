@@ -19,7 +19,8 @@ using sctp_perf::latency_file;
 
 namespace {
 
-const std::string header = "flow,sequence,due_ns,send_ns,reply_ns,corrected_ns,uncorrected_ns\n";
+const std::string csv_header =
+    "flow,sequence,due_ns,send_ns,reply_ns,corrected_ns,uncorrected_ns\n";
 
 // A file in the temporary directory, removed at the end of the test.
 class temp_path {
@@ -79,7 +80,7 @@ TEST_CASE("latency file: one row per timed message, header first", "[latency_fil
     }  // the writer's destructor flushes
     file.close();
     CHECK(read_lines(path.string()) ==
-          std::vector<std::string>{header.substr(0, header.size() - 1),
+          std::vector<std::string>{csv_header.substr(0, csv_header.size() - 1),
                                    "3,42,1000,1500,21500,20500,20000"});
 }
 
@@ -105,7 +106,7 @@ TEST_CASE("latency file: rows of two writer threads all arrive intact", "[latenc
 
     const auto lines = read_lines(path.string());
     REQUIRE(lines.size() == 1 + 2 * rows_per_thread);
-    CHECK(lines.front() + "\n" == header);
+    CHECK(lines.front() + "\n" == csv_header);
     std::map<std::uint32_t, std::uint64_t> next_sequence{{1, 0}, {2, 0}};
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const row r = parse_row(lines[i]);
@@ -128,7 +129,7 @@ TEST_CASE("latency file: a writer's buffer is flushed at its bound, never grown"
     auto w = file.make_writer();
     const std::size_t capacity = w.buffer_capacity_bytes();
     CHECK(capacity == latency_file::writer_buffer_bytes);
-    CHECK(path.size() == header.size());
+    CHECK(path.size() == csv_header.size());
 
     // "1,7,1000,1500,21500,20500,20000\n" is 32 bytes. The writer flushes once
     // fewer than 160 bytes remain of 65536, i.e. once 32 n > 65536 - 160 =
@@ -139,10 +140,10 @@ TEST_CASE("latency file: a writer's buffer is flushed at its bound, never grown"
         w.add(1, 7, 1000, 1500, 21500);
     }
     CHECK(w.buffered_bytes() == 2043 * 32);
-    CHECK(path.size() == header.size());
+    CHECK(path.size() == csv_header.size());
     w.add(1, 7, 1000, 1500, 21500);
     CHECK(w.buffered_bytes() == 0);
-    CHECK(path.size() == header.size() + 2044 * 32);
+    CHECK(path.size() == csv_header.size() + 2044 * 32);
 
     // A hundred thousand more rows (3.2 MB) pass through the same memory.
     std::size_t most_buffered = 0;
@@ -153,7 +154,7 @@ TEST_CASE("latency file: a writer's buffer is flushed at its bound, never grown"
     CHECK(most_buffered <= latency_file::writer_buffer_bytes);
     CHECK(w.buffer_capacity_bytes() == capacity);
     file.close();  // flushes the writer still alive
-    CHECK(path.size() == header.size() + (2044 + 100'000) * 32);
+    CHECK(path.size() == csv_header.size() + (2044 + 100'000) * 32);
 }
 
 TEST_CASE("latency file: a moved writer keeps its rows", "[latency_file]") {

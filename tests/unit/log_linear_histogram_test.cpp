@@ -8,21 +8,11 @@
 #include <random>
 #include <vector>
 
+#include "reference_percentile.hpp"
 #include "stats/latency_recorder.hpp"
 
 using sctp_perf::log_linear_histogram;
-
-namespace {
-
-// Nearest-rank percentile of a sorted sample: the value at rank ceil(n*q).
-std::uint64_t reference_percentile(const std::vector<std::uint64_t>& sorted, std::uint32_t ppm) {
-    const std::uint64_t n = sorted.size();
-    std::uint64_t rank = (n * ppm + 999'999) / 1'000'000;
-    rank = std::max<std::uint64_t>(rank, 1);
-    return sorted[rank - 1];
-}
-
-}  // namespace
+using sctp_perf::testing::reference_percentile;
 
 TEST_CASE("log_linear_histogram: small values are exact") {
     log_linear_histogram h;

@@ -30,10 +30,6 @@ number_problem count_problem(std::string_view text) {
     return reading.problem;
 }
 
-std::string client_error(std::vector<std::string> words) {
-    return sctp_perf::testing::client_usage_error(std::move(words));
-}
-
 }  // namespace
 
 TEST_CASE("counts: plain, exponent, decimal and binary suffixes") {
@@ -134,38 +130,44 @@ TEST_CASE("number options: the forms reach the options") {
 
 TEST_CASE("number options: an unreadable number is named in our words") {
     using Catch::Matchers::Contains;
-    CHECK(client_error({"-s", "1", "-c", "1e6x"}) ==
+    CHECK(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "1e6x"}) ==
           "-c/--test-iterations must be a count such as 100000, 1e5, 100k or 1M, not '1e6x'");
-    CHECK(client_error({"-s", "1", "-c", "2.5"}) ==
+    CHECK(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "2.5"}) ==
           "-c/--test-iterations must be a count such as 100000, 1e5, 100k or 1M, not '2.5' "
           "(a fraction; a count must come out whole)");
-    CHECK_THAT(client_error({"-s", "1", "-c", "1e-1"}), Contains("not '1e-1' (a fraction"));
-    CHECK_THAT(client_error({"-s", "1", "-c", "-5"}),
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "1e-1"}),
+               Contains("not '1e-1' (a fraction"));
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "-5"}),
                Contains("-c/--test-iterations must be a count such as 100000, 1e5, 100k or 1M, "
                         "not '-5' (negative)"));
-    CHECK_THAT(client_error({"-s", "1", "-c", "1e30"}), Contains("not '1e30' (too large)"));
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "1e30"}),
+               Contains("not '1e30' (too large)"));
     CHECK_THAT(
-        client_error({"-s", "1", "-t", "tcp", "--sndbuf", "4MB"}),
+        sctp_perf::testing::client_usage_error({"-s", "1", "-t", "tcp", "--sndbuf", "4MB"}),
         Contains("--sndbuf must be a size in bytes such as 262144, 256Ki or 4Mi, not '4MB'"));
-    CHECK_THAT(client_error({"-s", "x"}),
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "x"}),
                Contains("-s/--payload-size-power-of-2 must be a whole number, not 'x'"));
-    CHECK_THAT(client_error({"-s", "1", "--io-timeout", "10s"}),
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "--io-timeout", "10s"}),
                Contains("--io-timeout must be a number of seconds such as 10, 0.5 or 1e-3, not "
                         "'10s'"));
-    CHECK_THAT(client_error({"-s", "1", "-M", "1ms"}),
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-M", "1ms"}),
                Contains("-M/--histogram-max-bin must be a number of microseconds"));
-    CHECK_THAT(client_error({"-s", "4", "--rate", "fast"}),
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "4", "--rate", "fast"}),
                Contains("--rate must be a rate such as 1000, 2.5, 1e5 or 100k, not 'fast'"));
-    CHECK_THAT(client_error({"-s", "4", "--rate", "1k", "--streams", "many"}),
-               Contains("--streams must be a count"));
+    CHECK_THAT(
+        sctp_perf::testing::client_usage_error({"-s", "4", "--rate", "1k", "--streams", "many"}),
+        Contains("--streams must be a count"));
     // A readable number still meets its option's range.
-    CHECK_THAT(client_error({"-s", "1", "-c", "5G"}), Contains("-c/--test-iterations must be 1.."));
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "5G"}),
+               Contains("-c/--test-iterations must be 1.."));
     // Never Boost's wording.
-    CHECK_THAT(client_error({"-s", "1", "-c", "1e6x"}), !Contains("is invalid"));
+    CHECK_THAT(sctp_perf::testing::client_usage_error({"-s", "1", "-c", "1e6x"}),
+               !Contains("is invalid"));
 }
 
 TEST_CASE("number options: every unreadable number at once, with the other rules") {
-    const auto message = client_error({"-c", "2.5", "-b", "many", "-t", "udp"});
+    const auto message =
+        sctp_perf::testing::client_usage_error({"-c", "2.5", "-b", "many", "-t", "udp"});
     CHECK_THAT(message, Catch::Matchers::Contains("-c/--test-iterations must be a count"));
     CHECK_THAT(message, Catch::Matchers::Contains("-b/--histogram-bin-count must be a count"));
     CHECK_THAT(message, Catch::Matchers::Contains("must be sctp or tcp"));

@@ -82,4 +82,16 @@ inline server_options parsed_server(std::vector<std::string> words) {
     return *options;
 }
 
+// The tests of options other than the size give every client command
+// line one (-s 7) first: these two put it there.
+inline client_options parsed_sized_client(std::vector<std::string> words) {
+    words.insert(words.begin(), {"-s", "7"});
+    return parsed_client(std::move(words));
+}
+
+inline std::string sized_client_usage_error(std::vector<std::string> words) {
+    words.insert(words.begin(), {"-s", "7"});
+    return client_usage_error(std::move(words));
+}
+
 }  // namespace sctp_perf::testing

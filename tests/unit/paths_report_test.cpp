@@ -13,7 +13,7 @@ using namespace sctp_perf;
 
 namespace {
 
-constexpr std::int64_t ms = 1'000'000;
+constexpr std::int64_t ns_per_ms = 1'000'000;
 
 path_failure_report two_paths_failed_over() {
     path_failure_report r;
@@ -33,11 +33,11 @@ path_failure_report two_paths_failed_over() {
     r.system.pf_enable = 0;
     r.client.known = true;
     r.client.clock = "client";
-    r.client.events = {{2153 * ms, "unreachable", "10.77.1.2:45453", 0, 0},
-                       {6210 * ms, "available", "10.77.1.2:45453", 2, 0}};
+    r.client.events = {{2153 * ns_per_ms, "unreachable", "10.77.1.2:45453", 0, 0},
+                       {6210 * ns_per_ms, "available", "10.77.1.2:45453", 2, 0}};
     r.server.note = "plain ping-pong has no end-of-test account to carry them";
     path_reading end;
-    end.at_ns = 8000 * ms;
+    end.at_ns = 8000 * ns_per_ms;
     end.why = "end";
     end.paths.primary = "10.77.1.2:45453";
     end.paths.paths = {{"10.77.1.2:45453", "active", 1, 50, 4380, 1500},
@@ -49,7 +49,7 @@ path_failure_report two_paths_failed_over() {
     fault.command = "tc qdisc add dev c1 root netem loss 100%";
     fault.output_file = "SOCK_STREAM_clt-at-1.log";
     fault.started = true;
-    fault.started_ns = 2001 * ms;
+    fault.started_ns = 2001 * ns_per_ms;
     fault.started_utc = "2026-11-26T07:08:03.000000Z";
     fault.duration_s = 0.012;
     fault.exit_status = 0;
@@ -58,16 +58,16 @@ path_failure_report two_paths_failed_over() {
     f.fault_source = "--at 1";
     f.fault_command_s = 0.012;
     f.path_names = {"?", "10.77.1.2:45453", "10.77.2.2:45453"};
-    f.cost.fault_ns = 2001 * ms;
+    f.cost.fault_ns = 2001 * ns_per_ms;
     f.cost.fault_path = 1;
-    f.cost.other_path_reply_ns = 312 * ms;
-    f.cost.longest_gap = reply_gap{2000 * ms, 2313 * ms};
+    f.cost.other_path_reply_ns = 312 * ns_per_ms;
+    f.cost.longest_gap = reply_gap{2000 * ns_per_ms, 2313 * ns_per_ms};
     f.cost.unfaulted_replies = 2000;
     f.cost.unfaulted_p999_ns = 1'234'567;
     f.cost.later_replies = 6000;
     f.cost.later_slower_than_p999 = 312;
     f.cost.replies_per_path = {0, 6000, 2000};
-    f.client_detection = timed_figure{152 * ms, "unreachable 10.77.1.2:45453"};
+    f.client_detection = timed_figure{152 * ns_per_ms, "unreachable 10.77.1.2:45453"};
     detection_inputs in;
     in.rto_ms = 50;
     in.rto_max_ms = 200;

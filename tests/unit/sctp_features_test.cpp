@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "transport/sctp_features.hpp"
 
-#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -14,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "loopback_connection.hpp"
 #include "transport/transport_counters.hpp"
 #include "transport/unique_fd.hpp"
 
@@ -27,7 +27,7 @@ namespace {
 
 // The struct an option carries, read back from its bytes.
 template <class T>
-T decode(const sctp_socket_option& option) {
+T option_value(const sctp_socket_option& option) {
     REQUIRE(option.value.size() == sizeof(T));
     T value;
     std::memcpy(&value, option.value.data(), sizeof value);
@@ -99,7 +99,7 @@ TEST_CASE("sctp features: --streams asks for that many streams both ways", "[sct
     CHECK(plan[0].name == SCTP_INITMSG);
     CHECK(plan[0].name_text == "SCTP_INITMSG");
     CHECK(plan[0].option == "--streams");
-    const auto init = decode<sctp_initmsg>(plan[0]);
+    const auto init = option_value<sctp_initmsg>(plan[0]);
     CHECK(init.sinit_num_ostreams == 8);
     CHECK(init.sinit_max_instreams == 8);
     CHECK(init.sinit_max_attempts == 0);
@@ -115,7 +115,7 @@ TEST_CASE("sctp features: --pr-sctp turns PR-SCTP support on", "[sctp_features]"
         CHECK(plan[0].name == SCTP_PR_SUPPORTED);
         CHECK(plan[0].name_text == "SCTP_PR_SUPPORTED");
         CHECK(plan[0].option == "--pr-sctp");
-        const auto value = decode<sctp_assoc_value>(plan[0]);
+        const auto value = option_value<sctp_assoc_value>(plan[0]);
         CHECK(value.assoc_id == SCTP_FUTURE_ASSOC);
         CHECK(value.assoc_value == 1);
     }
@@ -141,7 +141,7 @@ TEST_CASE("sctp features: SACK delay and frequency leave an unset one at 0 (keep
         CHECK(plan[0].name == SCTP_DELAYED_SACK);
         CHECK(plan[0].name_text == "SCTP_DELAYED_SACK");
         CHECK(plan[0].option == c.option);
-        const auto sack = decode<sctp_sack_info>(plan[0]);
+        const auto sack = option_value<sctp_sack_info>(plan[0]);
         CHECK(sack.sack_assoc_id == SCTP_FUTURE_ASSOC);
         CHECK(sack.sack_delay == c.sent_delay);
         CHECK(sack.sack_freq == c.sent_freq);
@@ -157,7 +157,7 @@ TEST_CASE("sctp features: --stream-scheduler sends the scheduler's number", "[sc
         CHECK(plan[0].name == SCTP_STREAM_SCHEDULER);
         CHECK(plan[0].name_text == "SCTP_STREAM_SCHEDULER");
         CHECK(plan[0].option == "--stream-scheduler");
-        const auto value = decode<sctp_assoc_value>(plan[0]);
+        const auto value = option_value<sctp_assoc_value>(plan[0]);
         CHECK(value.assoc_id == SCTP_FUTURE_ASSOC);
         CHECK(value.assoc_value == static_cast<std::uint32_t>(number));
     }
@@ -171,11 +171,11 @@ TEST_CASE("sctp features: --interleave sets fragment interleave first", "[sctp_f
     CHECK(plan[0].name == SCTP_FRAGMENT_INTERLEAVE);
     CHECK(plan[0].name_text == "SCTP_FRAGMENT_INTERLEAVE");
     CHECK(plan[0].option == "--interleave");
-    CHECK(decode<int>(plan[0]) == 2);
+    CHECK(option_value<int>(plan[0]) == 2);
     CHECK(plan[1].name == SCTP_INTERLEAVING_SUPPORTED);
     CHECK(plan[1].name_text == "SCTP_INTERLEAVING_SUPPORTED");
     CHECK(plan[1].option == "--interleave");
-    const auto value = decode<sctp_assoc_value>(plan[1]);
+    const auto value = option_value<sctp_assoc_value>(plan[1]);
     CHECK(value.assoc_id == SCTP_FUTURE_ASSOC);
     CHECK(value.assoc_value == 1);
 }
@@ -196,43 +196,19 @@ TEST_CASE("sctp features: everything at once, in order", "[sctp_features]") {
 
 namespace {
 
-// A connected TCP pair on loopback, the listener on a port the kernel picks.
-struct tcp_pair {
-    sctp_perf::unique_fd client;
-    sctp_perf::unique_fd server;
-};
-
-tcp_pair connect_on_loopback() {
-    sctp_perf::unique_fd listener(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    REQUIRE(listener);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(::listen(listener.get(), 1) == 0);
-    socklen_t length = sizeof address;
-    REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-
-    tcp_pair pair;
-    pair.client.reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    REQUIRE(pair.client);
-    // Loopback completes the handshake in the kernel, so connect() and
-    // accept() return at once; the receive timeout bounds the one read.
-    REQUIRE(::connect(pair.client.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) ==
-            0);
-    pair.server.reset(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-    REQUIRE(pair.server);
+// A connected TCP pair on loopback whose server end gives up a read after
+// 5 s, which bounds each test's one blocking read.
+sctp_perf::testing::loopback_connection timed_loopback_connection() {
+    auto c = sctp_perf::testing::connect_on_loopback();
     const timeval timeout{5, 0};
-    REQUIRE(::setsockopt(pair.server.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) ==
-            0);
-    return pair;
+    REQUIRE(::setsockopt(c.server.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) == 0);
+    return c;
 }
 
 }  // namespace
 
 TEST_CASE("transport counters: TCP_INFO of a loopback connection", "[transport_counters]") {
-    const tcp_pair pair = connect_on_loopback();
+    const auto pair = timed_loopback_connection();
     const char message[] = "ping";
     REQUIRE(::send(pair.client.get(), message, sizeof message, 0) ==
             static_cast<ssize_t>(sizeof message));
@@ -262,7 +238,7 @@ TEST_CASE("sctp features: SCTP options on a TCP socket fail, naming the option",
           "[sctp_features]") {
     // This machine may have no SCTP, but a TCP socket answers every
     // IPPROTO_SCTP option with ENOPROTOOPT, which exercises the error path.
-    const tcp_pair pair = connect_on_loopback();
+    const auto pair = timed_loopback_connection();
     sctp_feature_request request;
     request.streams = 4;
     try {

@@ -14,8 +14,8 @@ using sctp_perf::testing::command_line;
 
 namespace {
 
-server_options parse(std::vector<std::string> words,
-                     const program_info& program = sctp_perf::testing::stream_server) {
+server_options parse_server_line(std::vector<std::string> words,
+                                 const program_info& program = sctp_perf::testing::stream_server) {
     const command_line cl(std::move(words));
     std::ostringstream out;
     auto options = parse_server_options(cl.argc(), cl.argv(), program, out);
@@ -23,8 +23,8 @@ server_options parse(std::vector<std::string> words,
     return *options;
 }
 
-std::string usage_message(std::vector<std::string> words,
-                          const program_info& program = sctp_perf::testing::stream_server) {
+std::string server_usage_message(std::vector<std::string> words,
+                                 const program_info& program = sctp_perf::testing::stream_server) {
     const command_line cl(std::move(words));
     std::ostringstream out;
     try {
@@ -39,7 +39,7 @@ std::string usage_message(std::vector<std::string> words,
 }  // namespace
 
 TEST_CASE("server options: defaults and every flag") {
-    const auto d = parse({});
+    const auto d = parse_server_line({});
     CHECK(d.port == 45453);
     CHECK(d.bind_addresses.empty());
     CHECK_FALSE(d.common.nagle);
@@ -47,8 +47,8 @@ TEST_CASE("server options: defaults and every flag") {
     CHECK(d.max_clients == 0);  // the default: decided at start, within the descriptor limit
     CHECK(d.threads == 0);      // one worker per online CPU, decided at start
 
-    const auto o = parse({"-n", "-p", "0", "-a", "127.0.0.1", "-t", "tcp", "--max-clients", "3",
-                          "--io-timeout", "1", "--threads", "4"});
+    const auto o = parse_server_line({"-n", "-p", "0", "-a", "127.0.0.1", "-t", "tcp",
+                                      "--max-clients", "3", "--io-timeout", "1", "--threads", "4"});
     CHECK(o.common.nagle);
     CHECK(o.port == 0);
     CHECK(o.bind_addresses == std::vector<std::string>{"127.0.0.1"});
@@ -57,7 +57,8 @@ TEST_CASE("server options: defaults and every flag") {
     CHECK(o.threads == 4);
     CHECK(o.common.io_timeout == std::chrono::seconds(1));
 
-    const auto u = parse({"--server_port=7", "--server_accept_addr=::1", "--test_enable_nagle"});
+    const auto u =
+        parse_server_line({"--server_port=7", "--server_accept_addr=::1", "--test_enable_nagle"});
     CHECK(u.port == 7);
     CHECK(u.bind_addresses.front() == "::1");
     CHECK(u.common.nagle);
@@ -65,54 +66,59 @@ TEST_CASE("server options: defaults and every flag") {
 
 TEST_CASE("server options: validation") {
     using Catch::Matchers::Contains;
-    CHECK_THAT(usage_message({"-p", "-1"}), Contains("server-port"));
-    CHECK_THAT(usage_message({"-p", "65536"}), Contains("-p/--server-port must be 0..65535"));
-    CHECK_THAT(usage_message({"-a", "1.2.3.4,5.6.7.8"}), Contains("takes one address here"));
-    CHECK_THAT(usage_message({"-t", "quic"}), Contains("must be sctp or tcp"));
-    CHECK_THAT(usage_message({"--max-clients", "0"}), Contains("--max-clients must be"));
-    CHECK_THAT(usage_message({"--max-clients", "2M"}),
+    CHECK_THAT(server_usage_message({"-p", "-1"}), Contains("server-port"));
+    CHECK_THAT(server_usage_message({"-p", "65536"}),
+               Contains("-p/--server-port must be 0..65535"));
+    CHECK_THAT(server_usage_message({"-a", "1.2.3.4,5.6.7.8"}), Contains("takes one address here"));
+    CHECK_THAT(server_usage_message({"-t", "quic"}), Contains("must be sctp or tcp"));
+    CHECK_THAT(server_usage_message({"--max-clients", "0"}), Contains("--max-clients must be"));
+    CHECK_THAT(server_usage_message({"--max-clients", "2M"}),
                Contains("--max-clients must be 1..1000000 (and within ulimit -n)"));
-    CHECK_THAT(usage_message({"--threads", "0"}), Contains("--threads must be 1..1024"));
-    CHECK_THAT(usage_message({"-s", "3"}), Contains("unrecognised"));
-    CHECK_THAT(usage_message({"--poll-before-sleep", "1000001"}),
+    CHECK_THAT(server_usage_message({"--threads", "0"}), Contains("--threads must be 1..1024"));
+    CHECK_THAT(server_usage_message({"-s", "3"}), Contains("unrecognised"));
+    CHECK_THAT(server_usage_message({"--poll-before-sleep", "1000001"}),
                Contains("--poll-before-sleep must be 0..1000000 microseconds"));
-    CHECK_THAT(usage_message({"--spin", "--poll-before-sleep", "0"}),
+    CHECK_THAT(server_usage_message({"--spin", "--poll-before-sleep", "0"}),
                Contains("two waiting policies"));
 }
 
 TEST_CASE("server options: the waiting policy reaches the sessions' identity") {
-    const auto o = parse({"--poll-before-sleep", "75"});
+    const auto o = parse_server_line({"--poll-before-sleep", "75"});
     CHECK(o.common.poll_before_sleep.count() == 75);
-    CHECK(parse({}).common.poll_before_sleep == default_poll_before_sleep);
-    CHECK(parse({"--spin"}).common.poll_before_sleep.count() == 0);
+    CHECK(parse_server_line({}).common.poll_before_sleep == default_poll_before_sleep);
+    CHECK(parse_server_line({"--spin"}).common.poll_before_sleep.count() == 0);
 }
 
 TEST_CASE("server options: SOCK_SEQPACK binds a list and refuses -t") {
-    const auto o = parse({"-a", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_server);
+    const auto o =
+        parse_server_line({"-a", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_server);
     CHECK(o.bind_addresses == std::vector<std::string>{"10.0.0.1", "10.0.1.1"});
-    CHECK_THAT(usage_message({"-t", "tcp"}, sctp_perf::testing::seqpack_server),
+    CHECK_THAT(server_usage_message({"-t", "tcp"}, sctp_perf::testing::seqpack_server),
                Catch::Matchers::Contains("always uses SCTP"));
 }
 
 TEST_CASE("server options: the test hooks, only with SCTP_PERF_TEST_HOOKS=1") {
     ::unsetenv("SCTP_PERF_TEST_HOOKS");
-    CHECK(parse({}).test_reply_delay.count() == 0);
-    CHECK_THAT(usage_message({"--test-reply-delay", "500"}),
+    CHECK(parse_server_line({}).test_reply_delay.count() == 0);
+    CHECK_THAT(server_usage_message({"--test-reply-delay", "500"}),
                Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
     ::setenv("SCTP_PERF_TEST_HOOKS", "yes", 1);  // only 1 turns the hooks on
-    CHECK_THAT(usage_message({"--test-reply-delay", "500"}),
+    CHECK_THAT(server_usage_message({"--test-reply-delay", "500"}),
                Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
     ::setenv("SCTP_PERF_TEST_HOOKS", "1", 1);
-    CHECK(parse({"--test-reply-delay", "500"}).test_reply_delay == std::chrono::microseconds(500));
-    CHECK(parse({"--test-reply-delay", "1000000"}).test_reply_delay == std::chrono::seconds(1));
+    CHECK(parse_server_line({"--test-reply-delay", "500"}).test_reply_delay ==
+          std::chrono::microseconds(500));
+    CHECK(parse_server_line({"--test-reply-delay", "1000000"}).test_reply_delay ==
+          std::chrono::seconds(1));
     for (const char* out_of_range : {"0", "1000001", "-5"}) {
-        CHECK_THAT(usage_message({"--test-reply-delay", out_of_range}),
+        CHECK_THAT(server_usage_message({"--test-reply-delay", out_of_range}),
                    Catch::Contains("--test-reply-delay must be 1..1000000 microseconds"));
     }
-    CHECK(parse({"--test-wake-delay", "250"}).test_wake_delay == std::chrono::microseconds(250));
-    CHECK_THAT(usage_message({"--test-wake-delay", "0"}),
+    CHECK(parse_server_line({"--test-wake-delay", "250"}).test_wake_delay ==
+          std::chrono::microseconds(250));
+    CHECK_THAT(server_usage_message({"--test-wake-delay", "0"}),
                Catch::Contains("--test-wake-delay must be 1..1000000 microseconds"));
     ::unsetenv("SCTP_PERF_TEST_HOOKS");
-    CHECK_THAT(usage_message({"--test-wake-delay", "250"}),
+    CHECK_THAT(server_usage_message({"--test-wake-delay", "250"}),
                Catch::Contains("refused unless SCTP_PERF_TEST_HOOKS=1 is set"));
 }

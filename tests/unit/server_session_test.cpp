@@ -28,7 +28,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-server_identity tcp_identity() {
+server_identity session_tcp_identity() {
     server_identity identity;
     identity.program = "SOCK_STREAM_srv";
     identity.transport = transport_protocol::tcp;
@@ -41,14 +41,15 @@ server_identity tcp_identity() {
 
 // A session on one end of a socketpair; `client` is the other end.
 struct session_on_pair {
-    server_identity identity = tcp_identity();
+    server_identity identity = session_tcp_identity();
     unique_fd client;
     session::clock::time_point t0 = session::clock::now();
     std::unique_ptr<session> s;
     std::vector<std::byte> scratch = std::vector<std::byte>(session::scratch_bytes);
 
     // A real TCP connection on loopback: the account reads TCP_INFO.
-    explicit session_on_pair(const server_identity& with = tcp_identity()) : identity(with) {
+    explicit session_on_pair(const server_identity& with = session_tcp_identity())
+        : identity(with) {
         auto c = testing::connect_on_loopback();
         client = std::move(c.client);
         const int one = 1;
@@ -496,7 +497,7 @@ TEST_CASE("session: a header of this version cut short names its 24 bytes", "[se
 namespace {
 
 server_identity io_timeout_of_1s() {
-    auto identity = tcp_identity();
+    auto identity = session_tcp_identity();
     identity.io_timeout = 1000ms;
     return identity;
 }
