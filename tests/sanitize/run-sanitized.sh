@@ -29,10 +29,13 @@ build() {
     shift 2
     # -O1 keeps the build short and the stacks readable (libFuzzer's own
     # advice too), and line tables (-g1) are all a report needs of debug
-    # information; Debug keeps the assertions.
+    # information; Debug keeps the assertions. A unity build (eight files to
+    # a compiler run) reads the heavy headers once per eight files: these
+    # builds are for the sanitizers, never measured, so the library may be
+    # built so too (the main build keeps a compiler run per library file).
     cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_BUILD_TYPE=Debug \
         -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DSCTP_PERF_SANITIZE="$sanitizers" \
-        -DSCTP_PERF_BUILD_TESTS=ON "$@" >/dev/null
+        -DCMAKE_UNITY_BUILD=ON -DSCTP_PERF_BUILD_TESTS=ON "$@" >/dev/null
     # Only what the tests below run: not the HdrHistogram sample, nor the
     # benches. The address build also runs the VM checks, which need the
     # SEQPACK programs (as the loopback tests do) and the garbage peer.
