@@ -24,8 +24,9 @@ namespace {
 // Over SCTP the end-of-test message can overtake requests sent before it (on
 // another stream, unordered, or retransmitted). Its sequence number says how
 // many came before it, so the session waits for the missing ones to count
-// them, until none has come for this long; it does not answer them, since
-// the client has stopped waiting for replies. Requests that PR-SCTP gave up
+// them, until none has come for this long and the kernel awaits none
+// (session::awaits_retransmission); it does not answer them, since the
+// client has stopped waiting for replies. Requests that PR-SCTP gave up
 // never come.
 constexpr auto overtaken_quiet = std::chrono::milliseconds(200);
 
@@ -455,6 +456,7 @@ void session::settle_end(bool ended, clock::time_point now) {
         outcome_.messages_done = messages_received_;
         if (sctp_ && messages_received_ < end_sequence_) {
             phase_ = phase::overtaken;
+            overtaken_at_ = now;
         } else {
             send_account(now);
         }

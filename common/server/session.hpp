@@ -195,6 +195,10 @@ class session {
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);
+    // In phase overtaken, quiet for a while: true when a request sent before
+    // the end is still on its way (the kernel holds later chunks and awaits
+    // an earlier one), and --io-timeout has not passed since the end came.
+    bool awaits_retransmission(clock::time_point now) const noexcept;
     void send_account(clock::time_point now);
 
     std::string incomplete_message(std::size_t received, std::size_t expected) const;
@@ -251,9 +255,11 @@ class session {
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted
     std::uint64_t bytes_received_ = 0;
-    std::uint64_t replies_sent_ = 0;  // the end-of-test reply not counted
-    std::uint64_t bytes_sent_ = 0;    // of those replies
-    std::uint64_t end_sequence_ = 0;  // also the count of the requests before it
+    std::uint64_t replies_sent_ = 0;       // the end-of-test reply not counted
+    std::uint64_t bytes_sent_ = 0;         // of those replies
+    std::uint64_t end_sequence_ = 0;       // also the count of the requests before it
+    clock::time_point overtaken_at_;       // the end came before all requests had
+    bool awaited_retransmission_ = false;  // and the kernel then awaited one (logged once)
     clock::time_point load_started_;
     process_usage usage_before_;
 };

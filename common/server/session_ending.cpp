@@ -72,6 +72,18 @@ std::string session::header_failure(std::string_view what) const {
                        seconds_of(identity_.header_timeout), what);
 }
 
+bool session::awaits_retransmission(clock::time_point now) const noexcept {
+    // A request lost on the way comes again after a retransmission timeout
+    // (Linux's least is 1 s by default), far beyond the quiet that ends the
+    // wait for requests merely delivered out of order; counted without it,
+    // a request that did reach the server would be reported as not.
+    if (now - overtaken_at_ >= identity_.io_timeout) {
+        return false;
+    }
+    const auto awaited = data_chunks_awaited(channel_->native_handle(), channel_->association_id());
+    return awaited && *awaited > 0;
+}
+
 void session::on_deadline(clock::time_point now) {
     if (phase_ == phase::header) {
         finish(header_failure(message_filled_ == 0
@@ -89,6 +101,17 @@ void session::on_deadline(clock::time_point now) {
     }
     switch (phase_) {
         case phase::overtaken:
+            if (awaits_retransmission(now)) {
+                if (!awaited_retransmission_) {
+                    awaited_retransmission_ = true;
+                    log_info(
+                        "client {}: the end of the test came before {} of its requests; "
+                        "waiting for the kernel's retransmission of those lost on the way",
+                        client(), end_sequence_ - messages_received_);
+                }
+                input_since_ = now;  // quiet, but one is still to come
+                return;
+            }
             send_account(now);  // none came for a while: count what came
             return;
         case phase::closing:

@@ -216,6 +216,16 @@ void apply_sctp_features(int fd, const sctp_feature_request& request) {
     }
 }
 
+std::optional<std::uint32_t> data_chunks_awaited(int fd, std::int32_t assoc_id) noexcept {
+    sctp_status status{};
+    status.sstat_assoc_id = assoc_id;
+    socklen_t length = sizeof status;
+    if (::getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &status, &length) != 0) {
+        return std::nullopt;
+    }
+    return status.sstat_penddata;
+}
+
 sctp_feature_state read_sctp_features(int fd, std::int32_t assoc_id) {
     // Association id 0 names the one association of a one-to-one or
     // peeled-off socket; Linux ignores the id on those.

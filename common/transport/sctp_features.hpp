@@ -94,6 +94,12 @@ struct sctp_feature_state {
 // socket that holds one.
 sctp_feature_state read_sctp_features(int fd, std::int32_t assoc_id = 0);
 
+// The DATA chunks of the peer that this end has not received while it holds
+// later ones (SCTP_STATUS's sstat_penddata: the gaps below the highest TSN
+// seen). Above 0, a retransmission, or PR-SCTP's FORWARD-TSN giving the
+// chunk up, is still to come. nullopt when the kernel does not say.
+std::optional<std::uint32_t> data_chunks_awaited(int fd, std::int32_t assoc_id) noexcept;
+
 // The messages this end's kernel abandoned under PR-SCTP on the association
 // (SCTP_PR_ASSOC_STATUS, every policy): never sent, and sent but given up.
 struct pr_sctp_abandoned {
