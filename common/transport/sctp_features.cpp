@@ -219,8 +219,7 @@ void apply_sctp_features(int fd, const sctp_feature_request& request) {
 std::optional<std::uint32_t> data_chunks_awaited(int fd, std::int32_t assoc_id) noexcept {
     sctp_status status{};
     status.sstat_assoc_id = assoc_id;
-    socklen_t length = sizeof status;
-    if (::getsockopt(fd, IPPROTO_SCTP, SCTP_STATUS, &status, &length) != 0) {
+    if (get_option(fd, SCTP_STATUS, status) != 0) {
         return std::nullopt;
     }
     return status.sstat_penddata;
