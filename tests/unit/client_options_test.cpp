@@ -10,34 +10,11 @@
 using namespace sctp_perf;
 using sctp_perf::testing::command_line;
 
-namespace {
-
-client_options parse(std::vector<std::string> words,
-                     const program_info& program = sctp_perf::testing::stream_client) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    auto options = parse_client_options(cl.argc(), cl.argv(), program, out);
-    REQUIRE(options);
-    return *options;
-}
-
-std::string usage_message(std::vector<std::string> words,
-                          const program_info& program = sctp_perf::testing::stream_client) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    try {
-        parse_client_options(cl.argc(), cl.argv(), program, out);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    FAIL("no usage error for that command line");
-    return {};
-}
-
-}  // namespace
+using sctp_perf::testing::client_usage_error;
+using sctp_perf::testing::parsed_client;
 
 TEST_CASE("client options: defaults") {
-    const auto o = parse({"-s", "7"});
+    const auto o = parsed_client({"-s", "7"});
     CHECK(o.iterations == 1'000'000);
     CHECK(o.payload_power == 7);
     CHECK(o.payload_bytes() == 128);
@@ -57,9 +34,9 @@ TEST_CASE("client options: defaults") {
 }
 
 TEST_CASE("client options: every short flag") {
-    const auto o =
-        parse({"-c", "5",  "-n",   "-t", "tcp",       "-m", "1.5",  "-M", "500", "-x", "7", "-b",
-               "20", "-C", "5000", "-i", "127.0.0.1", "-p", "6000", "-H", "::1", "-s", "16"});
+    const auto o = parsed_client({"-c",        "5",  "-n",   "-t", "tcp", "-m", "1.5",  "-M",
+                                  "500",       "-x", "7",    "-b", "20",  "-C", "5000", "-i",
+                                  "127.0.0.1", "-p", "6000", "-H", "::1", "-s", "16"});
     CHECK(o.iterations == 5);
     CHECK(o.common.nagle);
     CHECK(o.common.transport == transport_protocol::tcp);
@@ -75,41 +52,41 @@ TEST_CASE("client options: every short flag") {
 }
 
 TEST_CASE("client options: long names with dashes, underscores and =") {
-    const auto dashes = parse({"--test-iterations",
-                               "9",
-                               "--payload-size-power-of-2",
-                               "3",
-                               "--test-enable-nagle",
-                               "--test-transport-protocol",
-                               "TCP",
-                               "--histogram-min-bin",
-                               "2",
-                               "--histogram-max-bin",
-                               "4",
-                               "--histogram-num-outliers",
-                               "1",
-                               "--histogram-bin-count",
-                               "2",
-                               "--client-port",
-                               "7",
-                               "--client-connect-addr",
-                               "127.0.0.1",
-                               "--server-port",
-                               "8",
-                               "--server-host",
-                               "127.0.0.2",
-                               "--format",
-                               "json",
-                               "--io-timeout",
-                               "2.5",
-                               "--json-file",
-                               "r.json"});
-    const auto underscores =
-        parse({"--test_iterations=9", "--payload_size_power_of_2=3", "--test_enable_nagle",
-               "--test_transport_protocol=tcp", "--histogram_min_bin=2", "--histogram_max_bin=4",
-               "--histogram_num_outliers=1", "--histogram_bin_count=2", "--client_port=7",
-               "--client_connect_addr=127.0.0.1", "--server_port=8", "--server_host=127.0.0.2",
-               "--format=json", "--io_timeout=2.5", "--json_file=r.json"});
+    const auto dashes = parsed_client({"--test-iterations",
+                                       "9",
+                                       "--payload-size-power-of-2",
+                                       "3",
+                                       "--test-enable-nagle",
+                                       "--test-transport-protocol",
+                                       "TCP",
+                                       "--histogram-min-bin",
+                                       "2",
+                                       "--histogram-max-bin",
+                                       "4",
+                                       "--histogram-num-outliers",
+                                       "1",
+                                       "--histogram-bin-count",
+                                       "2",
+                                       "--client-port",
+                                       "7",
+                                       "--client-connect-addr",
+                                       "127.0.0.1",
+                                       "--server-port",
+                                       "8",
+                                       "--server-host",
+                                       "127.0.0.2",
+                                       "--format",
+                                       "json",
+                                       "--io-timeout",
+                                       "2.5",
+                                       "--json-file",
+                                       "r.json"});
+    const auto underscores = parsed_client(
+        {"--test_iterations=9", "--payload_size_power_of_2=3", "--test_enable_nagle",
+         "--test_transport_protocol=tcp", "--histogram_min_bin=2", "--histogram_max_bin=4",
+         "--histogram_num_outliers=1", "--histogram_bin_count=2", "--client_port=7",
+         "--client_connect_addr=127.0.0.1", "--server_port=8", "--server_host=127.0.0.2",
+         "--format=json", "--io_timeout=2.5", "--json_file=r.json"});
     for (const auto& o : {dashes, underscores}) {
         CHECK(o.iterations == 9);
         CHECK(o.payload_power == 3);
@@ -130,7 +107,7 @@ TEST_CASE("client options: long names with dashes, underscores and =") {
 }
 
 TEST_CASE("client options: SCTP retransmission timers") {
-    const auto o = parse(
+    const auto o = parsed_client(
         {"-s", "0", "--sctp-rto-initial", "20", "--sctp-rto-min", "20", "--sctp_rto_max", "40"});
     CHECK(o.common.sctp_rto.initial_ms == 20u);
     CHECK(o.common.sctp_rto.min_ms == 20u);
@@ -139,67 +116,73 @@ TEST_CASE("client options: SCTP retransmission timers") {
 
 TEST_CASE("client options: the waiting policy") {
     using Catch::Matchers::Contains;
-    CHECK(parse({"-s", "0"}).common.poll_before_sleep == default_poll_before_sleep);
-    CHECK(parse({"-s", "0", "--poll-before-sleep", "50"}).common.poll_before_sleep.count() == 50);
-    CHECK(parse({"-s", "0", "--poll-before-sleep", "1000000"}).common.poll_before_sleep.count() ==
-          1'000'000);
+    CHECK(parsed_client({"-s", "0"}).common.poll_before_sleep == default_poll_before_sleep);
+    CHECK(
+        parsed_client({"-s", "0", "--poll-before-sleep", "50"}).common.poll_before_sleep.count() ==
+        50);
+    CHECK(parsed_client({"-s", "0", "--poll-before-sleep", "1000000"})
+              .common.poll_before_sleep.count() == 1'000'000);
     // Spinning, no wait sleeps: the bound the report states is 0.
-    const auto spinning = parse({"-s", "0", "--spin"});
+    const auto spinning = parsed_client({"-s", "0", "--spin"});
     CHECK(spinning.common.spin);
     CHECK(spinning.common.poll_before_sleep.count() == 0);
-    CHECK_THAT(usage_message({"-s", "0", "--poll-before-sleep", "1000001"}),
+    CHECK_THAT(client_usage_error({"-s", "0", "--poll-before-sleep", "1000001"}),
                Contains("--poll-before-sleep must be 0..1000000 microseconds"));
-    CHECK_THAT(usage_message({"-s", "0", "--poll-before-sleep", "-5"}),
+    CHECK_THAT(client_usage_error({"-s", "0", "--poll-before-sleep", "-5"}),
                Contains("--poll-before-sleep"));
-    CHECK_THAT(usage_message({"-s", "0", "--spin", "--poll-before-sleep", "50"}),
+    CHECK_THAT(client_usage_error({"-s", "0", "--spin", "--poll-before-sleep", "50"}),
                Contains("--spin and --poll-before-sleep are two waiting policies: give one"));
 }
 
 TEST_CASE("client options: each rule has its own sentence") {
     using Catch::Matchers::Contains;
-    CHECK_THAT(usage_message({}),
+    CHECK_THAT(client_usage_error({}),
                Contains("-s/--payload-size-power-of-2 or --payload-bytes is required"));
-    CHECK_THAT(usage_message({"-s", "17"}), Contains("must be 0..16"));
-    CHECK_THAT(usage_message({"-s", "-1"}), Contains("not '-1' (negative)"));
-    CHECK_THAT(usage_message({"-s", "1", "-c", "0"}), Contains("-c/--test-iterations must be"));
-    CHECK_THAT(usage_message({"-s", "1", "-c", "1000000001"}), Contains("--test-iterations"));
-    CHECK_THAT(usage_message({"-s", "1", "-m", "-1"}), Contains("-m/--histogram-min-bin"));
-    CHECK_THAT(usage_message({"-s", "1", "-m", "5", "-M", "5"}),
+    CHECK_THAT(client_usage_error({"-s", "17"}), Contains("must be 0..16"));
+    CHECK_THAT(client_usage_error({"-s", "-1"}), Contains("not '-1' (negative)"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-c", "0"}),
+               Contains("-c/--test-iterations must be"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-c", "1000000001"}), Contains("--test-iterations"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-m", "-1"}), Contains("-m/--histogram-min-bin"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-m", "5", "-M", "5"}),
                Contains("-M/--histogram-max-bin must be finite and greater than -m"));
-    CHECK_THAT(usage_message({"-s", "1", "-M", "1.7e308"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-M", "1.7e308"}),
                Contains("-M/--histogram-max-bin must be at most 1e9 microseconds"));
-    CHECK_THAT(usage_message({"-s", "1", "-m", "1e9", "-M", "2e9"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-m", "1e9", "-M", "2e9"}),
                Contains("-m/--histogram-min-bin must be 0 or more and below 1e9"));
-    CHECK_THAT(usage_message({"-s", "1", "-M", "inf"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-M", "inf"}),
                Contains("-M/--histogram-max-bin must be a number of microseconds"));
-    CHECK_THAT(usage_message({"-s", "1", "-b", "0"}), Contains("-b/--histogram-bin-count"));
-    CHECK_THAT(usage_message({"-s", "1", "-b", "10000001"}), Contains("-b/--histogram-bin-count"));
-    CHECK_THAT(usage_message({"-s", "1", "-x", "-3"}), Contains("-x/--histogram-num-outliers"));
-    CHECK_THAT(usage_message({"-s", "1", "-p", "0"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-b", "0"}), Contains("-b/--histogram-bin-count"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-b", "10000001"}),
+               Contains("-b/--histogram-bin-count"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-x", "-3"}),
+               Contains("-x/--histogram-num-outliers"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-p", "0"}),
                Contains("-p/--server-port must be 1..65535"));
-    CHECK_THAT(usage_message({"-s", "1", "-p", "65536"}), Contains("-p/--server-port"));
-    CHECK_THAT(usage_message({"-s", "1", "-C", "70000"}), Contains("-C/--client-port"));
-    CHECK_THAT(usage_message({"-s", "1", "-t", "udp"}), Contains("must be sctp or tcp, not 'udp'"));
-    CHECK_THAT(usage_message({"-s", "1", "--format", "xml"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-p", "65536"}), Contains("-p/--server-port"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-C", "70000"}), Contains("-C/--client-port"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-t", "udp"}),
+               Contains("must be sctp or tcp, not 'udp'"));
+    CHECK_THAT(client_usage_error({"-s", "1", "--format", "xml"}),
                Contains("--format must be ace or json"));
-    CHECK_THAT(usage_message({"-s", "1", "--io-timeout", "0"}), Contains("--io-timeout"));
-    CHECK_THAT(usage_message({"-s", "1", "-H", ","}),
+    CHECK_THAT(client_usage_error({"-s", "1", "--io-timeout", "0"}), Contains("--io-timeout"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-H", ","}),
                Contains("-H/--server-host must name a host"));
-    CHECK_THAT(usage_message({"-s", "1", "-H", "a,b"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-H", "a,b"}),
                Contains("-H/--server-host lists 2 servers, but plain ping-pong (one flow) "
                         "reaches one server: give --flows 2 or more"));
-    CHECK_THAT(usage_message({"-s", "1", "-i", "a,b"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-i", "a,b"}),
                Contains("takes a list here only with --flows"));
-    CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "0"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "--sctp-rto-min", "0"}),
                Contains("--sctp-rto-min must be"));
-    CHECK_THAT(usage_message({"-s", "1", "--sctp-rto-min", "50", "--sctp-rto-max", "20"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "--sctp-rto-min", "50", "--sctp-rto-max", "20"}),
                Contains("must not exceed --sctp-rto-max"));
-    CHECK_THAT(usage_message({"-s", "1", "-t", "tcp", "--sctp-rto-min", "20"}),
+    CHECK_THAT(client_usage_error({"-s", "1", "-t", "tcp", "--sctp-rto-min", "20"}),
                Contains("apply to SCTP only"));
 }
 
 TEST_CASE("client options: all broken rules are reported together") {
-    const auto message = usage_message({"-s", "99", "-c", "0", "-b", "0"});
+    const auto message = client_usage_error({"-s", "99", "-c", "0", "-b", "0"});
     CHECK_THAT(message, Catch::Matchers::Contains("-s/--payload-size-power-of-2"));
     CHECK_THAT(message, Catch::Matchers::Contains("-c/--test-iterations"));
     CHECK_THAT(message, Catch::Matchers::Contains("-b/--histogram-bin-count"));
@@ -207,29 +190,29 @@ TEST_CASE("client options: all broken rules are reported together") {
 
 TEST_CASE("client options: malformed and unknown input is a usage error, not a wrap-around") {
     using Catch::Matchers::Contains;
-    CHECK_THAT(usage_message({"-s", "abc"}), Contains("payload-size-power-of-2"));
-    CHECK_THAT(usage_message({"-s", "1", "-c", "99999999999999999999"}),
+    CHECK_THAT(client_usage_error({"-s", "abc"}), Contains("payload-size-power-of-2"));
+    CHECK_THAT(client_usage_error({"-s", "1", "-c", "99999999999999999999"}),
                Contains("test-iterations"));
-    CHECK_THAT(usage_message({"-s", "1", "--no-such-option"}), Contains("no-such-option"));
-    CHECK_THAT(usage_message({"-s", "1", "--test-iter", "5"}), Contains("test-iter"));
-    CHECK_THAT(usage_message({"-s", "1", "extra"}), Contains("extra"));
-    CHECK_THAT(usage_message({"-s"}), Contains("payload-size-power-of-2"));
+    CHECK_THAT(client_usage_error({"-s", "1", "--no-such-option"}), Contains("no-such-option"));
+    CHECK_THAT(client_usage_error({"-s", "1", "--test-iter", "5"}), Contains("test-iter"));
+    CHECK_THAT(client_usage_error({"-s", "1", "extra"}), Contains("extra"));
+    CHECK_THAT(client_usage_error({"-s"}), Contains("payload-size-power-of-2"));
 }
 
 TEST_CASE("client options: SOCK_SEQPACK takes address lists and refuses -t") {
-    const auto o = parse({"-s", "1", "-H", "10.0.0.1,10.0.1.1", "-i", "10.0.0.2,10.0.1.2"},
-                         sctp_perf::testing::seqpack_client);
+    const auto o = parsed_client({"-s", "1", "-H", "10.0.0.1,10.0.1.1", "-i", "10.0.0.2,10.0.1.2"},
+                                 sctp_perf::testing::seqpack_client);
     CHECK(o.server_hosts == std::vector<std::string>{"10.0.0.1", "10.0.1.1"});
     CHECK(o.client_addresses == std::vector<std::string>{"10.0.0.2", "10.0.1.2"});
     CHECK(o.common.transport == transport_protocol::sctp);
-    CHECK_THAT(usage_message({"-s", "1", "-t", "sctp"}, sctp_perf::testing::seqpack_client),
+    CHECK_THAT(client_usage_error({"-s", "1", "-t", "sctp"}, sctp_perf::testing::seqpack_client),
                Catch::Matchers::Contains("always uses SCTP"));
 }
 
 TEST_CASE("client options: SOCK_STREAM's -H list deals the flows over several servers") {
     using Catch::Matchers::Contains;
-    const auto o = parse({"-s", "5", "--flows", "5", "-p", "5000", "-H",
-                          "10.0.0.1,10.0.0.2:6000,[fe80::1]:7000,::1,[::2]"});
+    const auto o = parsed_client({"-s", "5", "--flows", "5", "-p", "5000", "-H",
+                                  "10.0.0.1,10.0.0.2:6000,[fe80::1]:7000,::1,[::2]"});
     CHECK(o.fan_out());
     CHECK(o.servers == std::vector<server_endpoint>{{"10.0.0.1", 5000},
                                                     {"10.0.0.2", 6000},
@@ -240,23 +223,23 @@ TEST_CASE("client options: SOCK_STREAM's -H list deals the flows over several se
           std::vector<std::string>{"10.0.0.1", "10.0.0.2", "fe80::1", "::1", "[::2]"});
     CHECK(o.server_port == 5000);  // -p, for the entries without a port
     // One server with its port is -H HOST -p PORT, and reports as that does.
-    const auto one = parse({"-s", "1", "-H", "10.0.0.1:6000"});
+    const auto one = parsed_client({"-s", "1", "-H", "10.0.0.1:6000"});
     CHECK_FALSE(one.fan_out());
     CHECK(one.server_hosts == std::vector<std::string>{"10.0.0.1"});
     CHECK(one.server_port == 6000);
     // A single flow reaches one server, and each server needs a flow.
-    CHECK_THAT(usage_message({"-s", "5", "--rate", "10", "-H", "a,b"}),
+    CHECK_THAT(client_usage_error({"-s", "5", "--rate", "10", "-H", "a,b"}),
                Contains("lists 2 servers, but a run of one flow reaches one server: give --flows "
                         "2 or more to deal the flows over them (flow k to server k modulo 2)"));
-    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a,b,c"}),
+    CHECK_THAT(client_usage_error({"-s", "5", "--flows", "2", "-H", "a,b,c"}),
                Contains("--flows 2 leaves 1 of them without a flow: give --flows 3 or more"));
-    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a:80,a:80"}),
+    CHECK_THAT(client_usage_error({"-s", "5", "--flows", "2", "-H", "a:80,a:80"}),
                Contains("names a:80 twice"));
-    CHECK_THAT(usage_message({"-s", "5", "--flows", "2", "-H", "a:0,b"}),
+    CHECK_THAT(client_usage_error({"-s", "5", "--flows", "2", "-H", "a:0,b"}),
                Contains("entry 'a:0': the port must be 1..65535"));
     // SOCK_SEQPACK_clt's -H list is one server's addresses: no ports, no fan-out.
     const auto seqpack =
-        parse({"-s", "1", "-H", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_client);
+        parsed_client({"-s", "1", "-H", "10.0.0.1,10.0.1.1"}, sctp_perf::testing::seqpack_client);
     CHECK(seqpack.servers.empty());
     CHECK_FALSE(seqpack.fan_out());
 }
@@ -279,23 +262,24 @@ TEST_CASE("client options: the mode and the threads follow from the command line
     using protocol::test_mode;
     // Without --threads the count is left to client_main, which reads the
     // machine: the same words give the same options on any host.
-    CHECK(parse({"-s", "4", "--flows", "8"}).threads == 0);
-    CHECK(parse({"-s", "4", "--rate", "5", "--flows", "8"}).threads == 0);
-    CHECK(parse({"-s", "4", "--flows", "8", "--threads", "3"}).threads == 3);
+    CHECK(parsed_client({"-s", "4", "--flows", "8"}).threads == 0);
+    CHECK(parsed_client({"-s", "4", "--rate", "5", "--flows", "8"}).threads == 0);
+    CHECK(parsed_client({"-s", "4", "--flows", "8", "--threads", "3"}).threads == 3);
     // --threads alone, even 1, asks for the load engine: framed ping-pong.
-    CHECK(parse({"-s", "4", "--threads", "1"}).mode == test_mode::framed_ping_pong);
-    CHECK(parse({"-s", "4", "--flow-csv", "f.csv", "--histogram-log", "h.hlog", "--interval", "1"})
+    CHECK(parsed_client({"-s", "4", "--threads", "1"}).mode == test_mode::framed_ping_pong);
+    CHECK(parsed_client(
+              {"-s", "4", "--flow-csv", "f.csv", "--histogram-log", "h.hlog", "--interval", "1"})
               .mode == test_mode::framed_ping_pong);
     // The open-loop modes win over what would frame ping-pong.
-    CHECK(parse({"-s", "4", "--throughput", "--flows", "2"}).mode == test_mode::throughput);
-    CHECK(parse({"-s", "4", "--total-rate", "10", "--flows", "2"}).mode == test_mode::rate);
+    CHECK(parsed_client({"-s", "4", "--throughput", "--flows", "2"}).mode == test_mode::throughput);
+    CHECK(parsed_client({"-s", "4", "--total-rate", "10", "--flows", "2"}).mode == test_mode::rate);
 }
 
 TEST_CASE("client options: --check is a switch that asks for validation only") {
-    CHECK_FALSE(parse({"-s", "0"}).check_only);
-    CHECK(parse({"-s", "0", "--check"}).check_only);
+    CHECK_FALSE(parsed_client({"-s", "0"}).check_only);
+    CHECK(parsed_client({"-s", "0", "--check"}).check_only);
     // Validated as a run is: the same sentence with it as without.
-    CHECK(usage_message({"-s", "17", "--check"}) == usage_message({"-s", "17"}));
+    CHECK(client_usage_error({"-s", "17", "--check"}) == client_usage_error({"-s", "17"}));
     const command_line help({"--help"});
     std::ostringstream out;
     CHECK_FALSE(
@@ -305,7 +289,7 @@ TEST_CASE("client options: --check is a switch that asks for validation only") {
 
 TEST_CASE("client options: --check-lines is given alone") {
     // Alone, client_main reads the lines before any parse (client/check_lines.hpp).
-    CHECK_THAT(usage_message({"-s", "0", "--check-lines"}),
+    CHECK_THAT(client_usage_error({"-s", "0", "--check-lines"}),
                Catch::Matchers::Contains("--check-lines is given alone: it reads the command "
                                          "lines to check from standard input"));
     const command_line help({"--help"});
@@ -318,237 +302,251 @@ TEST_CASE("client options: --check-lines is given alone") {
 TEST_CASE("client options: the workload modes and what each allows") {
     using protocol::test_mode;
     SECTION("ping-pong, plain") {
-        const auto o = parse({"-s", "0"});
+        const auto o = parsed_client({"-s", "0"});
         CHECK(o.mode == test_mode::ping_pong);
         CHECK_FALSE(o.interval);
-        CHECK(parse({"-s", "0", "--interval", "0"}).mode == test_mode::ping_pong);
-        CHECK(parse({"-s", "0", "--duration", "1.5"}).duration == std::chrono::milliseconds(1500));
+        CHECK(parsed_client({"-s", "0", "--interval", "0"}).mode == test_mode::ping_pong);
+        CHECK(parsed_client({"-s", "0", "--duration", "1.5"}).duration ==
+              std::chrono::milliseconds(1500));
     }
     SECTION("ping-pong over flows, or with interval outputs, runs framed") {
-        CHECK(parse({"-s", "4", "--flows", "2"}).mode == test_mode::framed_ping_pong);
-        CHECK(parse({"-s", "4", "--interval", "0.5"}).mode == test_mode::framed_ping_pong);
-        CHECK(parse({"-s", "4", "--latency-file", "x.csv"}).mode == test_mode::framed_ping_pong);
-        CHECK(usage_message({"-s", "3", "--flows", "2"}).find("needs -s 4") != std::string::npos);
+        CHECK(parsed_client({"-s", "4", "--flows", "2"}).mode == test_mode::framed_ping_pong);
+        CHECK(parsed_client({"-s", "4", "--interval", "0.5"}).mode == test_mode::framed_ping_pong);
+        CHECK(parsed_client({"-s", "4", "--latency-file", "x.csv"}).mode ==
+              test_mode::framed_ping_pong);
+        CHECK(client_usage_error({"-s", "3", "--flows", "2"}).find("needs -s 4") !=
+              std::string::npos);
     }
     SECTION("rate and throughput, with their defaults") {
-        const auto rate = parse({"-s", "7", "--rate", "2000"});
+        const auto rate = parsed_client({"-s", "7", "--rate", "2000"});
         CHECK(rate.mode == test_mode::rate);
         CHECK(rate.rate_per_s == 2000.0);
         CHECK(rate.echo_every == 1);
         CHECK(rate.interval == std::chrono::seconds(1));
-        const auto tp = parse({"-s", "7", "--throughput", "--flows", "3", "--threads", "2"});
+        const auto tp =
+            parsed_client({"-s", "7", "--throughput", "--flows", "3", "--threads", "2"});
         CHECK(tp.mode == test_mode::throughput);
         CHECK(tp.echo_every == 1000);
         CHECK(tp.flows == 3);
         CHECK(tp.threads == 2);
     }
     SECTION("each rule has its sentence") {
-        CHECK(
-            usage_message({"-s", "7", "--rate", "1", "--throughput"}).find("exclude each other") !=
-            std::string::npos);
-        CHECK(usage_message({"-s", "7", "-c", "5", "--duration", "1"}).find("exclude each other") !=
+        CHECK(client_usage_error({"-s", "7", "--rate", "1", "--throughput"})
+                  .find("exclude each other") != std::string::npos);
+        CHECK(client_usage_error({"-s", "7", "-c", "5", "--duration", "1"})
+                  .find("exclude each other") != std::string::npos);
+        CHECK(client_usage_error({"-s", "7", "--rate", "0"}).find("--rate must be") !=
               std::string::npos);
-        CHECK(usage_message({"-s", "7", "--rate", "0"}).find("--rate must be") !=
+        CHECK(client_usage_error({"-s", "3", "--rate", "10"}).find("16-byte message header") !=
               std::string::npos);
-        CHECK(usage_message({"-s", "3", "--rate", "10"}).find("16-byte message header") !=
+        CHECK(client_usage_error({"-s", "7", "--echo-every", "2"}).find("needs --rate") !=
               std::string::npos);
-        CHECK(usage_message({"-s", "7", "--echo-every", "2"}).find("needs --rate") !=
-              std::string::npos);
-        CHECK(usage_message({"-s", "7", "--throughput", "--flows", "2", "--threads", "3"})
+        CHECK(client_usage_error({"-s", "7", "--throughput", "--flows", "2", "--threads", "3"})
                   .find("--threads must be") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--rate", "5", "--interval", "0", "--interval-csv", "f"})
-                  .find("need an --interval above 0") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--flows", "0"}).find("--flows must be") !=
+        CHECK(
+            client_usage_error({"-s", "7", "--rate", "5", "--interval", "0", "--interval-csv", "f"})
+                .find("need an --interval above 0") != std::string::npos);
+        CHECK(client_usage_error({"-s", "7", "--flows", "0"}).find("--flows must be") !=
               std::string::npos);
-        CHECK(usage_message({"-s", "7", "--sndbuf", "10"}).find("--sndbuf must be") !=
+        CHECK(client_usage_error({"-s", "7", "--sndbuf", "10"}).find("--sndbuf must be") !=
               std::string::npos);
     }
 }
 
 TEST_CASE("client options: arrivals, --total-rate and --seed") {
     using Catch::Matchers::Contains;
-    const auto plain = parse({"-s", "7", "--rate", "100", "--flows", "4"});
+    const auto plain = parsed_client({"-s", "7", "--rate", "100", "--flows", "4"});
     CHECK(plain.arrivals == arrival_process::uniform);  // the default
     CHECK_FALSE(plain.seed);
     // 10,000 in all over 4 flows: 2,500 each.
-    const auto total = parse({"-s", "7", "--total-rate", "10k", "--flows", "4"});
+    const auto total = parsed_client({"-s", "7", "--total-rate", "10k", "--flows", "4"});
     CHECK(total.mode == protocol::test_mode::rate);
     CHECK(total.rate_per_s == 2500.0);
     const auto poisson =
-        parse({"-s", "7", "--rate", "10", "--arrivals", "poisson", "--seed", "42"});
+        parsed_client({"-s", "7", "--rate", "10", "--arrivals", "poisson", "--seed", "42"});
     CHECK(poisson.arrivals == arrival_process::poisson);
     CHECK(poisson.seed == 42U);
-    CHECK(parse({"-s", "7", "--rate", "10", "--arrivals", "in-step"}).arrivals ==
+    CHECK(parsed_client({"-s", "7", "--rate", "10", "--arrivals", "in-step"}).arrivals ==
           arrival_process::in_step);
 
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--total-rate", "10"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--rate", "10", "--total-rate", "10"}),
                Contains("--rate and --total-rate exclude each other"));
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--arrivals", "bursty"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--rate", "10", "--arrivals", "bursty"}),
                Contains("--arrivals must be uniform, poisson or in-step, not 'bursty'"));
-    CHECK_THAT(usage_message({"-s", "7", "--throughput", "--arrivals", "poisson"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--throughput", "--arrivals", "poisson"}),
                Contains("--arrivals needs --rate or --total-rate"));
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--seed", "1"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--rate", "10", "--seed", "1"}),
                Contains("--seed needs --arrivals poisson"));
-    CHECK_THAT(usage_message({"-s", "7", "--total-rate", "0"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--total-rate", "0"}),
                Contains("--total-rate must be more than 0"));
 }
 
 TEST_CASE("client options: up to 100000 flows, and --flow-csv") {
     using Catch::Matchers::Contains;
-    const auto many = parse({"-s", "7", "--rate", "1", "--flows", "100k", "--threads", "2"});
+    const auto many =
+        parsed_client({"-s", "7", "--rate", "1", "--flows", "100k", "--threads", "2"});
     CHECK(many.flows == 100'000);
     CHECK(many.threads == 2);
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "1", "--flows", "100001"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--rate", "1", "--flows", "100001"}),
                Contains("--flows must be 1..100000"));
     // --threads stays 1..--flows.
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "1", "--flows", "2000", "--threads", "2001"}),
-               Contains("--threads must be 1..--flows"));
+    CHECK_THAT(
+        client_usage_error({"-s", "7", "--rate", "1", "--flows", "2000", "--threads", "2001"}),
+        Contains("--threads must be 1..--flows"));
 
-    CHECK(parse({"-s", "7", "--rate", "10", "--flow-csv", "flows.csv"}).flow_csv == "flows.csv");
+    CHECK(parsed_client({"-s", "7", "--rate", "10", "--flow-csv", "flows.csv"}).flow_csv ==
+          "flows.csv");
     // Like the other per-flow files, it takes ping-pong onto the load engine.
-    CHECK(parse({"-s", "4", "--flow-csv", "flows.csv"}).mode ==
+    CHECK(parsed_client({"-s", "4", "--flow-csv", "flows.csv"}).mode ==
           protocol::test_mode::framed_ping_pong);
-    CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--flow-csv", ""}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--rate", "10", "--flow-csv", ""}),
                Contains("--flow-csv needs a file name"));
 }
 
 TEST_CASE("client options: --csv-summary keeps ping-pong, and needs a name") {
     using Catch::Matchers::Contains;
-    const auto summary = parse({"-s", "4", "--csv-summary", "runs.csv"});
+    const auto summary = parsed_client({"-s", "4", "--csv-summary", "runs.csv"});
     CHECK(summary.csv_summary == "runs.csv");
     // One line of the whole run: plain ping-pong measures it as it is.
     CHECK(summary.mode == protocol::test_mode::ping_pong);
-    CHECK(parse({"-s", "7", "--rate", "10", "--csv-summary", "runs.csv", "--repeat", "3"})
+    CHECK(parsed_client({"-s", "7", "--rate", "10", "--csv-summary", "runs.csv", "--repeat", "3"})
               .csv_summary == "runs.csv");
-    CHECK_THAT(usage_message({"-s", "7", "--csv-summary", ""}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--csv-summary", ""}),
                Contains("--csv-summary needs a file name"));
 }
 
 TEST_CASE("client options: --repeat and --pause") {
     using Catch::Matchers::Contains;
-    const auto once = parse({"-s", "7"});
+    const auto once = parsed_client({"-s", "7"});
     CHECK(once.repeat == 1);
     CHECK(once.pause == std::chrono::nanoseconds(0));
-    const auto ten = parse({"-s", "7", "--repeat", "10", "--pause", "0.25"});
+    const auto ten = parsed_client({"-s", "7", "--repeat", "10", "--pause", "0.25"});
     CHECK(ten.repeat == 10);
     CHECK(ten.pause == std::chrono::milliseconds(250));
-    CHECK(parse({"-s", "7", "--repeat", "1k"}).repeat == 1000);
+    CHECK(parsed_client({"-s", "7", "--repeat", "1k"}).repeat == 1000);
     // Every mode repeats; --json-file holds every run.
-    CHECK(parse({"-s", "7", "--rate", "500", "--repeat", "2"}).repeat == 2);
-    CHECK(parse({"-s", "7", "--repeat", "3", "--json-file", "r.json"}).json_file == "r.json");
+    CHECK(parsed_client({"-s", "7", "--rate", "500", "--repeat", "2"}).repeat == 2);
+    CHECK(parsed_client({"-s", "7", "--repeat", "3", "--json-file", "r.json"}).json_file ==
+          "r.json");
 
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "0"}), Contains("--repeat must be 1..1000"));
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "1001"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "0"}),
                Contains("--repeat must be 1..1000"));
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2.5"}), Contains("--repeat must be a count"));
-    CHECK_THAT(usage_message({"-s", "7", "--pause", "1"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "1001"}),
+               Contains("--repeat must be 1..1000"));
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "2.5"}),
+               Contains("--repeat must be a count"));
+    CHECK_THAT(client_usage_error({"-s", "7", "--pause", "1"}),
                Contains("--pause needs --repeat above 1: it is the wait between runs"));
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "1", "--pause", "1"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "1", "--pause", "1"}),
                Contains("--pause needs --repeat above 1"));
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2", "--pause", "3601"}),
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "2", "--pause", "3601"}),
                Contains("--pause must be 0..3600 seconds"));
-    CHECK_THAT(usage_message({"-s", "7", "--repeat", "2", "--pause", "-1"}), Contains("--pause"));
+    CHECK_THAT(client_usage_error({"-s", "7", "--repeat", "2", "--pause", "-1"}),
+               Contains("--pause"));
     for (const std::string file : {"latency-file", "histogram-log", "interval-csv", "flow-csv"}) {
-        CHECK_THAT(usage_message({"-s", "7", "--rate", "10", "--repeat", "2", "--" + file, "f"}),
-                   Contains("--" + file +
-                            " describes one run: it cannot be given with --repeat above 1 "
-                            "(--json-file holds every run)"));
+        CHECK_THAT(
+            client_usage_error({"-s", "7", "--rate", "10", "--repeat", "2", "--" + file, "f"}),
+            Contains("--" + file +
+                     " describes one run: it cannot be given with --repeat above 1 "
+                     "(--json-file holds every run)"));
     }
     // With one run, they are written as always.
-    CHECK(parse({"-s", "7", "--rate", "10", "--repeat", "1", "--flow-csv", "f.csv"}).flow_csv ==
-          "f.csv");
+    CHECK(parsed_client({"-s", "7", "--rate", "10", "--repeat", "1", "--flow-csv", "f.csv"})
+              .flow_csv == "f.csv");
 }
 
 TEST_CASE("client options: --primer sets the unrecorded round trips, 100 by default") {
-    CHECK(parse({"-s", "7"}).primer_iterations == 100);  // ACE's
-    CHECK(parse({"-s", "7", "--primer", "0"}).primer_iterations == 0);
-    CHECK(parse({"-s", "7", "--primer", "1k"}).primer_iterations == 1000);
-    CHECK(parse({"-s", "7", "--primer", "1000000"}).primer_iterations == 1'000'000);
-    CHECK(usage_message({"-s", "7", "--primer", "1000001"}).find("--primer must be 0..1000000") !=
-          std::string::npos);
-    CHECK(usage_message({"-s", "7", "--primer", "-1"}).find("--primer must be a count") !=
+    CHECK(parsed_client({"-s", "7"}).primer_iterations == 100);  // ACE's
+    CHECK(parsed_client({"-s", "7", "--primer", "0"}).primer_iterations == 0);
+    CHECK(parsed_client({"-s", "7", "--primer", "1k"}).primer_iterations == 1000);
+    CHECK(parsed_client({"-s", "7", "--primer", "1000000"}).primer_iterations == 1'000'000);
+    CHECK(client_usage_error({"-s", "7", "--primer", "1000001"})
+              .find("--primer must be 0..1000000") != std::string::npos);
+    CHECK(client_usage_error({"-s", "7", "--primer", "-1"}).find("--primer must be a count") !=
           std::string::npos);
     // A ping-pong header carries -c plus --primer, which a server takes up
     // to 1,000,000,100: 10^9 measured after 100 primers, not after 101.
-    CHECK(parse({"-s", "7", "-c", "1000000000"}).primer_iterations == 100);
-    CHECK(usage_message({"-s", "7", "-c", "1000000000", "--primer", "101"})
+    CHECK(parsed_client({"-s", "7", "-c", "1000000000"}).primer_iterations == 100);
+    CHECK(client_usage_error({"-s", "7", "-c", "1000000000", "--primer", "101"})
               .find("-c/--test-iterations plus --primer must be at most 1000000100") !=
           std::string::npos);
 }
 
 TEST_CASE("client options: --warmup runs seconds unrecorded before a --duration") {
-    CHECK(parse({"-s", "7"}).warmup == std::chrono::nanoseconds(0));
-    CHECK(parse({"-s", "7", "--duration", "5", "--warmup", "1.5"}).warmup ==
+    CHECK(parsed_client({"-s", "7"}).warmup == std::chrono::nanoseconds(0));
+    CHECK(parsed_client({"-s", "7", "--duration", "5", "--warmup", "1.5"}).warmup ==
           std::chrono::milliseconds(1500));
-    CHECK(parse({"-s", "5", "--rate", "100", "--duration", "5", "--warmup", "0"}).warmup ==
+    CHECK(parsed_client({"-s", "5", "--rate", "100", "--duration", "5", "--warmup", "0"}).warmup ==
           std::chrono::nanoseconds(0));
-    CHECK(usage_message({"-s", "7", "--warmup", "1"})
+    CHECK(client_usage_error({"-s", "7", "--warmup", "1"})
               .find("--warmup needs --duration: a counted run (-c) warms up with --primer "
                     "round trips") != std::string::npos);
-    CHECK(
-        usage_message({"-s", "7", "-c", "10", "--warmup", "1"}).find("--warmup needs --duration") !=
-        std::string::npos);
+    CHECK(client_usage_error({"-s", "7", "-c", "10", "--warmup", "1"})
+              .find("--warmup needs --duration") != std::string::npos);
     for (const char* bad : {"-1", "3601"}) {
-        CHECK(usage_message({"-s", "7", "--duration", "5", "--warmup", bad})
+        CHECK(client_usage_error({"-s", "7", "--duration", "5", "--warmup", bad})
                   .find("--warmup must be 0..3600 seconds") != std::string::npos);
     }
 }
 
 TEST_CASE("client options: --batch in the load modes, --tick-rate in rate mode") {
-    CHECK(parse({"-s", "7", "--throughput"}).batch == 1);
-    CHECK(parse({"-s", "7", "--throughput", "--batch", "16"}).batch == 16);
-    CHECK(parse({"-s", "7", "--rate", "1000", "--batch", "1024"}).batch == 1024);
+    CHECK(parsed_client({"-s", "7", "--throughput"}).batch == 1);
+    CHECK(parsed_client({"-s", "7", "--throughput", "--batch", "16"}).batch == 16);
+    CHECK(parsed_client({"-s", "7", "--rate", "1000", "--batch", "1024"}).batch == 1024);
     for (const char* bad : {"0", "1025"}) {
-        CHECK(usage_message({"-s", "7", "--throughput", "--batch", bad})
+        CHECK(client_usage_error({"-s", "7", "--throughput", "--batch", bad})
                   .find("--batch must be 1..1024") != std::string::npos);
     }
     // Ping-pong, plain or framed (several flows), has one request in flight.
     for (const auto& args : {std::vector<std::string>{"-s", "7", "--batch", "4"},
                              std::vector<std::string>{"-s", "7", "--flows", "2", "--batch", "4"}}) {
-        CHECK(usage_message(args).find("--batch needs --rate or --throughput: ping-pong has one "
-                                       "request in flight") != std::string::npos);
+        CHECK(
+            client_usage_error(args).find("--batch needs --rate or --throughput: ping-pong has one "
+                                          "request in flight") != std::string::npos);
     }
 
-    CHECK_FALSE(parse({"-s", "7", "--rate", "1000"}).tick_rate_per_s);
-    CHECK(parse({"-s", "7", "--rate", "10k", "--tick-rate", "1000"}).tick_rate_per_s == 1000.0);
-    CHECK(usage_message({"-s", "7", "--throughput", "--tick-rate", "1000"})
+    CHECK_FALSE(parsed_client({"-s", "7", "--rate", "1000"}).tick_rate_per_s);
+    CHECK(parsed_client({"-s", "7", "--rate", "10k", "--tick-rate", "1000"}).tick_rate_per_s ==
+          1000.0);
+    CHECK(client_usage_error({"-s", "7", "--throughput", "--tick-rate", "1000"})
               .find("--tick-rate needs --rate, not --throughput") != std::string::npos);
-    CHECK(usage_message({"-s", "7", "--tick-rate", "1000"})
+    CHECK(client_usage_error({"-s", "7", "--tick-rate", "1000"})
               .find("--tick-rate needs --rate or --total-rate: ping-pong") != std::string::npos);
     for (const char* bad : {"0", "0.5", "2000000"}) {
-        CHECK(usage_message({"-s", "7", "--rate", "1000", "--tick-rate", bad})
+        CHECK(client_usage_error({"-s", "7", "--rate", "1000", "--tick-rate", bad})
                   .find("--tick-rate must be 1..1000000 ticks per second") != std::string::npos);
     }
 }
 
 TEST_CASE("client options: --payload-bytes takes any size from 1 to 65536") {
-    const auto hundred = parse({"--payload-bytes", "100"});
+    const auto hundred = parsed_client({"--payload-bytes", "100"});
     CHECK(hundred.payload_bytes() == 100);
     CHECK_FALSE(hundred.payload_power_of_2());
-    const auto size_128 = parse({"--payload-bytes", "128"});
+    const auto size_128 = parsed_client({"--payload-bytes", "128"});
     CHECK(size_128.payload_bytes() == 128);
     CHECK(size_128.payload_power_of_2());  // ACE's title and -s 7 alike
     CHECK(size_128.payload_power == 7);
-    CHECK(parse({"--payload-bytes", "1"}).payload_bytes() == 1);
-    CHECK(parse({"--payload-bytes", "63000"}).payload_bytes() == 63000);
-    CHECK(parse({"--payload-bytes", "64Ki"}).payload_bytes() == 65536);
-    CHECK(parse({"-s", "7"}).payload_power_of_2());
+    CHECK(parsed_client({"--payload-bytes", "1"}).payload_bytes() == 1);
+    CHECK(parsed_client({"--payload-bytes", "63000"}).payload_bytes() == 63000);
+    CHECK(parsed_client({"--payload-bytes", "64Ki"}).payload_bytes() == 65536);
+    CHECK(parsed_client({"-s", "7"}).payload_power_of_2());
     // The framed modes need room for the 16-byte message header.
-    CHECK(parse({"--payload-bytes", "16", "--rate", "10"}).payload_bytes() == 16);
-    CHECK(parse({"--payload-bytes", "17", "--throughput"}).payload_bytes() == 17);
-    CHECK(usage_message({"--payload-bytes", "15", "--rate", "10"})
+    CHECK(parsed_client({"--payload-bytes", "16", "--rate", "10"}).payload_bytes() == 16);
+    CHECK(parsed_client({"--payload-bytes", "17", "--throughput"}).payload_bytes() == 17);
+    CHECK(client_usage_error({"--payload-bytes", "15", "--rate", "10"})
               .find("--rate and --throughput need --payload-bytes 16 or more") !=
           std::string::npos);
-    CHECK(usage_message({"--payload-bytes", "15", "--flows", "2"})
+    CHECK(client_usage_error({"--payload-bytes", "15", "--flows", "2"})
               .find("needs --payload-bytes 16 or more") != std::string::npos);
     for (const char* bad : {"0", "65537"}) {
-        CHECK(usage_message({"--payload-bytes", bad}).find("--payload-bytes must be 1..65536") !=
-              std::string::npos);
+        CHECK(
+            client_usage_error({"--payload-bytes", bad}).find("--payload-bytes must be 1..65536") !=
+            std::string::npos);
     }
-    CHECK(usage_message({"-s", "7", "--payload-bytes", "100"})
+    CHECK(client_usage_error({"-s", "7", "--payload-bytes", "100"})
               .find("-s/--payload-size-power-of-2 and --payload-bytes exclude each other") !=
           std::string::npos);
-    CHECK(usage_message({"-c", "5"})
+    CHECK(client_usage_error({"-c", "5"})
               .find("-s/--payload-size-power-of-2 or --payload-bytes is required") !=
           std::string::npos);
 }
@@ -556,27 +554,28 @@ TEST_CASE("client options: --payload-bytes takes any size from 1 to 65536") {
 TEST_CASE("client options: --reply-bytes and --echo size the replies") {
     using protocol::test_mode;
     SECTION("by default each reply is the mode's own: 2 bytes, or the 16-byte message header") {
-        const auto pp = parse({"--payload-bytes", "100"});
+        const auto pp = parsed_client({"--payload-bytes", "100"});
         CHECK(pp.reply_bytes == 0);  // the wire's "the mode's own"
         CHECK(pp.reply_size() == 2);
         CHECK_FALSE(pp.echo);
-        CHECK(parse({"-s", "7", "--rate", "10"}).reply_size() == 16);
-        CHECK(parse({"-s", "7", "--flows", "2"}).reply_size() == 16);
+        CHECK(parsed_client({"-s", "7", "--rate", "10"}).reply_size() == 16);
+        CHECK(parsed_client({"-s", "7", "--flows", "2"}).reply_size() == 16);
     }
     SECTION("--reply-bytes: any size from the mode's own to 65536") {
-        const auto pp = parse({"--payload-bytes", "100", "--reply-bytes", "1000"});
+        const auto pp = parsed_client({"--payload-bytes", "100", "--reply-bytes", "1000"});
         CHECK(pp.reply_bytes == 1000);
         CHECK(pp.reply_size() == 1000);
-        CHECK(parse({"-s", "0", "--reply-bytes", "2"}).reply_size() == 2);
-        CHECK(parse({"-s", "7", "--rate", "10", "--reply-bytes", "16"}).reply_size() == 16);
-        CHECK(parse({"-s", "7", "--throughput", "--reply-bytes", "64Ki"}).reply_size() == 65536);
-        CHECK(usage_message({"-s", "7", "--reply-bytes", "1"})
+        CHECK(parsed_client({"-s", "0", "--reply-bytes", "2"}).reply_size() == 2);
+        CHECK(parsed_client({"-s", "7", "--rate", "10", "--reply-bytes", "16"}).reply_size() == 16);
+        CHECK(parsed_client({"-s", "7", "--throughput", "--reply-bytes", "64Ki"}).reply_size() ==
+              65536);
+        CHECK(client_usage_error({"-s", "7", "--reply-bytes", "1"})
                   .find("--reply-bytes must be 2..65536: a ping-pong reply carries the request's "
                         "first and last check bytes") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--rate", "10", "--reply-bytes", "15"})
+        CHECK(client_usage_error({"-s", "7", "--rate", "10", "--reply-bytes", "15"})
                   .find("--reply-bytes must be 16..65536 here: a framed reply carries its "
                         "request's 16-byte message header") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--reply-bytes", "65537"})
+        CHECK(client_usage_error({"-s", "7", "--reply-bytes", "65537"})
                   .find("--reply-bytes must be 2..65536") != std::string::npos);
     }
     SECTION("--echo: a reply of the payload's size, in every mode") {
@@ -584,55 +583,55 @@ TEST_CASE("client options: --reply-bytes and --echo size the replies") {
                  {}, {"--rate", "10"}, {"--throughput"}, {"--flows", "2"}}) {
             auto words = std::vector<std::string>{"--payload-bytes", "1000", "--echo"};
             words.insert(words.end(), mode_words.begin(), mode_words.end());
-            const auto o = parse(words);
+            const auto o = parsed_client(words);
             CHECK(o.echo);
             CHECK(o.reply_bytes == 1000);
             CHECK(o.reply_size() == 1000);
         }
-        CHECK(parse({"-s", "16", "--echo"}).reply_size() == 65536);
-        CHECK(usage_message({"--payload-bytes", "1", "--echo"})
+        CHECK(parsed_client({"-s", "16", "--echo"}).reply_size() == 65536);
+        CHECK(client_usage_error({"--payload-bytes", "1", "--echo"})
                   .find("--echo needs a payload of 2 bytes or more") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--echo", "--reply-bytes", "100"})
+        CHECK(client_usage_error({"-s", "7", "--echo", "--reply-bytes", "100"})
                   .find("--reply-bytes and --echo exclude each other") != std::string::npos);
         // A broken payload is said once, not again as a broken echo.
-        CHECK(usage_message({"--payload-bytes", "0", "--echo"}).find("--echo") ==
+        CHECK(client_usage_error({"--payload-bytes", "0", "--echo"}).find("--echo") ==
               std::string::npos);
     }
 }
 
 TEST_CASE("client options: --one-way makes room for the server's stamps, --half-rtt") {
     SECTION("neither is the default") {
-        const auto o = parse({"-s", "7"});
+        const auto o = parsed_client({"-s", "7"});
         CHECK_FALSE(o.one_way);
         CHECK_FALSE(o.half_rtt);
         CHECK(o.reply_size() == 2);
     }
     SECTION("--one-way: each reply 16 bytes more, in every mode") {
         // Ping-pong: check byte + 16 + check byte = 18; framed: 16 + 16 = 32.
-        const auto pp = parse({"-s", "7", "--one-way"});
+        const auto pp = parsed_client({"-s", "7", "--one-way"});
         CHECK(pp.one_way);
         CHECK(pp.reply_bytes == 0);  // the wire's "the mode's own", which then has the stamps
         CHECK(pp.reply_size() == 18);
-        CHECK(parse({"-s", "7", "--one-way", "--rate", "10"}).reply_size() == 32);
-        CHECK(parse({"-s", "7", "--one-way", "--throughput"}).reply_size() == 32);
-        CHECK(parse({"-s", "7", "--one-way", "--flows", "2"}).reply_size() == 32);
-        CHECK(parse({"-s", "7", "--one-way", "--reply-bytes", "18"}).reply_size() == 18);
-        CHECK(parse({"-s", "7", "--one-way", "--echo"}).reply_size() == 128);
+        CHECK(parsed_client({"-s", "7", "--one-way", "--rate", "10"}).reply_size() == 32);
+        CHECK(parsed_client({"-s", "7", "--one-way", "--throughput"}).reply_size() == 32);
+        CHECK(parsed_client({"-s", "7", "--one-way", "--flows", "2"}).reply_size() == 32);
+        CHECK(parsed_client({"-s", "7", "--one-way", "--reply-bytes", "18"}).reply_size() == 18);
+        CHECK(parsed_client({"-s", "7", "--one-way", "--echo"}).reply_size() == 128);
     }
     SECTION("--one-way: a reply too small for the stamps is a usage error saying why") {
-        CHECK(usage_message({"-s", "7", "--one-way", "--reply-bytes", "17"})
+        CHECK(client_usage_error({"-s", "7", "--one-way", "--reply-bytes", "17"})
                   .find("--reply-bytes must be 18..65536 with --one-way") != std::string::npos);
-        CHECK(usage_message({"-s", "7", "--one-way", "--rate", "10", "--reply-bytes", "31"})
+        CHECK(client_usage_error({"-s", "7", "--one-way", "--rate", "10", "--reply-bytes", "31"})
                   .find("--reply-bytes must be 32..65536 with --one-way") != std::string::npos);
-        CHECK(usage_message({"--payload-bytes", "17", "--one-way", "--echo"})
+        CHECK(client_usage_error({"--payload-bytes", "17", "--one-way", "--echo"})
                   .find("--echo with --one-way needs a payload of 18 bytes or more") !=
               std::string::npos);
-        CHECK(usage_message({"--payload-bytes", "31", "--one-way", "--echo", "--rate", "10"})
+        CHECK(client_usage_error({"--payload-bytes", "31", "--one-way", "--echo", "--rate", "10"})
                   .find("--echo with --one-way needs a payload of 32 bytes or more") !=
               std::string::npos);
     }
     SECTION("--half-rtt in every mode") {
-        CHECK(parse({"-s", "7", "--half-rtt"}).half_rtt);
-        CHECK(parse({"-s", "7", "--half-rtt", "--rate", "10"}).half_rtt);
+        CHECK(parsed_client({"-s", "7", "--half-rtt"}).half_rtt);
+        CHECK(parsed_client({"-s", "7", "--half-rtt", "--rate", "10"}).half_rtt);
     }
 }

@@ -8,7 +8,6 @@
 
 #include <catch2/catch.hpp>
 #include <future>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "options/server_options.hpp"
 
 using namespace sctp_perf;
-using sctp_perf::testing::command_line;
 using cpus = std::vector<unsigned>;
 
 TEST_CASE("cpu list: the forms taskset -c and sysfs write") {
@@ -153,70 +151,38 @@ TEST_CASE("pin_thread: a CPU the kernel will not give is named") {
     idle.join();
 }
 
-namespace {
-
-template <typename Parse>
-std::string usage_message_of(std::vector<std::string> words, Parse parse) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    try {
-        parse(cl, out);
-    } catch (const usage_error& e) {
-        return e.what();
-    }
-    FAIL("no usage error for that command line");
-    return {};
-}
-
-const auto parse_stream_server = [](const command_line& cl, std::ostream& out) {
-    return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_server, out);
-};
-const auto parse_seqpack_server = [](const command_line& cl, std::ostream& out) {
-    return parse_server_options(cl.argc(), cl.argv(), sctp_perf::testing::seqpack_server, out);
-};
-const auto parse_stream_client = [](const command_line& cl, std::ostream& out) {
-    return parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::stream_client, out);
-};
-const auto parse_seqpack_client = [](const command_line& cl, std::ostream& out) {
-    return parse_client_options(cl.argc(), cl.argv(), sctp_perf::testing::seqpack_client, out);
-};
-
-template <typename Parse>
-common_options common_of(std::vector<std::string> words, Parse parse) {
-    const command_line cl(std::move(words));
-    std::ostringstream out;
-    auto options = parse(cl, out);
-    REQUIRE(options);
-    return options->common;
-}
-
-}  // namespace
+using sctp_perf::testing::client_usage_error;
+using sctp_perf::testing::parsed_client;
+using sctp_perf::testing::parsed_server;
+using sctp_perf::testing::seqpack_client;
+using sctp_perf::testing::seqpack_server;
+using sctp_perf::testing::server_usage_error;
 
 TEST_CASE("placement options: --cpu and --spin on every program, off by default") {
     // A client needs -s; a server nothing.
-    const auto check = [](auto parse, std::vector<std::string> words) {
-        const auto defaults = common_of(words, parse);
+    const auto check = [](auto common_of, std::vector<std::string> words) {
+        const auto defaults = common_of(words);
         CHECK(defaults.cpus.empty());
         CHECK_FALSE(defaults.spin);
         words.insert(words.end(), {"--cpu", "0,2-3", "--spin"});
-        const auto given = common_of(words, parse);
+        const auto given = common_of(words);
         CHECK(given.cpus == cpus{0, 2, 3});
         CHECK(given.spin);
     };
-    check(parse_stream_server, {});
-    check(parse_seqpack_server, {});
-    check(parse_stream_client, {"-s", "7"});
-    check(parse_seqpack_client, {"-s", "7"});
+    check([](auto words) { return parsed_server(std::move(words)).common; }, {});
+    check([](auto words) { return parsed_server(std::move(words), seqpack_server).common; }, {});
+    check([](auto words) { return parsed_client(std::move(words)).common; }, {"-s", "7"});
+    check([](auto words) { return parsed_client(std::move(words), seqpack_client).common; },
+          {"-s", "7"});
 }
 
 TEST_CASE("placement options: a malformed --cpu list is one sentence naming the accepted form") {
     const std::string expected =
         "--cpu must list CPU numbers and ranges separated by commas, such as 0, 1-3 or 0,2-3, "
         "not 'x'";
-    CHECK(usage_message_of({"--cpu", "x"}, parse_stream_server) == expected);
-    CHECK(usage_message_of({"-s", "7", "--cpu", "x"}, parse_stream_client) == expected);
-    CHECK(usage_message_of({"-s", "7", "--cpu", "2-1"}, parse_seqpack_client).find("not '2-1'") !=
+    CHECK(server_usage_error({"--cpu", "x"}) == expected);
+    CHECK(client_usage_error({"-s", "7", "--cpu", "x"}) == expected);
+    CHECK(client_usage_error({"-s", "7", "--cpu", "2-1"}, seqpack_client).find("not '2-1'") !=
           std::string::npos);
-    CHECK(usage_message_of({"--cpu", ""}, parse_seqpack_server).find("not ''") !=
-          std::string::npos);
+    CHECK(server_usage_error({"--cpu", ""}, seqpack_server).find("not ''") != std::string::npos);
 }

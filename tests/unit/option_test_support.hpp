@@ -36,12 +36,13 @@ inline const program_info seqpack_server{"SOCK_SEQPACK_srv", "test", socket_serv
                                          false};
 
 // The usage error a client command line of `words` draws (the test fails
-// when it draws none).
-inline std::string client_usage_error(std::vector<std::string> words) {
+// when it draws none), for SOCK_STREAM_clt unless `program` says otherwise.
+inline std::string client_usage_error(std::vector<std::string> words,
+                                      const program_info& program = stream_client) {
     const command_line cl(std::move(words));
     std::ostringstream out;
     try {
-        parse_client_options(cl.argc(), cl.argv(), stream_client, out);
+        parse_client_options(cl.argc(), cl.argv(), program, out);
     } catch (const usage_error& e) {
         return e.what();
     }
@@ -49,12 +50,14 @@ inline std::string client_usage_error(std::vector<std::string> words) {
     return {};
 }
 
-// The same for a SOCK_STREAM_srv command line.
-inline std::string server_usage_error(std::vector<std::string> words) {
+// The same for a server command line (SOCK_STREAM_srv unless `program`
+// says otherwise).
+inline std::string server_usage_error(std::vector<std::string> words,
+                                      const program_info& program = stream_server) {
     const command_line cl(std::move(words));
     std::ostringstream out;
     try {
-        parse_server_options(cl.argc(), cl.argv(), stream_server, out);
+        parse_server_options(cl.argc(), cl.argv(), program, out);
     } catch (const usage_error& e) {
         return e.what();
     }
@@ -62,22 +65,24 @@ inline std::string server_usage_error(std::vector<std::string> words) {
     return {};
 }
 
-// A SOCK_STREAM_clt command line's options (the test fails when it is not
-// taken).
-inline client_options parsed_client(std::vector<std::string> words) {
+// A client command line's options (the test fails when it is not taken),
+// for SOCK_STREAM_clt unless `program` says otherwise.
+inline client_options parsed_client(std::vector<std::string> words,
+                                    const program_info& program = stream_client) {
     const command_line cl(std::move(words));
     std::ostringstream out;
-    auto options = parse_client_options(cl.argc(), cl.argv(), stream_client, out);
+    auto options = parse_client_options(cl.argc(), cl.argv(), program, out);
     REQUIRE(options);
     return *options;
 }
 
-// A SOCK_STREAM_srv command line's options (the test fails when it is not
-// taken).
-inline server_options parsed_server(std::vector<std::string> words) {
+// A server command line's options (the test fails when it is not taken),
+// for SOCK_STREAM_srv unless `program` says otherwise.
+inline server_options parsed_server(std::vector<std::string> words,
+                                    const program_info& program = stream_server) {
     const command_line cl(std::move(words));
     std::ostringstream out;
-    auto options = parse_server_options(cl.argc(), cl.argv(), stream_server, out);
+    auto options = parse_server_options(cl.argc(), cl.argv(), program, out);
     REQUIRE(options);
     return *options;
 }
