@@ -6,12 +6,11 @@
 #
 # Tests run side by side, twice as many as the machine has CPUs
 # ($SCTP_PERF_TEST_JOBS sets another number): most of them wait on sockets
-# and timers. Those that keep two CPUs busy (builds, fuzzers, the VM that
-# judges timing alone) take two of the `cpus` slots of a resource file that
-# has one slot per CPU, so on two CPUs they run one at a time, beside the
-# waiting ones; the other two VM runs, about one CPU each, take one slot
-# and run side by side (tests/CMakeLists.txt, sctp_perf_cpu_bound and
-# sctp_perf_one_cpu).
+# and timers. Those that keep CPUs busy take `cpus` slots of a resource file
+# that has two per CPU, each half a CPU: a build three (so on two CPUs one
+# build at a time, with a VM run beside it), the VM that judges timing all
+# four, a fuzzer two, and each of the other two VM runs, whose checks mostly
+# wait on the guest's timers, one (tests/CMakeLists.txt).
 #
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
@@ -23,8 +22,8 @@ build_dir=${SCTP_PERF_BUILD_DIR:-$root/build}
 cd "$build_dir"
 jobs=${SCTP_PERF_TEST_JOBS:-$(($(nproc) * 2))}
 cpus=$(nproc)
-[ "$cpus" -ge 2 ] || cpus=2 # a CPU-bound test asks for two
+[ "$cpus" -ge 2 ] || cpus=2 # the timing VM asks for two CPUs
 resources=$build_dir/ctest-resources.json
 printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
-    "$cpus" >"$resources"
+    $((cpus * 2)) >"$resources"
 ctest --output-on-failure -j "$jobs" --resource-spec-file "$resources" "$@"
