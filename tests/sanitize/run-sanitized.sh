@@ -102,7 +102,7 @@ run_vm_checks() {
     # emulated timing against fixed bounds and run beside no other VM
     # (../vm/CMakeLists.txt); the timestamps check runs the same code under
     # the sanitizers, and every check runs ping-pong over SCTP and TCP.
-    # The rest took 386 s on an idle 2-core host; the bound (as in
+    # The rest took 488 s on an idle 2-core host; the bound (as in
     # run-vm-checks.sh) only catches a hang, with room for a busy host.
     # The guest has no symbolizer (symbolize=0 says so, rather than each
     # report warning of it); run-vm-checks.sh names the frames from the
