@@ -273,12 +273,13 @@ void session::take_ping_pong_request(clock::time_point now) {
     // client's loop.
     protocol::fill_pingpong_reply(message_, reply_);
     const sctp_delivery delivery{route_.stream, route_.unordered, {}};
+    const bool nothing_queued = out_.empty();
     if (!plain_replies_) {
         send_stamped_or_held_reply(delivery, now);
     } else {
         send_reply(delivery, now);
     }
-    output_since_ = now;
+    note_queued(nothing_queued, now);
     ++outcome_.messages_done;
     if (header_.iterations != 0 && outcome_.messages_done == header_.iterations) {
         phase_ = phase::closing;
@@ -409,6 +410,7 @@ void session::push_replies(bool reliable, clock::time_point now) {
     }
     const sctp_delivery delivery{route_.stream, route_.unordered,
                                  reliable ? pr_sctp{} : identity_.sctp.pr};
+    const bool nothing_queued = out_.empty();
     const auto push = [&](std::span<const std::byte> replies) {
         if (header_.server_timestamps) {
             out_.push(replies, delivery, {stamps_at_ + 8, reply_size_});
@@ -423,7 +425,18 @@ void session::push_replies(bool reliable, clock::time_point now) {
     } else {
         push(replies_);
     }
-    output_since_ = now;
+    note_queued(nothing_queued, now);
+}
+
+void session::note_queued(bool nothing_queued_before, clock::time_point now) noexcept {
+    // The send timeout runs from the last progress of the queue's front.
+    // Replies queued behind a front the peer does not take leave it
+    // running: a client that stopped reading while its kernel still
+    // delivers requests is cut off at the timeout from when its replies
+    // stopped moving, not once its requests have stopped coming too.
+    if (nothing_queued_before) {
+        output_since_ = now;
+    }
 }
 
 void session::note_arrival() noexcept {

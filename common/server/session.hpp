@@ -186,6 +186,9 @@ class session {
     // must not be given up under PR-SCTP.
     bool take_request(std::span<const std::byte> request, bool& reliable);
     void push_replies(bool reliable, clock::time_point now);
+    // After a push: starts the send timeout's clock when the queue was
+    // empty before it (`nothing_queued_before`), and only then.
+    void note_queued(bool nothing_queued_before, clock::time_point now) noexcept;
     // With server timestamps: the clock, read once a read has completed a
     // request, as the arrival of the requests it completed.
     void note_arrival() noexcept;
@@ -235,6 +238,9 @@ class session {
 
     reply_queue out_;
     clock::time_point output_since_;  // the last progress of the queue's front
+    // A send timeout found the shared send buffer full of other
+    // associations' data (said once in the log).
+    bool waited_on_others_ = false;
     std::vector<std::byte> replies_;  // one read's load replies, reused
     // Every reply of this test is reply_size_ bytes (the header's reply
     // size): reply_ holds one, filled once with the defined filler; each

@@ -96,6 +96,21 @@ void session::on_deadline(clock::time_point now) {
             phase_ = phase::done;
             return;
         }
+        if (channel_->send_waits_on_others()) {
+            // Not this peer's doing: the shared send buffer is full of other
+            // associations' replies, and frees when theirs move or their
+            // sessions end at this same timeout.
+            if (!waited_on_others_) {
+                waited_on_others_ = true;
+                log_info(
+                    "client {}: its replies have waited {:.1f} s (--io-timeout) for the "
+                    "one-to-many socket's send buffer, full of other associations' data "
+                    "(net.sctp.sndbuf_policy 0); waiting on",
+                    client(), seconds_of(identity_.io_timeout));
+            }
+            output_since_ = now;
+            return;
+        }
         finish("send timed out: the peer stopped reading");
         return;
     }
@@ -193,9 +208,10 @@ void session::send_account(clock::time_point now) {
                              bytes_sent_,        header_.payload_bytes, reply_size_};
     const auto text = account_json(counts, now - load_started_, usage_before_, read_process_usage(),
                                    *channel_, identity_);
+    const bool nothing_queued = out_.empty();
     out_.push(protocol::encode_blob_length(static_cast<std::uint32_t>(text.size())), {});
     out_.push(std::as_bytes(std::span(text.data(), text.size())), {});
-    output_since_ = now;
+    note_queued(nothing_queued, now);
     partial_.clear();
     message_filled_ = 0;
     phase_ = phase::closing;

@@ -56,8 +56,9 @@ void session::take_header(clock::time_point now) {
     input_since_ = now;
     const auto decoded = decode_whole_header(filled);
     const bool busy = refuse_as_busy_ && decoded.verdict == protocol::status::accepted;
+    const bool nothing_queued = out_.empty();
     out_.push(protocol::encode_verdict(busy ? protocol::status::server_busy : decoded.verdict), {});
-    output_since_ = now;
+    note_queued(nothing_queued, now);
     if (refused(decoded, busy)) {
         return;
     }

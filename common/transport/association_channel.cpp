@@ -2,6 +2,7 @@
 #include "transport/association_channel.hpp"
 
 #include <fmt/format.h>
+#include <netinet/sctp.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -79,6 +80,19 @@ message_channel::received_part association_channel::receive_part(std::span<std::
         read_at_ = 0;
     }
     return got;
+}
+
+bool association_channel::send_waits_on_others() const noexcept {
+    // A peer that stopped reading leaves data unacknowledged or its window
+    // closed; a vanished one leaves data unacknowledged. With neither, what
+    // holds this association's send back is the socket's shared buffer.
+    sctp_status status{};
+    status.sstat_assoc_id = assoc_id_;
+    socklen_t length = sizeof(status);
+    if (::getsockopt(socket_, IPPROTO_SCTP, SCTP_STATUS, &status, &length) != 0) {
+        return false;
+    }
+    return status.sstat_unackdata == 0 && status.sstat_rwnd > 0;
 }
 
 std::size_t association_channel::send_ready(std::span<const std::byte> bytes,

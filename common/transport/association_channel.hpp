@@ -72,6 +72,9 @@ class association_channel final : public message_channel {
     int native_handle() const noexcept override { return socket_; }
     std::int32_t association_id() const noexcept override { return assoc_id_; }
     bool keeps_message_boundaries() const noexcept override { return true; }
+    // Asks the kernel (SCTP_STATUS of this association); false when it
+    // cannot say.
+    bool send_waits_on_others() const noexcept override;
 
   private:
     struct part {

@@ -61,6 +61,12 @@ class message_channel {
     // Whether each receive ends at a message's boundary (SOCK_SEQPACKET),
     // rather than reading a byte stream that the reader frames itself.
     virtual bool keeps_message_boundaries() const noexcept { return false; }
+    // Whether a send that finds no room waits on other associations rather
+    // than on this channel's peer: only where the socket is shared
+    // (one-to-many) and its one send buffer (net.sctp.sndbuf_policy 0) is
+    // full of their data while this association has nothing unacknowledged
+    // and room in its peer's window. Elsewhere a full buffer is the peer's.
+    virtual bool send_waits_on_others() const noexcept { return false; }
 
     // Without waiting (MSG_DONTWAIT; the socket itself stays blocking), for an
     // event loop that drives many channels:

@@ -20,6 +20,7 @@
 #include "loopback_connection.hpp"
 #include "protocol/wire_protocol.hpp"
 #include "server/session.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
 #include "transport/socket_setup.hpp"
 
@@ -113,6 +114,19 @@ void expect_accepted(const session_on_pair& p) {
     const auto decoded = protocol::decode_verdict(verdict);
     CHECK(decoded.well_formed);
     CHECK(decoded.raw_status == 0);
+}
+
+// A throughput session accepted on `p`, and a batch of 1024 requests of 16
+// bytes for it, each asking for a reply.
+std::vector<std::byte> accept_throughput_wanting_replies(session_on_pair& p) {
+    send_header(p, protocol::test_mode::throughput, 16, 0);
+    p.advance(1ms);
+    expect_accepted(p);
+    std::vector<protocol::message_header> headers;
+    for (std::uint64_t r = 0; r < 1024; ++r) {
+        headers.push_back({100 + r, 1, protocol::flag_reply_wanted});
+    }
+    return requests_of(headers);
 }
 
 }  // namespace
@@ -295,6 +309,13 @@ TEST_CASE("session: with the server's receive stamps each reply carries its kern
     send_header(p, protocol::test_mode::ping_pong, 4, 2, 0, 0, true, true);
     p.advance(1ms);
     expect_accepted(p);
+    // The session has turned its stamps on; the kernel starts stamping a
+    // moment later when no socket had them on (see
+    // await_receive_stamping), and this thread plays both ends without a
+    // sleep: without the wait the one request could arrive unstamped.
+    const auto unseen = await_receive_stamping(std::chrono::seconds(10));
+    INFO(unseen.value_or(""));
+    REQUIRE_FALSE(unseen);
     const std::array<std::byte, 4> request{std::byte{0x10}, std::byte{1}, std::byte{2},
                                            std::byte{0x20}};
     const auto before = monotonic_ns();
@@ -435,16 +456,9 @@ TEST_CASE("session: the account's exact bytes up to its measured values", "[serv
 
 TEST_CASE("session: a client that never reads its replies is held back, then cut off", "[server]") {
     session_on_pair p;
-    send_header(p, protocol::test_mode::throughput, 16, 0);
-    p.advance(1ms);
-    expect_accepted(p);
     // Every request asks for a reply, and the client reads none: once the
     // socket's buffer and the session's backlog are full, it stops reading.
-    std::vector<protocol::message_header> headers;
-    for (std::uint64_t r = 0; r < 1024; ++r) {
-        headers.push_back({100 + r, 1, protocol::flag_reply_wanted});
-    }
-    const auto requests = requests_of(headers);
+    const auto requests = accept_throughput_wanting_replies(p);
     bool held_back = false;
     for (int round = 0; round < 2000 && !held_back; ++round) {
         const auto n = ::send(p.client.get(), requests.data(), requests.size(), MSG_DONTWAIT);
@@ -456,6 +470,39 @@ TEST_CASE("session: a client that never reads its replies is held back, then cut
     CHECK_FALSE(p.s->done());
     // Its replies stay untaken for the I/O timeout: the session ends.
     p.advance(2ms + 5001ms);
+    REQUIRE(p.s->done());
+    CHECK(p.s->outcome().reason == "send timed out: the peer stopped reading");
+}
+
+// A client that stops reading while requests it sent before still come
+// (its kernel holds them): each of them queues one more reply behind a front
+// that does not move. The send timeout runs from when the replies stopped
+// moving; were it started again by each reply queued, a trickle of requests
+// would keep such a session alive for as long as they came.
+TEST_CASE("session: replies queued behind a stuck front do not put off the send timeout",
+          "[server]") {
+    session_on_pair p;
+    const auto batch = accept_throughput_wanting_replies(p);
+    // Batches until the socket has no room for a reply: the front is stuck
+    // from then on, and the session still reads (its backlog is not full).
+    std::chrono::milliseconds at{1};
+    for (int round = 0; round < 2000 && !p.s->wants_to_write(); ++round) {
+        p.send(batch);
+        at += 2ms;
+        p.advance(at);
+    }
+    REQUIRE(p.s->wants_to_write());
+    REQUIRE(p.s->wants_to_read());
+    const auto stuck_at = at;
+    // A request a second: each is read and its reply queued.
+    const auto one = requests_of({{5000, 1, protocol::flag_reply_wanted}});
+    for (int second = 1; second <= 4; ++second) {
+        p.send(one);
+        p.advance(stuck_at + second * 1000ms);
+        REQUIRE_FALSE(p.s->done());
+    }
+    p.send(one);
+    p.advance(stuck_at + 5001ms);
     REQUIRE(p.s->done());
     CHECK(p.s->outcome().reason == "send timed out: the peer stopped reading");
 }
