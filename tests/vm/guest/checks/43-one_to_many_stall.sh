@@ -29,7 +29,10 @@
 #     staller's replies fill: the observer's replies wait, 1 s at least,
 #     until the stalled session ends at its send timeout; it still loses
 #     nothing and its session ends ok. That wait is the kernel's (the
-#     policy), not the server's.
+#     policy), not the server's: when the observer's replies have waited
+#     the send timeout too, the server sees that its association has
+#     nothing unacknowledged and an open window (SCTP_STATUS), says that
+#     it waits on the others' data, and waits on.
 #   --peel-off (policy 0): a socket and a buffer per association; as policy 1.
 # Bounds are about behaviour, not speed: the guest's timing is emulated
 # (2.5 s is half the server's send timeout; policy 0 held the observer
@@ -78,6 +81,12 @@ stall() {
     _tx="$(server_tx "${SERVER_PORT}")"
     _status=0
     wait_bounded "${_obs_pid}" 60 || _status=$?
+    # The stopped client stays stopped until the server has ended its
+    # session (30 s at most): when the guest is slow to start it, it may
+    # stop only a few seconds before the observer's end, short of the 5 s
+    # the server gives its replies (in one run it started 6 s after the
+    # observer, and was let go 5 s after its stop, its session still open).
+    await_lines "${_srv_log}" 'send timed out: the peer stopped reading' 1 30 || true
     kill -CONT "${_stall_pid}"
     stop_pid "${_stall_pid}"
     FLAT="${_obs}.flat"
@@ -85,7 +94,7 @@ stall() {
     OBSERVER_MAX_US="$(report_field summary.max_us)"
     log "${_run}: server TX_QUEUE/sndbuf per association 1 s into the stall: ${_tx};" \
         "observer: $(describe_run "${_obs}")"
-    grep -E ' (ok|failed) in ' "${_srv_log}" | sed 's/^.*) /    server: /'
+    grep -E ' (ok|failed) in |full of other associations' "${_srv_log}" | sed 's/^[^)]*) /    server: /'
     mismatches=""
     [ "${_status}" -eq 0 ] || mismatches="; the observer exited with status ${_status}"
     _sent="$(report_field load.messages_sent)"
