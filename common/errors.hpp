@@ -98,6 +98,23 @@ class histogram_decode_error : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Files given to read that cannot be used: a client's report
+// (report/client_report.hpp), an interval log, a path, or two sides of a
+// comparison that do not measure one thing. what() is one sentence naming
+// the file or the side; sctp-perf-compare exits 2 on it.
+class input_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// A chart that could not be drawn (sctp-perf-compare --plot,
+// compare/spectrum_plot.hpp): gnuplot missing, failing or too slow, or its
+// file not written. what() says why; the program exits 1.
+class plot_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
 // Kernel failures are std::system_error, with the call that failed in what().
 
 }  // namespace sctp_perf

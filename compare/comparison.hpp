@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/client_report.hpp"
 #include "stats/run_statistics.hpp"
 
 namespace sctp_perf::compare {
@@ -55,42 +56,9 @@ double spectrum_position(compared_percentile percentile);
 // all_compared_percentiles.
 using percentile_values_us = std::array<double, compared_percentile_count>;
 
-// The configuration of a report that decides whether two sides measure the
-// same thing; nagle is shown, never a reason to refuse.
-struct run_config {
-    std::string service;    // "stream" or "seqpack"
-    std::string transport;  // "tcp" or "sctp"
-    std::string mode;       // "ping-pong", "rate" or "throughput"
-    unsigned long long payload_bytes = 0;
-    unsigned long long reply_bytes = 0;
-    bool nagle = false;
-    bool operator==(const run_config&) const = default;
-};
-
-// The settings that change what a run measures but in which two sides may
-// differ, since they are what a comparison is often about (Nagle is
-// run_config's): every report of one side must hold each to one value.
-// nullopt where a report does not state it (a ping-pong run has no flows, a
-// TCP run no streams).
-struct run_settings {
-    std::optional<bool> spin;         // config.spin: the client polls while it waits
-    std::optional<bool> server_spin;  // server.spin: the server does
-    // config.poll_before_sleep_us, server.poll_before_sleep_us: how long
-    // each end's waits poll before they sleep (--poll-before-sleep).
-    std::optional<unsigned long long> poll_before_sleep_us;
-    std::optional<unsigned long long> server_poll_before_sleep_us;
-    // config.timestamps: the client took kernel stamps of each round trip
-    // (--timestamps), which costs it a little; a report from before the
-    // option took none, and is read as saying so.
-    std::optional<bool> timestamps;
-    std::optional<unsigned long long> streams;  // sctp.streams_used
-    std::optional<bool> unordered;              // sctp.unordered
-    std::optional<std::string> arrivals;        // load.arrivals: uniform, poisson, in-step
-    std::optional<double> rate_per_s;           // config.rate_per_s, each flow's
-    std::optional<unsigned long long> flows;    // config.flows
-    std::optional<unsigned long long> batch;    // config.batch: messages per send call, at most
-    bool operator==(const run_settings&) const = default;
-};
+// What decides whether two sides measure the same thing (run_config) and
+// the settings in which they may differ (run_settings) are those a client's
+// report states, report/client_report.hpp.
 
 // One sentence per setting of run_settings, or Nagle, in which `a` and `b`
 // differ, naming both values, e.g. "a/1.json has Nagle off, a/5.json Nagle

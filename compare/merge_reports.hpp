@@ -9,9 +9,9 @@
 // (each report's "hdr_histogram", HdrHistogram's V2 encoding), with the
 // clients' own percentile code (reported_percentiles).
 //
-// Reading reports is done here because the merge needs more of them than a
-// comparison does (histograms, counts); the checks a report must pass are
-// report_reader's. Writing the merged report is merged_report's.
+// The reports are read by report/client_report.hpp: what a comparison reads
+// and, with read_report_figures, the histograms and counts a merge adds up.
+// Writing the merged report is merged_report's.
 
 #include <cstdint>
 #include <map>
@@ -23,18 +23,9 @@
 
 #include "compare/comparison.hpp"
 #include "options/start_time.hpp"
-#include "stats/log_linear_histogram.hpp"
+#include "report/client_report.hpp"
 
 namespace sctp_perf::compare {
-
-// One latency series of a report: its histogram, whose extremes are the
-// exact ones of the report's summary, and that summary's mean and deviation
-// (exact, where the histogram knows each value only to its bucket).
-struct latency_series {
-    log_linear_histogram histogram;
-    double mean_us = 0.0;
-    double stddev_us = 0.0;
-};
 
 // What one client's report gives the merge.
 struct host_run {
@@ -66,7 +57,7 @@ struct host_run {
     std::optional<latency_series> corrected;
     std::optional<latency_series> uncorrected;
     // Load modes: the counts of the load object that add up over clients
-    // (messages_sent, ..., server.bytes_received), by their key there.
+    // (load_count_keys), by their key there.
     std::map<std::string, std::uint64_t> counts;
     unsigned flows = 0;
     double rate_asked_per_s = 0.0;     // in all flows of this client; 0 when not asked
@@ -76,14 +67,9 @@ struct host_run {
 };
 
 // Reads one client's report from its text; `source` names it. Throws
-// input_error (report_reader.hpp) for a report that a comparison would
-// refuse, or that has no hdr_histogram (a client older than the merge), or
-// whose histogram disagrees with its own summary (count, minimum, maximum).
+// input_error for a report that read_client_report or read_report_figures
+// refuses (report/client_report.hpp).
 host_run parse_host_run(std::string_view text, const std::string& source);
-
-// The count keys of the load object that the merge adds up, in the order
-// the merged report lists them; "server_" ones are the load.server object's.
-const std::vector<std::string>& summed_load_counts();
 
 // Several clients' runs as one.
 struct merged_run {

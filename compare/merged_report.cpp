@@ -114,7 +114,7 @@ ordered_json load_totals_json(const merged_run& merged) {
          summed_rate(merged, merged.payload_mb_per_s_received_by_server)},
     };
     ordered_json server = ordered_json::object();
-    for (const auto& key : summed_load_counts()) {
+    for (const auto& key : load_count_keys()) {
         const auto it = merged.counts.find(key);
         const ordered_json value =
             it == merged.counts.end() ? ordered_json(nullptr) : ordered_json(it->second);

@@ -11,7 +11,7 @@
 #include <system_error>
 #include <unordered_map>
 
-#include "compare/report_json.hpp"
+#include "report/report_json_reader.hpp"
 
 namespace sctp_perf::compare {
 namespace {

@@ -8,22 +8,16 @@
 // order-statistic interval over the runs.
 
 #include <chrono>
-#include <stdexcept>
 #include <string>
 
 #include "compare/comparison.hpp"
+#include "errors.hpp"
 
 namespace sctp_perf::compare {
 
 // The gnuplot script that draws `result` into `png_path`, its data inline,
 // so the script alone redraws the chart. Pure: no I/O.
 std::string spectrum_plot_script(const comparison_result& result, const std::string& png_path);
-
-// A plot that could not be drawn; what() says why. The program exits 1.
-class plot_error : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
 
 // How long gnuplot may take before it is stopped: a chart of ten points
 // takes well under a second.

@@ -23,6 +23,7 @@
 #include "report_test_support.hpp"
 #include "text_lines.hpp"
 
+using sctp_perf::latency_series;
 using sctp_perf::log_linear_histogram;
 using namespace sctp_perf::compare;
 

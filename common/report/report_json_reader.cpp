@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/report_json.hpp"
+#include "report/report_json_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cctype>
 #include <vector>
 
-namespace sctp_perf::compare {
+namespace sctp_perf {
 
 using json = nlohmann::json;
 
@@ -182,4 +182,4 @@ std::optional<double> optional_number(const json* value, std::string_view key,
     return checked_number(value, key, what, range);
 }
 
-}  // namespace sctp_perf::compare
+}  // namespace sctp_perf

@@ -4,22 +4,17 @@
 // text parsed with the key path followed, so that a text that is not JSON,
 // NaN, or a number beyond a double is named by its key; a number refused,
 // naming the key, when it is missing, a text, or outside what a report can
-// hold. What report_reader builds on, and merge_reports with it.
+// hold. What the reader of the clients' reports (client_report.hpp) builds
+// on. Every refusal is an input_error (errors.hpp).
 
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace sctp_perf::compare {
+#include "errors.hpp"
 
-// Input that cannot be compared: a path, a report or two sides. what() is
-// one sentence naming the file or the side. The program exits 2 on it.
-class input_error : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
+namespace sctp_perf {
 
 // What a number of a report may be, for the sentence that refuses one that
 // is not: from `least` to `most`, a `noun` in `unit` ("time", " us").
@@ -61,4 +56,4 @@ std::optional<double> optional_number(const nlohmann::json* value, std::string_v
 // beyond a double's range (1e400).
 nlohmann::json parse_report_json(std::string_view text, const std::string& source);
 
-}  // namespace sctp_perf::compare
+}  // namespace sctp_perf
