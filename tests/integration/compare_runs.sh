@@ -15,7 +15,14 @@ command -v gnuplot >/dev/null || fail "gnuplot is not installed: run scripts/ins
 # a factor of 2 between runs as the two ends share a CPU or not (the
 # manual's "CPU placement"), which would swamp the difference below.
 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1 --cpu 0
-CLIENT=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" --cpu 0 --format json)
+port=$SERVER_PORT
+# B of the A/B below: a server that holds each ping-pong reply 5 ms (its
+# test hook), so that the real difference B shows stays far beyond what a
+# busy machine does to any run.
+SCTP_PERF_TEST_HOOKS=1 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1 --cpu 0 \
+    --test-reply-delay 5000
+held_port=$SERVER_PORT
+CLIENT=("$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 --cpu 0 --format json)
 
 # one_run FILE ARGS...: one client run's JSON report into FILE.
 one_run() {
@@ -45,7 +52,8 @@ p50_row() { grep '^p50 ' <<<"$OUT"; }
 # for its reason: in a CI run beside two builds and a VM, runs of 2000
 # round trips (about 15 ms each) met the machine's moments one by one and
 # the A/A interval fell outside the 5 % threshold.
-interleaved 5 "$WORK_DIR/aa1" "-s 6 --duration 0.5" "$WORK_DIR/aa2" "-s 6 --duration 0.5"
+interleaved 5 "$WORK_DIR/aa1" "-p $port -s 6 --duration 0.5" \
+    "$WORK_DIR/aa2" "-p $port -s 6 --duration 0.5"
 run_capture 0 "${COMPARE[@]}" --a "$WORK_DIR/aa1" --b "$WORK_DIR/aa2" --fail-if-slower p50:20%
 grep -q 'no difference beyond the noise threshold$' <<<"$(p50_row)" ||
     fail "A/A: p50 is not 'no difference': $OUT"
@@ -55,10 +63,13 @@ grep -q '^gate --fail-if-slower: passed$' <<<"$OUT" || fail "A/A: the gate did n
 grep -q '^warning' <<<"$OUT" && fail "A/A: a warning with 5 runs a side: $OUT"
 pass "A/A, 5 runs a side: $(p50_row | tr -s ' ')"
 
-# A/B: 16-byte requests against 64 KiB echoed back, 7 runs each of 0.5 s:
-# about 7 against 20 us at p50 on a 2-CPU VM, a ratio near 3.
-# The gate is the verdict's own 5 %. The difference must stay far beyond
-# what a busy machine does to one run: with 2000 round trips (about 15 ms)
+# A/B: 16-byte requests against 64 KiB echoed back by a server that holds
+# each reply 5 ms, 7 runs each of 0.5 s. The gate is the verdict's own 5 %.
+# The difference must stay far beyond what a busy machine does to one run.
+# Without the hold (about 7 against 20 us at p50 on a quiet 2-CPU VM, a
+# ratio near 3), a whole test run on a slow 2-CPU machine beside builds and
+# VMs drew 26 against 46 us and an interval of [0.884, 5.786]: no verdict.
+# Before that, with 2000 round trips (about 15 ms)
 # a run sees one moment of the machine, and at a load average of 12 one run
 # of A took twice the others' p50, so that 16 B against 64 KiB one way (a
 # ratio near 2) drew an interval of [0.888, 3.541]. Runs of 20000 round
@@ -70,7 +81,8 @@ pass "A/A, 5 runs a side: $(p50_row | tr -s ' ')"
 # (the bootstrap takes its largest value as the median in 5.8 % of
 # resamples, more than the 2.5 % tail) could pull the interval's low end
 # under the gate.
-interleaved 7 "$WORK_DIR/small" "-s 4 --duration 0.5" "$WORK_DIR/large" "-s 16 --echo --duration 0.5"
+interleaved 7 "$WORK_DIR/small" "-p $port -s 4 --duration 0.5" \
+    "$WORK_DIR/large" "-p $held_port -s 16 --echo --duration 0.5"
 run_capture 2 "${COMPARE[@]}" --a "$WORK_DIR/small" --b "$WORK_DIR/large"
 grep -q 'A and B measure different things (A sends 16-byte requests, B 65536-byte requests; A gets 2-byte replies, B 65536-byte replies); compare them all the same with --allow-different' <<<"$ERR" ||
     fail "payloads differ: the refusal does not name the difference: $ERR"
@@ -81,13 +93,13 @@ grep -q ' slower$' <<<"$(p50_row)" || fail "A/B: p50 is not slower: $OUT"
 grep -q '^differences, compared all the same (--allow-different): A sends 16-byte requests, B 65536-byte requests; A gets 2-byte replies, B 65536-byte replies$' <<<"$OUT" ||
     fail "A/B: the difference is not shown: $OUT"
 grep -q '^gate --fail-if-slower: FAILED (exit 3)$' <<<"$OUT" || fail "A/B: the gate did not fail: $OUT"
-pass "A/B, 16 B against 64 KiB echoed, 7 runs a side: exit 3; $(p50_row | tr -s ' ')"
+pass "A/B, 16 B against 64 KiB echoed and held 5 ms, 7 runs a side: exit 3; $(p50_row | tr -s ' ')"
 
 # Sides of different modes: ping-pong against rate (whose replies are 16
 # bytes, not 2), 2 runs of 1 s.
 mkdir -p "$WORK_DIR/rate"
 for i in 1 2; do
-    one_run "$WORK_DIR/rate/$i.json" -s 6 --rate 1000 --duration 1
+    one_run "$WORK_DIR/rate/$i.json" -p "$port" -s 6 --rate 1000 --duration 1
 done
 run_capture 2 "${COMPARE[@]}" --a "$WORK_DIR/aa1" --b "$WORK_DIR/rate"
 grep -q 'A runs ping-pong, B runs rate; A gets 2-byte replies, B 16-byte replies' <<<"$ERR" ||

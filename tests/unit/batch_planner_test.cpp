@@ -264,10 +264,12 @@ TEST_CASE("batch: a sender behind sends a batch, each message timed from its own
     CHECK_FALSE(flow.send_due(t0 + 10ms, *sink));
     REQUIRE(sink->interval_sent == 11);
     // Sent together, but slipped each from its own due time: the first by
-    // 10 ms more than the last.
+    // 10 ms more than the last. (The exact extremes, not a percentile: on a
+    // machine that stalls this thread for 80 ms the histogram's bucket at
+    // 90 ms is wider than the 10 ms between them.)
     CHECK(sink->slip.count() == 11);
     CHECK(sink->slip.max_ns() >= 10'000'000u);
-    CHECK(sink->slip.percentile_ns(1) < static_cast<double>(sink->slip.max_ns()) - 9e6);
+    CHECK(sink->slip.min_ns() + 9'000'000u < sink->slip.max_ns());
 
     // The peer answers each at once: the corrected latencies are from each
     // message's own due time, 10 ms apart from first to last; the

@@ -43,7 +43,7 @@
 # shellcheck shell=sh source=../lib.sh
 . "${SCTPPERF_LIB:-/sctp-perf/lib.sh}"
 
-client_limit_s=120
+client_limit_s=200
 primer=10
 need_modules
 need_program SOCK_SEQPACK_srv
@@ -73,19 +73,22 @@ many_flows() {
     _flows="$2"
     _window="$3"
     shift 3
-    # --header-timeout 60, as --io-timeout: under TCG on a busy host, setting
-    # up 256 associations at once took more than the default 2 s between an
+    # --header-timeout 60: under TCG on a busy host, setting up 256
+    # associations at once took more than the default 2 s between an
     # association coming up at the server and its test header arriving, and
     # the server ended those sessions (the client then read "no answer to
     # the test header: the peer closed the association"). The check is of
-    # the data path; header timeouts have checks of their own.
-    start_server "${CHECK_WORK}/${_name}-srv.log" - SOCK_SEQPACK_srv -p 0 --io-timeout 60 \
+    # the data path; header timeouts have checks of their own. --io-timeout
+    # 150 at both ends: the first flow's session waits for its primer until
+    # all the flows are set up, which took 75 s for the sanitized programs
+    # on a slow, busy host.
+    start_server "${CHECK_WORK}/${_name}-srv.log" - SOCK_SEQPACK_srv -p 0 --io-timeout 150 \
         --header-timeout 60 "$@"
     REPORT="${CHECK_WORK}/${_name}.json"
     _started="$(now_s)"
     start_client "${REPORT}" - SOCK_SEQPACK_clt -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 \
         --flows "${_flows}" --connect-window "${_window}" --primer "${primer}" --rate 2 -c 2 --interval 0 \
-        --format json --io-timeout 60
+        --format json --io-timeout 150
     _pid="${CLIENT_PID}"
     MOST_ASSOCS=0
     SOCKETS_AT_MOST=0
