@@ -9,8 +9,9 @@
 # and timers. Those that keep CPUs busy take `cpus` slots of a resource file
 # that has two per CPU, each half a CPU: a build three (so on two CPUs one
 # build at a time, with a VM run beside it), the VM that judges timing all
-# four, a fuzzer two, and each of the other two VM runs, whose checks mostly
-# wait on the guest's timers, one (tests/CMakeLists.txt).
+# four, a fuzzer or the package two, and each of the other VM runs (the
+# plain one, the sanitized one's two halves), whose checks mostly wait on
+# the guest's timers, one (tests/CMakeLists.txt).
 #
 # Usage: scripts/run-tests.sh [ctest options]   e.g. -L unit, -R integration
 set -euo pipefail
