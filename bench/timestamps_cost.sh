@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # What --timestamps costs the round trip it splits: TCP loopback ping-pong,
-# 128-byte request, 2-byte reply, one build, runs without and with
-# --timestamps side by side, in two placements: both ends on CPU A
-# ("1cpu"), and the client on CPU A with the server on CPU S ("2cpu").
-# Within a round each placement runs both ways, in an order that alternates
-# every round, so that drift in a busy machine falls on both. For each
-# placement: the median over rounds of the p50 and p99 round trip, and the
-# p50's ratio with the stamps to without (issue target: at most 1.05). Each
-# run with the stamps must split every round trip, none missing a stamp.
+# 128-byte request, 2-byte reply, one build, runs three ways side by side:
+# "off" without stamps, "on" with --timestamps (the client's kernel stamps),
+# and "full" with --timestamps --one-way (the server's stamps in every reply
+# too, its kernel's receive stamp among them: the whole split, 26-byte
+# replies), in two placements: both ends on CPU A ("1cpu"), and the client
+# on CPU A with the server on CPU S ("2cpu"). Within a round each placement
+# runs every way, in an order that turns every round, so that drift in a
+# busy machine falls on all. For each placement: the median over rounds of
+# the p50 and p99 round trip, and the p50's ratio with the stamps to
+# without (issue target: at most 1.05). Each run with the stamps must split
+# every round trip, none missing a stamp.
 #
 # Usage: bench/timestamps_cost.sh [-b BIN_DIR] [-c COUNT] [-r ROUNDS] [-A CPU] [-S CPU]
 #                                 [-p 1cpu|2cpu|both]
@@ -35,7 +38,7 @@ while getopts "b:c:r:A:S:p:h" opt; do
         A) cpu_a=$OPTARG ;;
         S) cpu_s=$OPTARG ;;
         p) placements=$OPTARG ;;
-        *) sed -n '3,19p' "$0"; exit 2 ;;
+        *) sed -n '3,22p' "$0"; exit 2 ;;
     esac
 done
 check_pingpong_arguments
@@ -46,17 +49,18 @@ snapshot_builds b
 bin_dir=$work_dir/b
 
 # run_way WAY CLIENT_CPU SERVER_CPU: sets p50 and p99 from one run, WAY
-# "off" (no stamps) or "on" (--timestamps).
+# "off" (no stamps), "on" (--timestamps) or "full" (--timestamps --one-way).
 run_way() {
     local json=$work_dir/run.json stamps=()
     [[ $1 == on ]] && stamps=(--timestamps)
+    [[ $1 == full ]] && stamps=(--timestamps --one-way)
     start_sctp_perf_server "$3" "$limit_s"
     timeout "$limit_s" taskset -c "$2" "$bin_dir/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 \
         -p "$srv_port" -s 7 -c "$count" "${stamps[@]}" --format json \
         >"$json" 2>"$work_dir/clt.log" ||
         die "SOCK_STREAM_clt ($1) failed: $(tail -3 "$work_dir/clt.log")"
     stop_pid "$srv_pid"
-    if [[ $1 == on ]]; then
+    if [[ $1 != off ]]; then
         [[ $(jq -r '.round_trip_split.split_round_trips' "$json") == "$count" &&
             $(jq -r '.round_trip_split.missing_stamps' "$json") == 0 ]] ||
             die "--timestamps did not split every round trip: $(jq -c .round_trip_split "$json" | head -c 300)"
@@ -70,12 +74,16 @@ declare -A p50s=() p99s=()
 
 machine_line
 echo "TCP loopback ping-pong, 128-byte request, 2-byte reply, $count round trips per run, $rounds rounds"
-echo "1cpu: both ends on CPU $cpu_a; 2cpu: client CPU $cpu_a, server CPU $cpu_s; one build, without and with --timestamps"
+echo "1cpu: both ends on CPU $cpu_a; 2cpu: client CPU $cpu_a, server CPU $cpu_s; one build"
+echo "ways: off (no stamps), on (--timestamps), full (--timestamps --one-way)"
 echo
 printf '%-5s %-5s %-4s | %10s %10s\n' round place ways "p50 us" "p99 us"
 for round in $(seq "$rounds"); do
-    ways=(off on)
-    ((round % 2 == 0)) && ways=(on off)
+    case $((round % 3)) in
+        1) ways=(off on full) ;;
+        2) ways=(on full off) ;;
+        *) ways=(full off on) ;;
+    esac
     for name in $placements; do
         srv_cpu=$cpu_a
         [[ $name == 2cpu ]] && srv_cpu=$cpu_s
@@ -88,12 +96,14 @@ for round in $(seq "$rounds"); do
     done
 done
 echo
-printf '%-5s %-4s | %10s %10s %10s\n' place ways "p50 us" "p99 us" "p50 on/off"
+printf '%-5s %-4s | %10s %10s %10s\n' place ways "p50 us" "p99 us" "p50 / off"
 for name in $placements; do
     off=$(list_median "${p50s[$name.off]}")
-    on=$(list_median "${p50s[$name.on]}")
     printf '%-5s %-4s | %10.3f %10.3f %10s\n' "$name" off "$off" "$(list_median "${p99s[$name.off]}")" ""
-    printf '%-5s %-4s | %10.3f %10.3f %10s\n' "$name" on "$on" "$(list_median "${p99s[$name.on]}")" \
-        "$(ratio "$on" "$off")"
+    for way in on full; do
+        p50=$(list_median "${p50s[$name.$way]}")
+        printf '%-5s %-4s | %10.3f %10.3f %10s\n' "$name" "$way" "$p50" \
+            "$(list_median "${p99s[$name.$way]}")" "$(ratio "$p50" "$off")"
+    done
 done
 load_line end
