@@ -2,17 +2,22 @@
 # SPDX-License-Identifier: Apache-2.0
 # A server that silent connections and descriptor exhaustion cannot starve:
 # - 200 silent connections against --max-clients 4: a proper client is
-#   answered (refused as busy, with the reason) in well under 2 s at once,
-#   because refusals wait for headers on the event loop, not the accepting
-#   thread; and it is served once the header timeout has closed the silent
-#   ones;
+#   answered (refused as busy, with the reason) while every silent one is
+#   still open, because refusals wait for headers on the event loop, not
+#   the accepting thread (which would answer it only once the header
+#   timeout had closed silent ones before it); and it is served once the
+#   header timeout has closed the silent ones;
 # - with a limit of 24 descriptors, accept failing with EMFILE is logged
 #   once per episode, not every 100 ms.
 source "$(dirname "$0")/lib.sh"
 trap '' PIPE
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
-start_server SOCK_STREAM_srv -t tcp --max-clients 4 --header-timeout 2
+# A header timeout long enough that a client started on a busy machine,
+# under a sanitizer, is answered within it: the order of the answer and the
+# closes is what is judged, not how fast either came.
+header_timeout_s=5
+start_server SOCK_STREAM_srv -t tcp --max-clients 4 --header-timeout "$header_timeout_s"
 port=$SERVER_PORT
 
 # millis: now in milliseconds.
@@ -30,33 +35,40 @@ run_capture 1 "$clt" -t tcp -H 127.0.0.1 -p "$port" -s 4 -c 100
 answered_ms=$(($(millis) - start))
 grep -q "refused the test: server is serving its maximum number of clients" <<<"$ERR" ||
     fail "busy answer: $ERR"
-[ "$answered_ms" -lt 2000 ] || fail "the busy answer took $answered_ms ms"
-pass "200 silent connections held: a proper client refused as busy in ${answered_ms} ms"
+# read -t 0 succeeds on a connection with bytes or its end to read.
+closed=0
+for fd in "${silent[@]}"; do
+    if read -r -t 0 -u "$fd"; then closed=$((closed + 1)); fi
+done
+[ "$closed" -eq 0 ] ||
+    fail "the busy answer came ${answered_ms} ms after the attack began, once $closed silent connections had been closed: it waited on the header timeout"
+pass "200 silent connections held: a proper client refused as busy in ${answered_ms} ms, all 200 still open"
 
 # Served once the header timeout has closed the silent ones. Each silent
 # connection sees the server close it (end of file); then a proper client is
 # served within a few tries (the server may free a slot a moment after the
-# close). How long the close takes after 2 s is the machine's (a server
+# close). How long the close takes after the timeout is the machine's (a server
 # timer runs late on a busy one: 6.9 s in all beside a whole other test
-# suite), so that is bounded only against a hang, at 15 s; that it is the
+# suite), so that is bounded only against a hang, at 25 s; that it is the
 # header timeout that closed them is the server log's line, and that they
-# were not closed early, the 2 s.
-closed_by=$(($(millis) + 15000))
+# were not closed early, the timeout.
+closed_by=$(($(millis) + 25000))
 for fd in "${silent[@]}"; do
     while :; do
         left_s=$(((closed_by - $(millis) + 999) / 1000))
-        [ "$left_s" -gt 0 ] || fail "a silent connection is still open 15 s after the attack began"
+        [ "$left_s" -gt 0 ] || fail "a silent connection is still open 25 s after the attack began"
         status=0
         IFS= read -r -t "$left_s" -u "$fd" _ || status=$?
         [ "$status" -eq 0 ] && continue # bytes before the close: read on
-        [ "$status" -gt 128 ] && fail "a silent connection is still open 15 s after the attack began"
+        [ "$status" -gt 128 ] && fail "a silent connection is still open 25 s after the attack began"
         break # end of file: closed
     done
 done
 closed_ms=$(($(millis) - attack_start))
-[ "$closed_ms" -ge 1900 ] || fail "the silent connections were closed after $closed_ms ms, before the 2 s header timeout"
+[ "$closed_ms" -ge $((header_timeout_s * 1000 - 100)) ] ||
+    fail "the silent connections were closed after $closed_ms ms, before the ${header_timeout_s} s header timeout"
 for fd in "${silent[@]}"; do exec {fd}>&-; done
-grep -q "no whole test header within 2.0 s (--header-timeout)" "$SERVER_LOG" ||
+grep -q "no whole test header within ${header_timeout_s}.0 s (--header-timeout)" "$SERVER_LOG" ||
     fail "no header-timeout line in the server log"
 served_try=
 for try in 1 2 3 4 5; do
@@ -67,7 +79,7 @@ for try in 1 2 3 4 5; do
     sleep 0.2
 done
 [ -n "$served_try" ] || fail "no proper client served in 5 tries after the silent connections closed: $(cat "$WORK_DIR/try.err")"
-pass "the 200 silent connections closed by the 2 s header timeout ($closed_ms ms after the attack began); a proper client then served at try $served_try"
+pass "the 200 silent connections closed by the ${header_timeout_s} s header timeout ($closed_ms ms after the attack began); a proper client then served at try $served_try"
 kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" || fail "server did not exit 0 on SIGTERM"
 
