@@ -13,7 +13,7 @@ namespace sctp_perf {
 start_instant start_on_steady_clock(wall_time requested) {
     const auto steady_now = std::chrono::steady_clock::now();
     const auto wall_now = std::chrono::system_clock::now();
-    return {requested, steady_now + (requested - wall_now), std::nullopt};
+    return {requested, steady_now + (requested - wall_now), std::nullopt, std::nullopt, false};
 }
 
 wall_time wall_time_of(steady_time instant) {
@@ -24,10 +24,27 @@ wall_time wall_time_of(steady_time instant) {
 
 void check_start_ahead(const start_instant& start, steady_time now, std::string_view stage) {
     if (now > start.steady) {
+        const auto seconds = [](auto d) { return std::chrono::duration<double>(d).count(); };
+        const auto head =
+            fmt::format("--start-at {} passed {:.3f} s before the client was ready ({})",
+                        utc_iso_text(start.requested), seconds(now - start.steady), stage);
+        // A client that waited to connect began start_setup_lead before
+        // the instant, whatever the instant: only less work fits in it.
+        if (start.connecting_from && start.had_whole_lead) {
+            throw start_missed(fmt::format(
+                "{}: connecting and the primer took {:.3f} s, and a client begins them {} s "
+                "before the instant; use fewer flows per client process, a shorter --primer, or "
+                "a less busy host",
+                head, seconds(now - *start.connecting_from), start_setup_lead.count()));
+        }
+        if (!start.connecting_from) {
+            throw start_missed(fmt::format("{}; give a later time", head));
+        }
+        // Given less than the lead ahead, it connected at once.
         throw start_missed(fmt::format(
-            "--start-at {} passed {:.3f} s before the client was ready ({}); give a later time",
-            utc_iso_text(start.requested),
-            std::chrono::duration<double>(now - start.steady).count(), stage));
+            "{}; give a time at least {} s ahead, the time a client allows itself to connect "
+            "and prime",
+            head, start_setup_lead.count()));
     }
     // The server's silence began a little earlier than this client can
     // see (when it read the last primer request), hence the margin.
@@ -51,8 +68,11 @@ std::optional<start_instant> wait_to_connect(std::optional<wall_time> start_at,
     }
     auto start = start_on_steady_clock(*start_at);
     start.steady -= warmup;
-    check_start_ahead(start, std::chrono::steady_clock::now(), "it had not yet connected");
+    const auto now = std::chrono::steady_clock::now();
+    check_start_ahead(start, now, "it had not yet connected");
+    start.had_whole_lead = now < start.steady - start_setup_lead;
     wait_until(start.steady - start_setup_lead, nullptr);
+    start.connecting_from = std::chrono::steady_clock::now();
     return start;
 }
 

@@ -43,13 +43,18 @@ inline constexpr std::chrono::seconds start_setup_lead{5};
 // half a round trip), and a start cut that fine would be lost.
 inline constexpr std::chrono::seconds silence_margin{1};
 
-// The requested instant on both clocks, and how long the server lets a
-// client stay silent after its primer (its --io-timeout, as its settings
-// state it; unset: not known).
+// The requested instant on both clocks, how long the server lets a client
+// stay silent after its primer (its --io-timeout, as its settings state it;
+// unset: not known), when the client began to connect (unset until it did)
+// and whether it had to wait to (the instant was more than start_setup_lead
+// ahead), so that an instant missed can say whether set-up took too long or
+// the instant came too soon.
 struct start_instant {
     wall_time requested;
     steady_time steady;
     std::optional<std::chrono::milliseconds> server_io_timeout;
+    std::optional<steady_time> connecting_from;
+    bool had_whole_lead = false;
 };
 
 // With --start-at (`start_at`): the instant on the steady clock, once the
@@ -78,6 +83,10 @@ wall_time wall_time_of(steady_time instant);
 // Throws start_missed when `now` is past the instant, or when the wait
 // left and silence_margin reach the server's I/O timeout (it would end the
 // session before the instant). `stage` says what the client had done by then.
+// Past the instant after connecting, the sentence says how long connecting
+// and priming took: when the client had its whole start_setup_lead, a later
+// instant would not help (it still begins start_setup_lead before), and the
+// advice is less set-up work.
 void check_start_ahead(const start_instant& start, steady_time now, std::string_view stage);
 
 // Sleeps until `until`: in slices of at most 20 ms, since a signal does not

@@ -4,8 +4,9 @@
 # the same instant (in its three forms) all begin to measure at it, two in
 # rate mode and one in ping-pong; each report states the instant asked, when
 # measuring began and how late that was, and the HdrHistogram log starts at
-# it. An instant already past fails (exit 1), and so does one the server's
-# --io-timeout would not wait for; a bad form, one more than 24 h ahead, or
+# it. An instant already past fails (exit 1), as do one that connecting and
+# priming outlast (the sentence says whether a later instant or less set-up
+# would help) and one the server's --io-timeout would not wait for; a bad form, one more than 24 h ahead, or
 # one with --repeat is a usage error (exit 2). Ctrl-C during the wait ends the
 # run with its report, marked interrupted (exit 130).
 source "$(dirname "$0")/lib.sh"
@@ -103,6 +104,22 @@ run_capture 1 "${clt[@]}" -p "$SERVER_PORT" -s 6 -c 100 --start-at $(($(date +%s
 grep -q "the server ends a session silent for its --io-timeout of 1.000 s; start the server with an --io-timeout above 6 s" <<<"$ERR" ||
     fail "short server --io-timeout: $ERR"
 pass "a server --io-timeout shorter than the wait: exit 1, named"
+
+# Connecting and priming outlasting the instant, against a server that holds
+# each reply 40 ms (a test hook): exit 1, and the sentence says what would
+# help. Given 1 to 2 s ahead, the client connects at once and a later time
+# would: 100 primer round trips take 4 s.
+SCTP_PERF_TEST_HOOKS=1 start_server SOCK_STREAM_srv -t tcp -a 127.0.0.1 --test-reply-delay 40000
+run_capture 1 "${clt[@]}" -p "$SERVER_PORT" -s 6 -c 100 --start-at $(($(date +%s) + 2))
+grep -q 'before the client was ready (connected and primed); give a time at least 5 s ahead' <<<"$ERR" ||
+    fail "instant too soon for the primer: $ERR"
+pass "an instant sooner than the set-up: exit 1, '$ERR'"
+# Given 6 to 7 s ahead, the client begins 5 s before it whatever the instant,
+# so only less set-up helps: 150 primer round trips take 6 s.
+run_capture 1 "${clt[@]}" -p "$SERVER_PORT" -s 6 -c 100 --primer 150 --start-at $(($(date +%s) + 7))
+grep -q 'before the client was ready (connected and primed): connecting and the primer took [0-9.]* s, and a client begins them 5 s before the instant; use fewer flows per client process, a shorter --primer' <<<"$ERR" ||
+    fail "set-up longer than the lead: $ERR"
+pass "set-up longer than the client's lead: exit 1, '$ERR'"
 
 # Usage errors, exit 2, with a sentence.
 run_capture 2 "${clt[@]}" -p "$srv_port" -s 6 --start-at 2026-11-26T14:05:00
