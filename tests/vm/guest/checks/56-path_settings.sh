@@ -33,6 +33,11 @@ need_option SOCK_SEQPACK_srv sctp-pf-threshold
 two_paths
 
 server_paths="--sctp-hb-interval 250 --sctp-path-max-retrans 4 --sctp-assoc-max-retrans 9 --sctp-pf-threshold 2"
+# --header-timeout 20 on every server: under the sanitizers, on a host busy
+# with the rest of the test command, a client can take longer than the
+# default 2 s from its association to its test header (50-multihoming_failover
+# did); this check is about the paths, not that.
+patience="--header-timeout 20"
 client_paths="--sctp-path-max-retrans 3 --sctp-assoc-max-retrans 7 --sctp-pf-threshold 1 --sctp-primary 10.77.2.2"
 # 100 messages at 200 a second: half a second of planned work.
 load="-s 6 --rate 200 -c 100 --format json --io-timeout 20"
@@ -82,7 +87,7 @@ $(report_field paths.final.paths.1.address) $(report_field paths.final.paths.1.s
 }
 
 # shellcheck disable=SC2086 # the option lists are lists
-start_server "${CHECK_WORK}/stream-srv.log" s SOCK_STREAM_srv -p 0 ${server_paths}
+start_server "${CHECK_WORK}/stream-srv.log" s SOCK_STREAM_srv -p 0 ${server_paths} ${patience}
 port="${SERVER_PORT}"
 # shellcheck disable=SC2086
 calibrate "SOCK_STREAM, no path option" "${planned_s}" "${CHECK_WORK}/calibrate.json" c \
@@ -103,7 +108,7 @@ stop_pid "${SERVER_PID}"
 
 # shellcheck disable=SC2086
 start_server "${CHECK_WORK}/seqpack-srv.log" s SOCK_SEQPACK_srv -p 0 -a 10.77.1.2,10.77.2.2 \
-    ${server_paths}
+    ${server_paths} ${patience}
 port="${SERVER_PORT}"
 seqpack="-H 10.77.1.2,10.77.2.2 -i 10.77.1.1,10.77.2.1 -p ${port}"
 # shellcheck disable=SC2086
@@ -114,7 +119,7 @@ stop_pid "${SERVER_PID}"
 
 # shellcheck disable=SC2086
 start_server "${CHECK_WORK}/peel-srv.log" s SOCK_SEQPACK_srv -p 0 -a 10.77.1.2,10.77.2.2 \
-    --peel-off ${server_paths}
+    --peel-off ${server_paths} ${patience}
 port="${SERVER_PORT}"
 seqpack="-H 10.77.1.2,10.77.2.2 -i 10.77.1.1,10.77.2.1 -p ${port}"
 # shellcheck disable=SC2086
