@@ -132,7 +132,9 @@ class session {
         done,
     };
 
-    void step(clock::time_point& now, std::span<std::byte> scratch);
+    // Returns true when `now` was last read cheaply (see step's after_read):
+    // then no earlier than the time, and up to a few milliseconds later.
+    bool step(clock::time_point& now, std::span<std::byte> scratch);
     // One read of the channel; the first of an advance(..., wait = true)
     // waits.
     message_channel::received_part receive(std::span<std::byte> buffer, bool with_delivery);
