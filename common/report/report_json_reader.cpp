@@ -9,9 +9,9 @@
 
 namespace sctp_perf {
 
-using json = nlohmann::json;
+using parsed_json = nlohmann::json;
 
-const json* member_of(const json& object, std::string_view key) {
+const parsed_json* member_of(const parsed_json& object, std::string_view key) {
     if (!object.is_object()) {
         return nullptr;
     }
@@ -26,23 +26,23 @@ namespace {
 // cannot hold, is named by its key and not only by a byte.
 class json_path {
   public:
-    void follow(json::parse_event_t event, const json& parsed) {
+    void follow(parsed_json::parse_event_t event, const parsed_json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start:
+            case parsed_json::parse_event_t::object_start:
                 frames_.push_back({false, {}, 0});
                 break;
-            case json::parse_event_t::array_start:
+            case parsed_json::parse_event_t::array_start:
                 frames_.push_back({true, {}, 0});
                 break;
-            case json::parse_event_t::key:
+            case parsed_json::parse_event_t::key:
                 frames_.back().key = parsed.get<std::string>();
                 break;
-            case json::parse_event_t::object_end:
-            case json::parse_event_t::array_end:
+            case parsed_json::parse_event_t::object_end:
+            case parsed_json::parse_event_t::array_end:
                 frames_.pop_back();
                 next_element();
                 break;
-            case json::parse_event_t::value:
+            case parsed_json::parse_event_t::value:
                 next_element();
                 break;
         }
@@ -109,15 +109,16 @@ std::string format_number(double value) {
     return fmt::format("{}", value);
 }
 
-json parse_report_json(std::string_view text, const std::string& source) {
+parsed_json parse_report_json(std::string_view text, const std::string& source) {
     json_path path;
-    const json::parser_callback_t follow = [&path](int, json::parse_event_t event, json& parsed) {
+    const parsed_json::parser_callback_t follow = [&path](int, parsed_json::parse_event_t event,
+                                                          parsed_json& parsed) {
         path.follow(event, parsed);
         return true;
     };
     try {
-        return json::parse(text, follow);
-    } catch (const json::parse_error& e) {
+        return parsed_json::parse(text, follow);
+    } catch (const parsed_json::parse_error& e) {
         const auto where = path.text();
         const auto word = word_at(text, e.byte);
         throw input_error(fmt::format(
@@ -125,7 +126,7 @@ json parse_report_json(std::string_view text, const std::string& source) {
             e.byte, where.empty() ? "" : ", in " + where,
             names_no_number(word) ? fmt::format(": '{}'; JSON has no NaN or infinity", word)
                                   : std::string()));
-    } catch (const json::out_of_range& e) {
+    } catch (const parsed_json::out_of_range& e) {
         // 406: a number beyond a double's range, which the parser cannot
         // hold; its text is quoted in the parser's message.
         const std::string message = e.what();
@@ -137,12 +138,12 @@ json parse_report_json(std::string_view text, const std::string& source) {
         throw input_error(fmt::format(
             "{} has {} = {}, beyond any number a report can hold: the report was altered", source,
             path.text().empty() ? "a value" : path.text(), number));
-    } catch (const json::exception& e) {
+    } catch (const parsed_json::exception& e) {
         throw input_error(fmt::format("{} cannot be read as JSON: {}", source, e.what()));
     }
 }
 
-double checked_number(const json* value, std::string_view key, const std::string& what,
+double checked_number(const parsed_json* value, std::string_view key, const std::string& what,
                       const number_range& range) {
     if (value == nullptr || value->is_null()) {
         throw input_error(fmt::format("{} has no {} (a number)", what, key));
@@ -174,7 +175,7 @@ double checked_number(const json* value, std::string_view key, const std::string
     return number;
 }
 
-std::optional<double> optional_number(const json* value, std::string_view key,
+std::optional<double> optional_number(const parsed_json* value, std::string_view key,
                                       const std::string& what, const number_range& range) {
     if (value == nullptr || value->is_null()) {
         return std::nullopt;
