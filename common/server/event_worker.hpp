@@ -39,6 +39,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -90,8 +91,16 @@ class event_worker {
     // The one session that may wait in its own receive now (or, spinning,
     // be polled directly), or null.
     entry* lone_reader(clock::time_point now);
-    // Returns the time it last read.
+    // Returns the time it last read. A ping-pong session's socket leaves the
+    // epoll set for the wait (see wait_in).
     clock::time_point wait_in(entry& e, clock::time_point now);
+    // Puts a socket taken out for a wait back into the epoll set with the
+    // interest it had; false when the kernel refuses, and the session has
+    // then been dropped.
+    bool watch_again(entry& e);
+    // Closes a session the loop cannot watch, logging why; its end is
+    // reported (`ended`) as any session's.
+    void drop(entry& e, const std::string& why);
     // Spinning: one non-blocking look at the lone session. Returns the time
     // it read.
     clock::time_point poll_in(entry& e, unsigned& polls);

@@ -109,6 +109,9 @@ class session {
     void refuse_as_busy() noexcept { refuse_as_busy_ = true; }
 
     bool done() const noexcept { return phase_ == phase::done; }
+    // Plain ping-pong: a waiting advance() serves request after request in
+    // one wait, for as long as the recall allows.
+    bool serves_request_after_request() const noexcept { return phase_ == phase::ping_pong; }
     bool wants_to_read() const noexcept;
     bool wants_to_write() const noexcept { return !out_.empty(); }
     // When advance() must run even if the socket stays quiet.

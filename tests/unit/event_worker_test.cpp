@@ -167,3 +167,68 @@ TEST_CASE("event worker: handing in a session does not interrupt the worker's wa
         REQUIRE(worker.load() == 0);
     }
 }
+
+namespace {
+
+// A ping-pong client of `worker` on its own connection: its header, then,
+// once its session is handed in, the verdict and the server's settings read.
+struct ping_pong_client {
+    testing::loopback_connection c;
+
+    ping_pong_client(event_worker& worker, const server_identity& identity, const char* name)
+        : c(connect_with_timeout(2000ms)) {
+        protocol::test_header header;
+        header.mode = protocol::test_mode::ping_pong;
+        header.payload_bytes = 16;  // iterations 0: until the client closes
+        send_all(c.client.get(), protocol::encode_header(header));
+        worker.add(std::make_unique<session>(std::make_unique<stream_channel>(std::move(c.server)),
+                                             name, identity, session::clock::now()));
+        protocol::verdict_bytes verdict{};
+        REQUIRE(::recv(c.client.get(), verdict.data(), verdict.size(), MSG_WAITALL) ==
+                static_cast<ssize_t>(verdict.size()));
+        REQUIRE(protocol::decode_verdict(verdict).raw_status == 0);
+        protocol::blob_length_bytes length_bytes{};
+        REQUIRE(::recv(c.client.get(), length_bytes.data(), length_bytes.size(), MSG_WAITALL) ==
+                static_cast<ssize_t>(length_bytes.size()));
+        const auto length = protocol::decode_blob_length(length_bytes);
+        REQUIRE(length);
+        std::string settings(*length, '\0');
+        REQUIRE(::recv(c.client.get(), settings.data(), settings.size(), MSG_WAITALL) ==
+                static_cast<ssize_t>(settings.size()));
+    }
+
+    // One request and its reply; false when no reply came within the
+    // connection's 2 s receive timeout.
+    bool round_trip() {
+        std::array<std::byte, 16> request{};
+        send_all(c.client.get(), request);
+        std::array<std::byte, 2> reply{};
+        return ::recv(c.client.get(), reply.data(), reply.size(), MSG_WAITALL) ==
+               static_cast<ssize_t>(reply.size());
+    }
+};
+
+}  // namespace
+
+TEST_CASE("event worker: a ping-pong session waited in is watched again once another comes",
+          "[server]") {
+    // A lone ping-pong session's socket leaves the worker's epoll set while
+    // the worker waits in its receive; a second session ends that wait, and
+    // from then on the loop serves both, so the first must be back in the
+    // set: a request of its then is answered, not left to time out.
+    const auto identity = worker_tcp_identity();
+    const quiet_log quiet;
+    event_worker worker(identity, nullptr);
+    worker.start();
+    ping_pong_client first(worker, identity, "test:1");
+    for (int i = 0; i < 100; ++i) {
+        REQUIRE(first.round_trip());  // the worker now waits in its receive
+    }
+    ping_pong_client second(worker, identity, "test:2");
+    for (int i = 0; i < 100; ++i) {
+        INFO("round trip " << i);
+        REQUIRE(first.round_trip());
+        REQUIRE(second.round_trip());
+    }
+    CHECK(worker.load() == 2);
+}
