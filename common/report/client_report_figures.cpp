@@ -14,10 +14,8 @@
 namespace sctp_perf {
 namespace {
 
-using json_value = nlohmann::json;
-
-const json_value& member_or_null(const json_value& object, std::string_view key) {
-    static const json_value null_value;
+const parsed_json& member_or_null(const parsed_json& object, std::string_view key) {
+    static const parsed_json null_value;
     if (!object.is_object()) {
         return null_value;
     }
@@ -37,7 +35,7 @@ constexpr number_range late_us_range{-time_us_range.most, time_us_range.most, "d
 
 // A number of `object` (named `path` in messages, "summary" or "load"), 0
 // when absent.
-double number_of(const json_value& object, std::string_view path, std::string_view key,
+double number_of(const parsed_json& object, std::string_view path, std::string_view key,
                  const std::string& source, const number_range& range) {
     const auto it = object.is_object() ? object.find(key) : object.end();
     return optional_number(it == object.end() ? nullptr : &*it, fmt::format("{}.{}", path, key),
@@ -45,7 +43,7 @@ double number_of(const json_value& object, std::string_view path, std::string_vi
         .value_or(0.0);
 }
 
-std::string text_or_empty(const json_value& value) {
+std::string text_or_empty(const parsed_json& value) {
     return value.is_string() ? value.get<std::string>() : std::string();
 }
 
@@ -58,8 +56,8 @@ std::uint64_t nanoseconds_of(double us) {
 // One latency series from its summary (num_points, min_us, max_us, mean_us,
 // stddev_us), named `path` in messages ("summary", "load.latency_corrected"),
 // and its encoded histogram; `what` names both in messages.
-latency_series series_of(const json_value& summary, std::string_view path,
-                         const json_value& encoded, const std::string& what) {
+latency_series series_of(const parsed_json& summary, std::string_view path,
+                         const parsed_json& encoded, const std::string& what) {
     if (!encoded.is_string()) {
         throw input_error(fmt::format(
             "{} has no hdr_histogram, the full histogram a merge adds up: it was written by an "
@@ -72,7 +70,7 @@ latency_series series_of(const json_value& summary, std::string_view path,
     } catch (const histogram_decode_error& e) {
         throw input_error(fmt::format("{}: its hdr_histogram cannot be read: {}", what, e.what()));
     }
-    const json_value& points = member_or_null(summary, "num_points");
+    const parsed_json& points = member_or_null(summary, "num_points");
     if (!points.is_number_unsigned() || points.get<std::uint64_t>() != series.histogram.count()) {
         throw input_error(fmt::format(
             "{}: its hdr_histogram holds {} values, its summary num_points says {}: the report "
@@ -82,8 +80,8 @@ latency_series series_of(const json_value& summary, std::string_view path,
     if (series.histogram.count() == 0) {
         return series;
     }
-    const json_value& min_us = member_or_null(summary, "min_us");
-    const json_value& max_us = member_or_null(summary, "max_us");
+    const parsed_json& min_us = member_or_null(summary, "min_us");
+    const parsed_json& max_us = member_or_null(summary, "max_us");
     if (!min_us.is_number() || !max_us.is_number() ||
         !series.histogram.restore_extremes(
             nanoseconds_of(number_of(summary, path, "min_us", what, summary_us_range)),
@@ -98,9 +96,9 @@ latency_series series_of(const json_value& summary, std::string_view path,
     return series;
 }
 
-std::optional<latency_series> load_series(const json_value& load, std::string_view key,
+std::optional<latency_series> load_series(const parsed_json& load, std::string_view key,
                                           const std::string& source) {
-    const json_value& latency = member_or_null(load, key);
+    const parsed_json& latency = member_or_null(load, key);
     if (latency.is_null()) {
         return std::nullopt;  // load.latency_corrected outside rate mode
     }
@@ -112,8 +110,8 @@ std::optional<latency_series> load_series(const json_value& load, std::string_vi
 // them apart from what the servers account for, and its outages have no
 // place in a merged report yet: summed with the others, its counts would
 // show messages sent and never received, with no reason given.
-void refuse_outages(const json_value& load, const std::string& source) {
-    const json_value& lost = member_or_null(member_or_null(load, "reconnect"), "connections_lost");
+void refuse_outages(const parsed_json& load, const std::string& source) {
+    const parsed_json& lost = member_or_null(member_or_null(load, "reconnect"), "connections_lost");
     if (lost.is_number_unsigned() && lost.get<std::uint64_t>() > 0) {
         throw input_error(fmt::format(
             "{}: its flows lost {} connection{} and set them up again (--reconnect), and a merge "
@@ -122,12 +120,12 @@ void refuse_outages(const json_value& load, const std::string& source) {
     }
 }
 
-reported_load read_load(const json_value& load, const std::string& source) {
+reported_load read_load(const parsed_json& load, const std::string& source) {
     refuse_outages(load, source);
     reported_load figures;
     for (const auto& key : load_count_keys()) {
         const bool server = key.starts_with("server_");
-        const json_value& value =
+        const parsed_json& value =
             server ? member_or_null(member_or_null(load, "server"), key.substr(7))
                    : member_or_null(load, key);
         if (!value.is_number_unsigned()) {
@@ -136,7 +134,7 @@ reported_load read_load(const json_value& load, const std::string& source) {
         }
         figures.counts[key] = value.get<std::uint64_t>();
     }
-    const json_value& flows = member_or_null(load, "flows");
+    const parsed_json& flows = member_or_null(load, "flows");
     figures.flows = flows.is_number_unsigned() ? flows.get<unsigned>() : 1;
     figures.rate_asked_per_flow_s =
         number_of(load, "load", "rate_asked_per_s", source, flow_rate_range);
@@ -154,8 +152,8 @@ reported_load read_load(const json_value& load, const std::string& source) {
 // When the client began to measure, and how far that was from its
 // --start-at; a time that is not one is refused, since the hosts' rows are
 // aligned on it.
-void read_start(const json_value& doc, const std::string& source, report_figures& figures) {
-    const json_value& began =
+void read_start(const parsed_json& doc, const std::string& source, report_figures& figures) {
+    const parsed_json& began =
         member_or_null(member_or_null(doc, "environment"), "measurement_began_at");
     if (began.is_string()) {
         figures.measurement_began_at = began.get<std::string>();
@@ -167,9 +165,9 @@ void read_start(const json_value& doc, const std::string& source, report_figures
                             source, figures.measurement_began_at));
         }
     }
-    const json_value& start_at = member_or_null(doc, "start_at");
+    const parsed_json& start_at = member_or_null(doc, "start_at");
     figures.start_at_requested = text_or_empty(member_or_null(start_at, "requested"));
-    const json_value& late_us = member_or_null(start_at, "late_us");
+    const parsed_json& late_us = member_or_null(start_at, "late_us");
     figures.start_late_us = optional_number(&late_us, "start_at.late_us", source, late_us_range);
 }
 
@@ -194,17 +192,17 @@ const std::vector<std::string>& load_count_keys() {
 }
 
 report_figures read_report_figures(const client_report& report) {
-    const json_value& doc = report.document;
+    const parsed_json& doc = report.document;
     const std::string& source = report.source;
     report_figures figures;
     figures.hostname =
         text_or_empty(member_or_null(member_or_null(doc, "environment"), "hostname"));
     read_start(doc, source, figures);
-    const json_value& summary = member_or_null(doc, "summary");
+    const parsed_json& summary = member_or_null(doc, "summary");
     figures.duration_s = number_of(summary, "summary", "duration_s", source, duration_s_range);
     figures.percentiles = member_or_null(doc, "percentiles");
     figures.headline = series_of(summary, "summary", member_or_null(doc, "hdr_histogram"), source);
-    if (const json_value& load = member_or_null(doc, "load"); load.is_object()) {
+    if (const parsed_json& load = member_or_null(doc, "load"); load.is_object()) {
         figures.load = read_load(load, source);
     }
     return figures;

@@ -16,13 +16,12 @@
 namespace sctp_perf {
 namespace {
 
-using json_value = nlohmann::json;
-
 // The oldest report format whose keys this reader knows (format 1 named the
 // percentiles p50 ... max, without their unit).
 constexpr int oldest_format_version = 2;
 
-std::string text_member(const json_value& config, std::string_view key, const std::string& source) {
+std::string text_member(const parsed_json& config, std::string_view key,
+                        const std::string& source) {
     const auto* value = member_of(config, key);
     if (value == nullptr || !value->is_string()) {
         throw input_error(
@@ -31,7 +30,7 @@ std::string text_member(const json_value& config, std::string_view key, const st
     return value->get<std::string>();
 }
 
-unsigned long long count_member(const json_value& config, std::string_view key,
+unsigned long long count_member(const parsed_json& config, std::string_view key,
                                 const std::string& source) {
     const auto* value = member_of(config, key);
     if (value == nullptr || !value->is_number_unsigned()) {
@@ -41,7 +40,7 @@ unsigned long long count_member(const json_value& config, std::string_view key,
     return value->get<unsigned long long>();
 }
 
-run_config config_of(const json_value& doc, const std::string& source) {
+run_config config_of(const parsed_json& doc, const std::string& source) {
     const auto* config = member_of(doc, "config");
     if (config == nullptr || !config->is_object()) {
         throw input_error(fmt::format("{} has no config object: is it a client's report?", source));
@@ -59,7 +58,7 @@ run_config config_of(const json_value& doc, const std::string& source) {
 
 // A setting as a report states it, nullopt when it does not (absent or
 // null); one of the wrong type is refused, as it would be read as "unstated".
-std::optional<bool> optional_flag(const json_value* value, std::string_view key,
+std::optional<bool> optional_flag(const parsed_json* value, std::string_view key,
                                   const std::string& source) {
     if (value == nullptr || value->is_null()) {
         return std::nullopt;
@@ -71,7 +70,7 @@ std::optional<bool> optional_flag(const json_value* value, std::string_view key,
     return value->get<bool>();
 }
 
-std::optional<unsigned long long> optional_count(const json_value* value, std::string_view key,
+std::optional<unsigned long long> optional_count(const parsed_json* value, std::string_view key,
                                                  const std::string& source) {
     if (value == nullptr || value->is_null()) {
         return std::nullopt;
@@ -83,7 +82,7 @@ std::optional<unsigned long long> optional_count(const json_value* value, std::s
     return value->get<unsigned long long>();
 }
 
-std::optional<std::string> optional_text(const json_value* value, std::string_view key,
+std::optional<std::string> optional_text(const parsed_json* value, std::string_view key,
                                          const std::string& source) {
     if (value == nullptr || value->is_null()) {
         return std::nullopt;
@@ -94,12 +93,12 @@ std::optional<std::string> optional_text(const json_value* value, std::string_vi
     return value->get<std::string>();
 }
 
-const json_value* nested(const json_value& doc, std::string_view object, std::string_view key) {
+const parsed_json* nested(const parsed_json& doc, std::string_view object, std::string_view key) {
     const auto* outer = member_of(doc, object);
     return outer != nullptr ? member_of(*outer, key) : nullptr;
 }
 
-run_settings settings_of(const json_value& doc, const std::string& source) {
+run_settings settings_of(const parsed_json& doc, const std::string& source) {
     run_settings settings;
     settings.spin = optional_flag(nested(doc, "config", "spin"), "config.spin", source);
     settings.server_spin = optional_flag(nested(doc, "server", "spin"), "server.spin", source);
@@ -123,7 +122,7 @@ run_settings settings_of(const json_value& doc, const std::string& source) {
 
 // A run's failure or interruption, stated in the run itself (an element of
 // "runs") or in the whole report; `what` is "x.json" or "run 3 of x.json".
-void refuse_unfinished(const json_value& run, const std::string& what) {
+void refuse_unfinished(const parsed_json& run, const std::string& what) {
     if (const auto* error = member_of(run, "error"); error != nullptr && !error->is_null()) {
         throw input_error(
             fmt::format("{} is the report of a failed run, with no figures to compare: {}", what,
@@ -141,7 +140,7 @@ void refuse_unfinished(const json_value& run, const std::string& what) {
 // Every percentile `percentiles` states, from p50 up to the maximum, each
 // checked to be a time; the first always_stated_percentiles and the maximum
 // must be there, the others (p99.99 ...) may not be.
-std::vector<stated_percentile> stated_percentiles(const json_value& percentiles,
+std::vector<stated_percentile> stated_percentiles(const parsed_json& percentiles,
                                                   const std::string& what) {
     std::vector<stated_percentile> stated;
     const auto state = [&](const std::string& key, std::uint32_t ppm, bool required) {
@@ -183,7 +182,7 @@ void refuse_falling(const std::vector<stated_percentile>& stated, const std::str
 // decoded histogram puts that percentile (within 1/1024, or 1 ns below 2048
 // ns). The maximum is exact and has a bucket of its own; values beyond the
 // histogram's range share the last bucket, whose top the maximum may pass.
-void refuse_unlike_histogram(const json_value& doc, const std::vector<stated_percentile>& stated,
+void refuse_unlike_histogram(const parsed_json& doc, const std::vector<stated_percentile>& stated,
                              const std::string& source) {
     const auto* encoded = member_of(doc, "hdr_histogram");
     if (encoded == nullptr || !encoded->is_string()) {
@@ -222,8 +221,8 @@ void refuse_unlike_histogram(const json_value& doc, const std::vector<stated_per
     }
 }
 
-std::vector<stated_percentile> percentiles_of(const json_value& run, const std::string& what,
-                                              const json_value* whole_report = nullptr) {
+std::vector<stated_percentile> percentiles_of(const parsed_json& run, const std::string& what,
+                                              const parsed_json* whole_report = nullptr) {
     const auto* percentiles = member_of(run, "percentiles");
     if (percentiles == nullptr || !percentiles->is_object()) {
         throw input_error(fmt::format("{} has no percentiles object", what));
@@ -236,7 +235,7 @@ std::vector<stated_percentile> percentiles_of(const json_value& run, const std::
     return stated;
 }
 
-void refuse_format_version(const json_value* version, const std::string& source) {
+void refuse_format_version(const parsed_json* version, const std::string& source) {
     if (version != nullptr && version->is_string()) {
         throw input_error(fmt::format(
             "{} has format_version {}, a text: the clients write the report format as a whole "
@@ -260,8 +259,8 @@ void refuse_format_version(const json_value* version, const std::string& source)
 
 // The document of a finished client run's report, in a format this program
 // reads.
-json_value checked_report(std::string_view text, const std::string& source) {
-    json_value doc = parse_report_json(text, source);
+parsed_json checked_report(std::string_view text, const std::string& source) {
+    parsed_json doc = parse_report_json(text, source);
     const auto* tool = member_of(doc, "tool");
     if (tool == nullptr || *tool != "sctp-perf") {
         throw input_error(fmt::format(
@@ -274,7 +273,7 @@ json_value checked_report(std::string_view text, const std::string& source) {
     if (!program_name.ends_with("_clt")) {
         throw input_error(fmt::format(
             "{} was written by {}, not by a client: give the JSON reports of SOCK_STREAM_clt "
-            "or SOCK_SEQPACK_clt (--format json_value)",
+            "or SOCK_SEQPACK_clt (--format parsed_json)",
             source, program_name.empty() ? "an unnamed program" : program_name));
     }
     refuse_format_version(member_of(doc, "format_version"), source);
@@ -286,7 +285,7 @@ json_value checked_report(std::string_view text, const std::string& source) {
 client_report read_client_report(std::string_view text, const std::string& source) {
     client_report report;
     report.document = checked_report(text, source);
-    const json_value& doc = report.document;
+    const parsed_json& doc = report.document;
     report.source = source;
     // Object keys sorted, numbers in one form: equal texts are one report.
     report.content = doc.dump();

@@ -9,8 +9,6 @@
 
 namespace sctp_perf {
 
-using parsed_json = nlohmann::json;
-
 const parsed_json* member_of(const parsed_json& object, std::string_view key) {
     if (!object.is_object()) {
         return nullptr;

@@ -16,6 +16,12 @@
 
 namespace sctp_perf {
 
+// The JSON a report is read into: one name for every reader, declared once.
+// (The writers build nlohmann::ordered_json, which keeps their keys' order;
+// the sanitizer and package builds compile report/ eight files at a time, in
+// which two files' local aliases of one name for two types collide.)
+using parsed_json = nlohmann::json;
+
 // What a number of a report may be, for the sentence that refuses one that
 // is not: from `least` to `most`, a `noun` in `unit` ("time", " us").
 struct number_range {
@@ -39,21 +45,21 @@ std::string format_number(double value);
 
 // The member `key` of `object`, or nullptr when `object` is no object or
 // lacks it.
-const nlohmann::json* member_of(const nlohmann::json& object, std::string_view key);
+const parsed_json* member_of(const parsed_json& object, std::string_view key);
 
 // `value`, the member `key` of a report (`what`: "x.json", "run 3 of
 // x.json"), as a number within `range`. Throws input_error naming both when
 // it is missing, not a number, or out of range.
-double checked_number(const nlohmann::json* value, std::string_view key, const std::string& what,
+double checked_number(const parsed_json* value, std::string_view key, const std::string& what,
                       const number_range& range);
 
 // As checked_number, but a missing or null member is nullopt.
-std::optional<double> optional_number(const nlohmann::json* value, std::string_view key,
+std::optional<double> optional_number(const parsed_json* value, std::string_view key,
                                       const std::string& what, const number_range& range);
 
 // A report's text as JSON. Throws input_error naming the file, where it
 // stops being JSON (the byte and the key) or which key holds a number
 // beyond a double's range (1e400).
-nlohmann::json parse_report_json(std::string_view text, const std::string& source);
+parsed_json parse_report_json(std::string_view text, const std::string& source);
 
 }  // namespace sctp_perf
