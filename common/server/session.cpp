@@ -5,8 +5,6 @@
 // session ends in session_ending.cpp.
 #include "server/session.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <system_error>
 #include <utility>

@@ -89,6 +89,14 @@ void send_all(int fd, std::span<const std::byte> bytes) {
     REQUIRE(::send(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()));
 }
 
+// Reads the server's verdict on `fd` and requires it to accept the test.
+void require_accepted(int fd) {
+    protocol::verdict_bytes verdict{};
+    REQUIRE(::recv(fd, verdict.data(), verdict.size(), MSG_WAITALL) ==
+            static_cast<ssize_t>(verdict.size()));
+    REQUIRE(protocol::decode_verdict(verdict).raw_status == 0);
+}
+
 // Hands `s` to `worker` as the server's listener does, but from a thread of
 // the idle policy on `cpu`, the worker's, which gives way at once to the
 // worker its eventfd wakes: the worker takes the session, answers it and
@@ -144,10 +152,7 @@ TEST_CASE("event worker: handing in a session does not interrupt the worker's wa
                                       "test:" + std::to_string(client), identity,
                                       session::clock::now()),
             cpu);
-        protocol::verdict_bytes verdict{};
-        REQUIRE(::recv(c.client.get(), verdict.data(), verdict.size(), MSG_WAITALL) ==
-                static_cast<ssize_t>(verdict.size()));
-        REQUIRE(protocol::decode_verdict(verdict).raw_status == 0);
+        require_accepted(c.client.get());
         // No signal: add() found the worker waiting in the receive of the
         // very session it handed in, which signals would only cut short
         // again and again while holding the listener (up to 4000 times,
@@ -183,10 +188,7 @@ struct ping_pong_client {
         send_all(c.client.get(), protocol::encode_header(header));
         worker.add(std::make_unique<session>(std::make_unique<stream_channel>(std::move(c.server)),
                                              name, identity, session::clock::now()));
-        protocol::verdict_bytes verdict{};
-        REQUIRE(::recv(c.client.get(), verdict.data(), verdict.size(), MSG_WAITALL) ==
-                static_cast<ssize_t>(verdict.size()));
-        REQUIRE(protocol::decode_verdict(verdict).raw_status == 0);
+        require_accepted(c.client.get());
         protocol::blob_length_bytes length_bytes{};
         REQUIRE(::recv(c.client.get(), length_bytes.data(), length_bytes.size(), MSG_WAITALL) ==
                 static_cast<ssize_t>(length_bytes.size()));
