@@ -11,23 +11,6 @@ constexpr std::uint32_t offset_read_every = 1024;
 
 }  // namespace
 
-void transmit_stamp_match::sent(std::uint64_t bytes) noexcept {
-    bytes_sent_ += bytes;
-    awaited_key_ = static_cast<std::uint32_t>(bytes_sent_ - 1);
-    scheduled_ns_ = 0;
-    handed_to_device_ns_ = 0;
-}
-
-void transmit_stamp_match::take(const transmit_stamp& stamp) noexcept {
-    std::int64_t& slot =
-        stamp.at == transmit_stamp::point::scheduled ? scheduled_ns_ : handed_to_device_ns_;
-    if (bytes_sent_ == 0 || stamp.key != awaited_key_ || slot != 0) {
-        ++stray_;
-        return;
-    }
-    slot = stamp.ns;
-}
-
 round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
     : channel_(channel), split_(split) {
     offset_.read_now();
@@ -44,6 +27,7 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
                                     const protocol::server_stamps* server) {
     const std::int64_t app_received_ns = ns_since_epoch(stop) + offset_.ns();
     offset_.counted();
+    complete_waiting(server);  // with the server's transmit stamps only
     match_.sent(request_bytes);
     const auto stray_before = match_.stray();
     if (split_.transmit_stamped()) {
@@ -61,7 +45,25 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
         stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
         stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
     }
+    if (split_.server_transmit_stamped()) {
+        waiting_ = stamps;
+        return;
+    }
     split_.record(stamps);
+}
+
+void round_trip_stamps::complete_waiting(const protocol::server_stamps* server) noexcept {
+    if (!waiting_) {
+        return;
+    }
+    waiting_->server_handed_to_device_ns =
+        server != nullptr ? static_cast<std::int64_t>(server->previous_kernel_departure_ns) : 0;
+    split_.record(*waiting_);  // counted missing when the stamp did not come
+    waiting_.reset();
+}
+
+void round_trip_stamps::finish() noexcept {
+    complete_waiting(nullptr);
 }
 
 }  // namespace sctp_perf

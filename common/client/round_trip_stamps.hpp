@@ -34,33 +34,6 @@
 
 namespace sctp_perf {
 
-// Which transmit stamp belongs to the request in flight. Over TCP a stamp's
-// key is the offset of the last byte of the send it stamps, counted from
-// the first byte sent once stamping was on; so the request whose last byte
-// is the stream's n-th carries key n - 1 (modulo 2^32, the key's width).
-class transmit_stamp_match {
-  public:
-    // A request of `bytes` bytes was sent: its stamps are the ones awaited
-    // from now on, and the earlier request's are forgotten.
-    void sent(std::uint64_t bytes) noexcept;
-    // One stamp from the error queue. Counted as stray when it is not the
-    // awaited request's (an earlier one's, come late) or repeats one
-    // already taken (the first is kept).
-    void take(const transmit_stamp& stamp) noexcept;
-
-    // The awaited request's stamps, 0 until they came.
-    std::int64_t scheduled_ns() const noexcept { return scheduled_ns_; }
-    std::int64_t handed_to_device_ns() const noexcept { return handed_to_device_ns_; }
-    std::uint64_t stray() const noexcept { return stray_; }
-
-  private:
-    std::uint64_t bytes_sent_ = 0;
-    std::uint32_t awaited_key_ = 0;
-    std::int64_t scheduled_ns_ = 0;
-    std::int64_t handed_to_device_ns_ = 0;
-    std::uint64_t stray_ = 0;
-};
-
 class round_trip_stamps {
   public:
     // Turns the kernel's stamps on for the channel's socket (transmit
@@ -75,18 +48,36 @@ class round_trip_stamps {
     // The whole reply of a request of `request_bytes` is in; `stop` ends the
     // timed round trip. Records the round trip when `measured`, with the
     // server's stamps the reply carries when the split takes them
-    // (round_trip_split::server_stamped(); null otherwise). Throws
-    // std::system_error when the error queue cannot be read.
+    // (round_trip_split::server_stamped(); null otherwise). With the
+    // server's transmit stamps, a reply brings the previous reply's: the
+    // round trip waits for the next reply, and this one's completes the one
+    // before. Throws std::system_error when the error queue cannot be read.
     void after_reply(std::uint64_t request_bytes, bool measured,
                      std::chrono::steady_clock::time_point stop,
                      const protocol::server_stamps* server = nullptr);
 
+    // Whether the replies carry the server's transmit stamps: then a
+    // measured round trip waits for the next reply to bring the stamp of
+    // its own, and one round trip more, unmeasured, completes the last (see
+    // run_ping_pong).
+    bool server_transmit_stamped() const noexcept { return split_.server_transmit_stamped(); }
+    // The run is over: a round trip still waiting is counted missing.
+    void finish() noexcept;
+
   private:
+    // Records the round trip waiting for the server's transmit stamp, with
+    // the one `server` (the next reply's stamps) brings: null or 0 when it
+    // did not come.
+    void complete_waiting(const protocol::server_stamps* server) noexcept;
+
     message_channel& channel_;
     round_trip_split& split_;
     transmit_stamp_match match_;
     realtime_offset offset_;  // CLOCK_REALTIME minus the steady clock
     std::int64_t app_send_ns_ = 0;
+    // With the server's transmit stamps: the measured round trip whose
+    // server transmit stamp the next reply brings.
+    std::optional<client_round_trip_stamps> waiting_;
 };
 
 }  // namespace sctp_perf

@@ -71,11 +71,14 @@ std::optional<bool> probe_arrives_stamped(int fd, const sockaddr_in& self) {
 
 static_assert(receive_stamp_control_size == CMSG_SPACE(sizeof(scm_timestamping)));
 
-void enable_kernel_timestamps(int fd, bool transmit) {
+void enable_kernel_timestamps(int fd, bool transmit, bool scheduled) {
     unsigned flags = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
     if (transmit) {
-        flags |= SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_SOFTWARE |
-                 SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+        flags |= SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
+                 SOF_TIMESTAMPING_OPT_TSONLY;
+        if (scheduled) {
+            flags |= SOF_TIMESTAMPING_TX_SCHED;
+        }
     }
     if (::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof flags) != 0) {
         throw std::system_error(errno, std::generic_category(),
@@ -175,6 +178,23 @@ std::optional<transmit_stamp> transmit_stamp_of(msghdr& header) noexcept {
         default:
             return std::nullopt;  // not asked for
     }
+}
+
+void transmit_stamp_match::sent(std::uint64_t bytes) noexcept {
+    bytes_sent_ += bytes;
+    awaited_key_ = static_cast<std::uint32_t>(bytes_sent_ - 1);
+    scheduled_ns_ = 0;
+    handed_to_device_ns_ = 0;
+}
+
+void transmit_stamp_match::take(const transmit_stamp& stamp) noexcept {
+    std::int64_t& slot =
+        stamp.at == transmit_stamp::point::scheduled ? scheduled_ns_ : handed_to_device_ns_;
+    if (bytes_sent_ == 0 || stamp.key != awaited_key_ || slot != 0) {
+        ++stray_;
+        return;
+    }
+    slot = stamp.ns;
 }
 
 bool read_error_queue(int fd, std::optional<transmit_stamp>& stamp) {

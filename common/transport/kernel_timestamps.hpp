@@ -37,13 +37,14 @@
 namespace sctp_perf {
 
 // Turns on the kernel's software stamps for `fd`, a connected socket:
-// receive stamps always, transmit stamps (scheduled and handed to the
-// device, keyed by byte offset, without the data echoed back) with
-// `transmit`. Over TCP the byte count starts at the first unacknowledged
-// byte: turn stamping on with nothing in flight, so that the key of a
-// send is the count of bytes sent since, minus one. Throws
-// std::system_error naming the call when the kernel refuses.
-void enable_kernel_timestamps(int fd, bool transmit);
+// receive stamps always, transmit stamps (handed to the device and, with
+// `scheduled`, scheduled too; keyed by byte offset, without the data echoed
+// back) with `transmit`. Asked again with transmit stamps where it had
+// receive stamps alone, it keeps those and adds these. Over TCP the byte count starts at the first
+// unacknowledged byte: turn stamping on with nothing in flight, so that the key of a send is the
+// count of bytes sent since, minus one. Throws std::system_error naming the call when the kernel
+// refuses.
+void enable_kernel_timestamps(int fd, bool transmit, bool scheduled = true);
 
 // Waits, at most `bound`, until the kernel stamps what arrives. When no
 // socket had receive stamps on, the first to ask turns them on for the
@@ -90,6 +91,35 @@ struct transmit_stamp {
 // that is not a software transmit stamp of a kind asked for (an ICMP
 // error, an acknowledgement stamp).
 std::optional<transmit_stamp> transmit_stamp_of(msghdr& header) noexcept;
+
+// Which transmit stamp belongs to the message in flight (a client's
+// request, a server's reply). Over TCP a stamp's key is the offset of the
+// last byte of the send it stamps, counted from the first byte sent once
+// stamping was on; so the message whose last byte is the stream's n-th
+// carries key n - 1 (modulo 2^32, the key's width). A message the socket
+// took in several sends is stamped at each; only its last byte's counts.
+class transmit_stamp_match {
+  public:
+    // A message of `bytes` bytes was sent: its stamps are the ones awaited
+    // from now on, and the earlier message's are forgotten.
+    void sent(std::uint64_t bytes) noexcept;
+    // One stamp from the error queue. Counted as stray when it is not the
+    // awaited message's (an earlier one's, come late) or repeats one
+    // already taken (the first is kept).
+    void take(const transmit_stamp& stamp) noexcept;
+
+    // The awaited message's stamps, 0 until they came.
+    std::int64_t scheduled_ns() const noexcept { return scheduled_ns_; }
+    std::int64_t handed_to_device_ns() const noexcept { return handed_to_device_ns_; }
+    std::uint64_t stray() const noexcept { return stray_; }
+
+  private:
+    std::uint64_t bytes_sent_ = 0;
+    std::uint32_t awaited_key_ = 0;
+    std::int64_t scheduled_ns_ = 0;
+    std::int64_t handed_to_device_ns_ = 0;
+    std::uint64_t stray_ = 0;
+};
 
 // Reads every stamp waiting on `fd`'s error queue, without waiting, and
 // gives each transmit stamp to `take`. Returns how many messages were read.
