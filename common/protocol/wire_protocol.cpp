@@ -22,7 +22,7 @@ std::uint64_t get_be(std::span<const std::byte> in, std::size_t at, std::size_t 
 
 constexpr std::uint16_t mode_mask = 0x3;
 constexpr std::uint16_t known_header_flags =
-    mode_mask | flag_server_timestamps | flag_server_receive_stamps;
+    mode_mask | flag_server_timestamps | flag_server_receive_stamps | flag_server_transmit_stamps;
 
 }  // namespace
 
@@ -55,8 +55,9 @@ std::string_view describe(status s) noexcept {
             return "server is serving its maximum number of clients; try again later";
         case status::bad_flags:
             return "unknown flags or mode in the test header (client is newer than the server: "
-                   "--timestamps with --one-way asks for the server's receive stamps, which "
-                   "older servers lack); upgrade the server to the client's release";
+                   "--timestamps with --one-way asks for the server's receive stamps, and over TCP "
+                   "its transmit stamps, which older servers lack); upgrade the server to the "
+                   "client's release";
         case status::payload_too_small_for_mode:
             return "payload below 16 bytes in a framed mode (its message header needs 16)";
         case status::bad_reply_size:
@@ -69,20 +70,22 @@ std::string_view describe(status s) noexcept {
     return "unknown refusal reason";
 }
 
-std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps,
-                              bool server_receive_stamps) noexcept {
+std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps, bool server_receive_stamps,
+                              bool server_transmit_stamps) noexcept {
     const auto own = mode == test_mode::ping_pong ? reply_size : load_reply_size;
-    const auto stamps =
-        server_timestamps
-            ? server_stamps_size + (server_receive_stamps ? server_receive_stamp_size : 0)
-            : 0;
+    const auto stamps = server_timestamps
+                            ? server_stamps_size +
+                                  (server_receive_stamps ? server_receive_stamp_size : 0) +
+                                  (server_transmit_stamps ? server_transmit_stamp_size : 0)
+                            : 0;
     return static_cast<std::uint32_t>(own + stamps);
 }
 
 std::uint32_t reply_size_of(const test_header& header) noexcept {
-    return header.reply_bytes != 0 ? header.reply_bytes
-                                   : min_reply_bytes(header.mode, header.server_timestamps,
-                                                     header.server_receive_stamps);
+    return header.reply_bytes != 0
+               ? header.reply_bytes
+               : min_reply_bytes(header.mode, header.server_timestamps,
+                                 header.server_receive_stamps, header.server_transmit_stamps);
 }
 
 std::size_t server_stamps_offset(test_mode mode) noexcept {
@@ -95,10 +98,11 @@ void encode_server_stamp(std::uint64_t ns, std::span<std::byte> out) noexcept {
 }
 
 server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply,
-                                   bool with_receive_stamp) noexcept {
+                                   bool with_receive_stamp, bool with_transmit_stamp) noexcept {
     const auto at = server_stamps_offset(mode);
     return {get_be(reply, at, 8), get_be(reply, at + 8, 8),
-            with_receive_stamp ? get_be(reply, at + 16, 8) : 0};
+            with_receive_stamp ? get_be(reply, at + 16, 8) : 0,
+            with_receive_stamp && with_transmit_stamp ? get_be(reply, at + 24, 8) : 0};
 }
 
 header_bytes encode_header(const test_header& header) noexcept {
@@ -106,7 +110,8 @@ header_bytes encode_header(const test_header& header) noexcept {
     const auto flags = static_cast<std::uint16_t>(
         static_cast<std::uint16_t>(header.mode) |
         (header.server_timestamps ? flag_server_timestamps : std::uint16_t{0}) |
-        (header.server_receive_stamps ? flag_server_receive_stamps : std::uint16_t{0}));
+        (header.server_receive_stamps ? flag_server_receive_stamps : std::uint16_t{0}) |
+        (header.server_transmit_stamps ? flag_server_transmit_stamps : std::uint16_t{0}));
     put_be(out, 0, magic, 4);
     put_be(out, 4, version, 2);
     put_be(out, 6, flags, 2);
@@ -139,13 +144,16 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
     header.mode = static_cast<test_mode>(flags & mode_mask);
     header.server_timestamps = (flags & flag_server_timestamps) != 0;
     header.server_receive_stamps = (flags & flag_server_receive_stamps) != 0;
+    header.server_transmit_stamps = (flags & flag_server_transmit_stamps) != 0;
     header.reply_bytes = static_cast<std::uint32_t>(get_be(bytes, 16, 4));
     header.max_gap_ms = static_cast<std::uint32_t>(get_be(bytes, 20, 4));
     if (result.verdict != status::accepted) {
         return result;
     }
     if ((flags & ~known_header_flags) != 0 ||
-        (header.server_receive_stamps && !header.server_timestamps)) {
+        (header.server_receive_stamps && !header.server_timestamps) ||
+        (header.server_transmit_stamps &&
+         (!header.server_receive_stamps || header.mode != test_mode::ping_pong))) {
         result.verdict = status::bad_flags;
     } else if (header.payload_bytes < 1 || header.payload_bytes > max_payload_bytes) {
         result.verdict = status::bad_payload_size;
@@ -156,7 +164,8 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
         result.verdict = status::bad_iteration_count;
     } else if (header.reply_bytes != 0 &&
                (header.reply_bytes < min_reply_bytes(header.mode, header.server_timestamps,
-                                                     header.server_receive_stamps) ||
+                                                     header.server_receive_stamps,
+                                                     header.server_transmit_stamps) ||
                 header.reply_bytes > max_reply_bytes)) {
         result.verdict = status::bad_reply_size;
     }

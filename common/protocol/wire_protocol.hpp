@@ -11,13 +11,16 @@
 //                  3 framed ping-pong); bit 2 server timestamps (see
 //                  flag_server_timestamps and below); bit 3, only with
 //                  bit 2, the server's kernel receive stamps too (see
-//                  flag_server_receive_stamps); others 0
+//                  flag_server_receive_stamps); bit 4, only with bit 3 and
+//                  in plain ping-pong, the server's kernel transmit stamps
+//                  too (see flag_server_transmit_stamps); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
 //       reply_bytes u32: 0, each reply of the mode's own size (16 bytes more
 //                        with server timestamps, 24 with its receive
-//                        stamps too); else the size asked for
+//                        stamps too, 32 with its transmit stamps as
+//                        well); else the size asked for
 //                        each reply (see min_reply_bytes)
 //       max_gap_ms u32: the longest gap, in milliseconds rounded up, that the
 //                       client's schedule leaves between two requests of
@@ -61,6 +64,14 @@
 //   u64, when the server's kernel stamped the request's arrival (its
 //   software receive stamp of the read that completed the request), moved
 //   onto the server's CLOCK_MONOTONIC; 0 when that read carried no stamp.
+//   With flag_server_transmit_stamps as well (plain ping-pong), 8 bytes more:
+//   previous departure from the device u64, when the server's kernel handed
+//   the previous reply of this connection to its device (its software
+//   transmit stamp, SCM_TSTAMP_SND), moved onto the server's CLOCK_MONOTONIC;
+//   0 in the first reply, and when that reply's stamp had not come. A
+//   reply's own stamp is known only once it has left, so it travels one
+//   reply later: the client that asks sends one round trip more than it
+//   measures, whose reply brings the last measured one's.
 //
 //   message header, 16 bytes: sequence u64 (per connection, from 0, primer
 //   included), token u32 (drawn at random per message; the reply must carry
@@ -106,6 +117,9 @@ inline constexpr std::size_t load_reply_size = message_header_size;
 inline constexpr std::size_t server_stamps_size = 16;
 // With the server's receive stamps too: kernel arrival u64 after them.
 inline constexpr std::size_t server_receive_stamp_size = 8;
+// With its transmit stamps as well: the previous reply's departure from the
+// device u64 after that.
+inline constexpr std::size_t server_transmit_stamp_size = 8;
 inline constexpr std::uint32_t max_payload_bytes = 65536;                     // 2^16
 inline constexpr std::uint32_t min_load_payload_bytes = message_header_size;  // 2^4
 inline constexpr std::uint32_t max_measured_iterations = 1'000'000'000;
@@ -158,21 +172,31 @@ inline constexpr std::uint16_t flag_server_timestamps = 1U << 2;
 // it refuses the header's flags (bad_flags); one given bit 3 without bit 2
 // does too.
 inline constexpr std::uint16_t flag_server_receive_stamps = 1U << 3;
+// Flag bit 4, only with bit 3 and in plain ping-pong: each reply also
+// carries when the server's kernel handed the previous reply to its device,
+// so that the client's --timestamps can tell the server's send stack from
+// the network (a TCP server only: the kernel's SCTP makes no transmit
+// stamp, and such a server sends 0). A server that predates it refuses the
+// header's flags (bad_flags), as it does for the bit without bit 3 or in
+// another mode.
+inline constexpr std::uint16_t flag_server_transmit_stamps = 1U << 4;
 
 struct test_header {
     std::uint32_t payload_bytes = 0;
     std::uint32_t iterations = 0;  // primer included; 0: until the client ends the test
     test_mode mode = test_mode::ping_pong;
-    bool server_timestamps = false;      // flag_server_timestamps
-    bool server_receive_stamps = false;  // flag_server_receive_stamps
-    std::uint32_t reply_bytes = 0;       // 0: the mode's own reply size
-    std::uint32_t max_gap_ms = 0;        // 0: no schedule
+    bool server_timestamps = false;       // flag_server_timestamps
+    bool server_receive_stamps = false;   // flag_server_receive_stamps
+    bool server_transmit_stamps = false;  // flag_server_transmit_stamps
+    std::uint32_t reply_bytes = 0;        // 0: the mode's own reply size
+    std::uint32_t max_gap_ms = 0;         // 0: no schedule
 };
 
 // The smallest reply a mode can carry: what its replies must return, and
 // the server's stamps when asked for.
 std::uint32_t min_reply_bytes(test_mode mode, bool server_timestamps = false,
-                              bool server_receive_stamps = false) noexcept;
+                              bool server_receive_stamps = false,
+                              bool server_transmit_stamps = false) noexcept;
 // The size of every reply of a test: reply_bytes, or the mode's own when 0.
 std::uint32_t reply_size_of(const test_header& header) noexcept;
 
@@ -234,14 +258,19 @@ struct server_stamps {
     std::uint64_t departure_ns = 0;
     // The kernel's, with flag_server_receive_stamps only; 0 otherwise.
     std::uint64_t kernel_arrival_ns = 0;
+    // The kernel's, of the previous reply, with flag_server_transmit_stamps
+    // only; 0 otherwise, in the first reply, and when it had not come.
+    std::uint64_t previous_kernel_departure_ns = 0;
     friend bool operator==(const server_stamps&, const server_stamps&) = default;
 };
 // Writes one 8-byte stamp at out[0..8).
 void encode_server_stamp(std::uint64_t ns, std::span<std::byte> out) noexcept;
 // The stamps, from a reply of `mode` that has room for them: the kernel's
-// arrival too when `with_receive_stamp`.
+// arrival too when `with_receive_stamp`, and its departure of the previous
+// reply when `with_transmit_stamp` as well.
 server_stamps decode_server_stamps(test_mode mode, std::span<const std::byte> reply,
-                                   bool with_receive_stamp = false) noexcept;
+                                   bool with_receive_stamp = false,
+                                   bool with_transmit_stamp = false) noexcept;
 
 // Load modes: the message header that opens every request and makes up every reply.
 inline constexpr std::uint16_t flag_reply_wanted = 1;

@@ -132,6 +132,9 @@ session::clock::time_point session::advance(clock::time_point now, std::span<std
 
 bool session::step(clock::time_point& now, std::span<std::byte> scratch) {
     flush(now);
+    if (departures_stamped_) {
+        take_departure_stamps();
+    }
     bool coarse = false;
     // After a read that waited, the time is read again: what came, came now.
     // In ping-pong, where a lone session lent the loop's thread reads request
@@ -310,8 +313,17 @@ void session::send_stamped_or_held_reply(const sctp_delivery& delivery, clock::t
         protocol::encode_server_stamp(kernel_arrival_ns_,
                                       std::span(reply_).subspan(stamps_at_ + 16, 8));
     }
+    if (header_.server_transmit_stamps) {
+        protocol::encode_server_stamp(previous_kernel_departure(),
+                                      std::span(reply_).subspan(stamps_at_ + 24, 8));
+    }
     out_.push(reply_, delivery, {stamps_at_ + 8, 0});
     flush(now);
+    if (departures_stamped_) {
+        // Awaited from now on; on loopback its stamp is queued already.
+        departures_.sent(reply_size_);
+        take_departure_stamps();
+    }
 }
 
 void session::hold_for(clock::duration hold) noexcept {
@@ -368,6 +380,28 @@ void session::note_kernel_arrival() noexcept {
     const auto stamp = channel_->last_arrival_ns();
     kernel_arrival_ns_ = stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
     realtime_offset_.counted();
+}
+
+std::uint64_t session::previous_kernel_departure() {
+    if (!departures_stamped_) {
+        // The kernel counts the stamps' keys from the first byte not yet
+        // acknowledged: the client sent this request once it had read all
+        // this server sent before, so the next reply's first byte is the
+        // first counted. The kernel's SCTP makes no transmit stamp.
+        if (!sctp_) {
+            enable_kernel_timestamps(channel_->native_handle(), true, false);
+            departures_stamped_ = true;
+        }
+        return 0;
+    }
+    take_departure_stamps();
+    const auto stamp = departures_.handed_to_device_ns();
+    return stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+}
+
+void session::take_departure_stamps() {
+    drain_transmit_stamps(channel_->native_handle(),
+                          [this](const transmit_stamp& stamp) { departures_.take(stamp); });
 }
 
 }  // namespace sctp_perf

@@ -55,6 +55,7 @@
 #include "runtime/process_usage.hpp"
 #include "server/reply_queue.hpp"
 #include "server/server_settings.hpp"
+#include "transport/kernel_timestamps.hpp"
 #include "transport/message_channel.hpp"
 
 namespace sctp_perf {
@@ -200,6 +201,14 @@ class session {
     // With the server's receive stamps: the kernel's stamp of the read that
     // completed the request, moved onto the steady clock.
     void note_kernel_arrival() noexcept;
+    // With the server's transmit stamps: when the kernel handed the previous
+    // reply to the device, on the steady clock; 0 when its stamp has not
+    // come, and at the first request, which turns the stamps on.
+    std::uint64_t previous_kernel_departure();
+    // Takes the transmit stamps waiting on the error queue. While any wait
+    // there, epoll reports the socket (EPOLLERR), so every advance() takes
+    // them first.
+    void take_departure_stamps();
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);
@@ -262,6 +271,10 @@ class session {
     // minus the steady clock that moves it there.
     std::uint64_t kernel_arrival_ns_ = 0;
     realtime_offset realtime_offset_;
+    // With the server's transmit stamps: whether they are on yet, and which
+    // of the kernel's stamps is the last reply's (by the stream's byte count).
+    bool departures_stamped_ = false;
+    transmit_stamp_match departures_;
 
     // The load account (sent back at the end; see protocol/wire_protocol.hpp).
     std::uint64_t messages_received_ = 0;  // the end-of-test message not counted

@@ -89,6 +89,16 @@ void session::begin_test(clock::time_point now) {
         realtime_offset_.read_now();
         log_info("The client asks for the kernel's receive stamps too (--timestamps)");
     }
+    if (header_.server_transmit_stamps) {
+        // Turned on at the first request (previous_kernel_departure()).
+        if (sctp_) {
+            log_info(
+                "The client asks for the kernel's transmit stamps too, which SCTP does not "
+                "make: every reply carries 0 for them");
+        } else {
+            log_info("The client asks for the kernel's transmit stamps too (--timestamps)");
+        }
+    }
     if (mode == protocol::test_mode::ping_pong) {
         if (header_.iterations == 0) {
             log_info(

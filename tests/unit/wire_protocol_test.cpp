@@ -208,6 +208,32 @@ TEST_CASE("wire: server timestamps are served, other reply sizes checked and ser
         }
         CHECK(protocol::min_reply_bytes(test_mode::ping_pong, false, true) == 2);
     }
+    SECTION("the server's transmit stamps: bit 4, only with bit 3 in plain ping-pong, 8 more") {
+        auto header = header_of(128, 0, test_mode::ping_pong);
+        header.server_timestamps = true;
+        header.server_receive_stamps = true;
+        header.server_transmit_stamps = true;
+        const auto bytes = protocol::encode_header(header);
+        CHECK((std::to_integer<unsigned>(bytes[7]) & 0x1c) == 0x1c);
+        CHECK(protocol::decode_header(bytes).header.server_transmit_stamps);
+        CHECK(protocol::min_reply_bytes(test_mode::ping_pong, true, true, true) == 34);
+        CHECK(protocol::reply_size_of(header) == 34);
+        header.reply_bytes = 33;
+        CHECK(verdict_of(header) == status::bad_reply_size);
+        header.reply_bytes = 34;
+        CHECK(verdict_of(header) == status::accepted);
+        // Without the receive stamps, or in a framed mode: refused.
+        header.server_receive_stamps = false;
+        CHECK(verdict_of(header) == status::bad_flags);
+        header.server_receive_stamps = true;
+        header.mode = test_mode::framed_ping_pong;
+        header.reply_bytes = 0;
+        CHECK(verdict_of(header) == status::bad_flags);
+        // Without the bit, the bytes of a header are as before it.
+        header.mode = test_mode::ping_pong;
+        header.server_transmit_stamps = false;
+        CHECK((std::to_integer<unsigned>(protocol::encode_header(header)[7]) & 0x10) == 0);
+    }
     SECTION("a reply size below the mode's own reply or above 64 KiB") {
         // Ping-pong's reply is 2 bytes, a framed mode's the 16-byte message header.
         for (const auto& [mode, smallest] :
@@ -379,6 +405,25 @@ TEST_CASE("wire: server stamps sit after the mode's own part, big-endian") {
         CHECK(reply[24] == std::byte{0x28});
         CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply, true) == all);
         CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply) == stamps);
+    }
+    SECTION("with the previous reply's departure from the device: the fourth, bytes 25..32") {
+        std::vector<std::byte> reply(
+            protocol::min_reply_bytes(test_mode::ping_pong, true, true, true));
+        CHECK(reply.size() == 34);
+        const protocol::server_stamps all{stamps.arrival_ns, stamps.departure_ns,
+                                          0x2122232425262728ULL, 0x3132333435363738ULL};
+        const auto at = protocol::server_stamps_offset(test_mode::ping_pong);
+        protocol::encode_server_stamp(all.arrival_ns, std::span(reply).subspan(at, 8));
+        protocol::encode_server_stamp(all.departure_ns, std::span(reply).subspan(at + 8, 8));
+        protocol::encode_server_stamp(all.kernel_arrival_ns, std::span(reply).subspan(at + 16, 8));
+        protocol::encode_server_stamp(all.previous_kernel_departure_ns,
+                                      std::span(reply).subspan(at + 24, 8));
+        CHECK(reply[25] == std::byte{0x31});
+        CHECK(reply[32] == std::byte{0x38});
+        CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply, true, true) == all);
+        auto without = all;
+        without.previous_kernel_departure_ns = 0;
+        CHECK(protocol::decode_server_stamps(test_mode::ping_pong, reply, true) == without);
     }
     SECTION("a framed mode: bytes 16..23 arrival, 24..31 departure") {
         std::vector<std::byte> reply(protocol::min_reply_bytes(test_mode::rate, true));
