@@ -33,12 +33,16 @@ ping_pong_result measure_ping_pong(const client_options& options, run_report& re
     run_report later;
     run_report& described = described_run(report, first, later);
     // With --duration the server is told 0: serve until the client closes.
+    // With the server's transmit stamps, one round trip more brings the last
+    // measured one's (client/ping_pong.cpp).
+    const std::uint32_t trailing = options.server_transmit_stamps() ? 1 : 0;
     const std::uint32_t total =
-        options.duration ? 0 : options.iterations + options.primer_iterations;
+        options.duration ? 0 : options.iterations + options.primer_iterations + trailing;
     protocol::test_header header{options.payload_bytes(), total, options.mode};
     header.reply_bytes = options.reply_bytes;
     header.server_timestamps = options.one_way;
     header.server_receive_stamps = options.server_receive_stamps();
+    header.server_transmit_stamps = options.server_transmit_stamps();
     open_described_test(described, options, connection, header);
     const auto& server = described.decoded_server_settings;
     ping_pong_plan plan{options.payload_bytes(), options.iterations, options.duration};
@@ -98,7 +102,7 @@ int run_ping_pong_test(const client_options& options, run_report& report,
             // Only TCP's kernel stamps what it sends, and the server's stamps
             // come with --one-way (stats/round_trip_split.hpp).
             kernel_split.emplace(options.common.transport == transport_protocol::tcp,
-                                 options.one_way);
+                                 options.one_way, options.server_transmit_stamps());
         }
         std::optional<transport_counters> transport;
         const auto result = measure_ping_pong(options, report, run == 0, connect, start, recorder,

@@ -59,24 +59,26 @@ void validate_payload(const raw_client_options& raw, const po::variables_map& gi
     }
 }
 
-// Why a reply size (--reply-bytes, or --echo's payload) is too small or too large.
-std::string reply_size_rule(bool framed, bool one_way, bool receive_stamps) {
-    if (one_way && receive_stamps) {
-        return framed ? "--reply-bytes must be 40..65536 with --one-way and --timestamps: a "
-                        "framed reply carries its request's 16-byte message header, then the "
-                        "server's 24 bytes of timestamps"
-                      : "--reply-bytes must be 26..65536 with --one-way and --timestamps: a "
-                        "ping-pong reply carries the request's two check bytes around the "
-                        "server's 24 bytes of timestamps (its kernel's receive stamp the "
-                        "third)";
-    }
-    if (one_way) {
-        return framed ? "--reply-bytes must be 32..65536 with --one-way: a framed reply carries "
-                        "its request's 16-byte message header, then the server's 16 bytes of "
-                        "timestamps"
-                      : "--reply-bytes must be 18..65536 with --one-way: a ping-pong reply "
-                        "carries the request's two check bytes around the server's 16 bytes "
-                        "of timestamps";
+// Why a reply size (--reply-bytes, or --echo's payload) is too small or too
+// large; `stamp_bytes` of the server's timestamps ride in every reply (0
+// without --one-way).
+std::string reply_size_rule(bool framed, std::uint32_t smallest, std::size_t stamp_bytes) {
+    if (stamp_bytes != 0) {
+        const char* which =
+            stamp_bytes == protocol::server_stamps_size ? "--one-way"
+            : stamp_bytes == protocol::server_stamps_size + protocol::server_receive_stamp_size
+                ? "--one-way and --timestamps"
+                : "--one-way and --timestamps over TCP";
+        return framed ? fmt::format(
+                            "--reply-bytes must be {}..65536 with {}: a framed reply "
+                            "carries its request's 16-byte message header, then the "
+                            "server's {} bytes of timestamps",
+                            smallest, which, stamp_bytes)
+                      : fmt::format(
+                            "--reply-bytes must be {}..65536 with {}: a ping-pong reply "
+                            "carries the request's two check bytes around the server's "
+                            "{} bytes of timestamps",
+                            smallest, which, stamp_bytes);
     }
     return framed ? "--reply-bytes must be 16..65536 here: a framed reply carries its "
                     "request's 16-byte message header (sequence and token), which the "
@@ -100,10 +102,15 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
     result.one_way = raw.one_way;
     result.half_rtt = raw.half_rtt;
     const bool receive_stamps = raw.one_way && raw.timestamps;
-    const auto smallest = protocol::min_reply_bytes(result.mode, raw.one_way, receive_stamps);
+    // Over TCP the server's kernel stamps its replies too.
+    const bool transmit_stamps =
+        receive_stamps && !framed && result.common.transport == transport_protocol::tcp;
+    const auto smallest =
+        protocol::min_reply_bytes(result.mode, raw.one_way, receive_stamps, transmit_stamps);
+    const auto stamp_bytes = smallest - protocol::min_reply_bytes(result.mode);
     if (sized) {
         if (raw.reply_bytes < smallest || raw.reply_bytes > protocol::max_reply_bytes) {
-            errors.push_back(reply_size_rule(framed, raw.one_way, receive_stamps));
+            errors.push_back(reply_size_rule(framed, smallest, stamp_bytes));
         } else {
             result.reply_bytes = static_cast<std::uint32_t>(raw.reply_bytes);
         }
@@ -120,7 +127,7 @@ void validate_reply(const raw_client_options& raw, const po::variables_map& give
                                  ? fmt::format("--echo with --one-way needs a payload of {} "
                                                "bytes or more: the echo carries the server's "
                                                "{} bytes of timestamps after {}",
-                                               smallest, receive_stamps ? 24 : 16,
+                                               smallest, stamp_bytes,
                                                framed ? "the 16-byte message header"
                                                       : "the first check byte, and the last "
                                                         "check byte after them")
@@ -364,6 +371,16 @@ void validate_timestamps(const raw_client_options& raw, client_options& result,
             result.mode == protocol::test_mode::framed_ping_pong
                 ? "framed ping-pong (those options run on the load engine)"
                 : fmt::format("a {} run", protocol::name_of(result.mode))));
+    }
+    // Over TCP with --one-way, one round trip more than measured brings the
+    // server's transmit stamp of the last (client/ping_pong.cpp).
+    if (result.server_transmit_stamps() && !result.duration &&
+        std::uint64_t{result.iterations} + result.primer_iterations + 1 >
+            protocol::max_iterations) {
+        errors.push_back(fmt::format(
+            "--timestamps --one-way over TCP takes one round trip more than it measures, and "
+            "-c/--test-iterations plus --primer plus 1 must be at most {}: lower one of them",
+            protocol::max_iterations));
     }
 }
 

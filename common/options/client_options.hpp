@@ -143,10 +143,17 @@ struct client_options {
     // --timestamps with --one-way: the server's kernel receive stamps travel
     // in every reply too (the wire's flag_server_receive_stamps).
     bool server_receive_stamps() const noexcept { return timestamps && one_way; }
+    // And over TCP its kernel's transmit stamps (the wire's
+    // flag_server_transmit_stamps): the kernel's SCTP makes none.
+    bool server_transmit_stamps() const noexcept {
+        return server_receive_stamps() && mode == protocol::test_mode::ping_pong &&
+               common.transport == transport_protocol::tcp;
+    }
     // The size of every reply of the run.
     std::uint32_t reply_size() const noexcept {
         return reply_bytes != 0 ? reply_bytes
-                                : protocol::min_reply_bytes(mode, one_way, server_receive_stamps());
+                                : protocol::min_reply_bytes(mode, one_way, server_receive_stamps(),
+                                                            server_transmit_stamps());
     }
 };
 

@@ -424,7 +424,9 @@ void write_run_description(std::ostream& out, const run_report& r) {
     fmt::print(out, "\tpayload: {} bytes{}, reply {} bytes{}{}\n", o.payload_bytes(),
                o.payload_power_of_2() ? fmt::format(" (2^{})", o.payload_power) : "",
                reply_bytes_of(o), o.echo ? " (an echo of the request)" : "",
-               o.server_receive_stamps()
+               o.server_transmit_stamps()
+                   ? ", the server's 32 bytes of timestamps in it (--one-way --timestamps, TCP)"
+               : o.server_receive_stamps()
                    ? ", the server's 24 bytes of timestamps in it (--one-way --timestamps)"
                : o.one_way ? ", the server's 16 bytes of timestamps in it (--one-way)"
                            : "");

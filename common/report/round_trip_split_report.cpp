@@ -28,6 +28,13 @@ constexpr const char* network_sentence =
     "network and server send stack: the network both ways and the server's send path, from "
     "the request handed to the client's device to the reply's arrival from it, less the "
     "server's time from its kernel's arrival stamp to its send of the reply";
+constexpr const char* network_alone_sentence =
+    "network: the network both ways, from the request handed to the client's device to the "
+    "reply's arrival from it, less the server's residence from its kernel's arrival stamp to its "
+    "kernel's transmit stamp of the reply";
+constexpr const char* server_send_sentence =
+    "server send stack: from the server's send of the reply to its kernel's handing it to the "
+    "device (the server's transmit stamp, carried in the next reply)";
 constexpr const char* receive_only_server_sentence =
     "the kernel's SCTP stamps only what it receives, so the client's send stack is not told "
     "apart from the network and the server's send stack";
@@ -41,6 +48,10 @@ constexpr const char* server_sentence =
 std::string note_of(const round_trip_split& split) {
     if (!split.server_stamped()) {
         return split.transmit_stamped() ? beyond_sentence : receive_only_sentence;
+    }
+    if (split.server_transmit_stamped()) {
+        return fmt::format("{}; {}; {}", network_alone_sentence, server_sentence,
+                           server_send_sentence);
     }
     return fmt::format("{}; {}",
                        split.transmit_stamped() ? network_sentence : receive_only_server_sentence,
@@ -71,16 +82,19 @@ struct part_of_split {
     const log_linear_histogram* histogram = nullptr;
     std::size_t band_index = 0;
 };
-std::array<part_of_split, 5> parts_of(const round_trip_split& split) {
+std::array<part_of_split, 6> parts_of(const round_trip_split& split) {
     const bool server = split.server_stamped();
-    std::array<part_of_split, 5> parts;
+    std::array<part_of_split, 6> parts;
     if (split.transmit_stamped()) {
         parts[0] = {"client send stack", "client_send_stack", &split.send_stack(), 0};
-        parts[1] = server
-                       ? part_of_split{"network and server send stack",
-                                       "network_and_server_send_stack", &split.beyond_client(), 1}
-                       : part_of_split{"beyond the client", "beyond_the_client",
-                                       &split.beyond_client(), 1};
+        if (split.server_transmit_stamped()) {
+            parts[1] = {"network", "network", &split.beyond_client(), 1};
+        } else if (server) {
+            parts[1] = {"network and server send stack", "network_and_server_send_stack",
+                        &split.beyond_client(), 1};
+        } else {
+            parts[1] = {"beyond the client", "beyond_the_client", &split.beyond_client(), 1};
+        }
     } else {
         parts[0] = server ? part_of_split{"send stack, network and server send stack",
                                           "send_stack_network_and_server_send_stack",
@@ -93,7 +107,10 @@ std::array<part_of_split, 5> parts_of(const round_trip_split& split) {
                     &split.server_wake_up(), 4};
         parts[3] = {"server application", "server_application", &split.server_application(), 3};
     }
-    parts[4] = {"client receive stack", "client_receive_stack", &split.receive_stack(), 2};
+    if (split.server_transmit_stamped()) {
+        parts[4] = {"server send stack", "server_send_stack", &split.server_send_stack(), 5};
+    }
+    parts[5] = {"client receive stack", "client_receive_stack", &split.receive_stack(), 2};
     return parts;
 }
 
@@ -184,11 +201,12 @@ json round_trip_split_json(const round_trip_split& split) {
         {"units", "microseconds"},
         {"clock", split.server_stamped()
                       ? "CLOCK_REALTIME, the kernel's software stamps at the client; the "
-                        "server's parts from its own CLOCK_MONOTONIC, its kernel's receive "
-                        "stamp moved onto it"
+                        "server's parts from its own CLOCK_MONOTONIC, its kernel's stamps "
+                        "moved onto it"
                       : "CLOCK_REALTIME, the kernel's software stamps at the client"},
         {"transmit_stamps", split.transmit_stamped()},
         {"server_stamps", split.server_stamped()},
+        {"server_transmit_stamps", split.server_transmit_stamped()},
         {"note", note_of(split)},
         {"split_round_trips", split.split_count()},
         {"missing_stamps", split.missing_stamps()},

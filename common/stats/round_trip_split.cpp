@@ -7,7 +7,8 @@ namespace sctp_perf {
 
 void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
     if (stamps.arrived_ns == 0 || (transmit_stamped_ && stamps.handed_to_device_ns == 0) ||
-        (server_stamped_ && stamps.server_arrived_ns == 0)) {
+        (server_stamped_ && stamps.server_arrived_ns == 0) ||
+        (server_transmit_stamped_ && stamps.server_handed_to_device_ns == 0)) {
         ++missing_stamps_;
         return;
     }
@@ -15,16 +16,20 @@ void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
         negative_parts_ += ns < 0 ? 1 : 0;
         return static_cast<std::uint64_t>(ns < 0 ? 0 : ns);
     };
-    std::array<std::uint64_t, 5> parts{};
+    std::array<std::uint64_t, 6> parts{};
     if (server_stamped_) {
         parts[3] = at_least_0(stamps.server_send_ns - stamps.server_read_ns);
         parts[4] = at_least_0(stamps.server_read_ns - stamps.server_arrived_ns);
         server_application_.record(parts[3]);
         server_wake_up_.record(parts[4]);
     }
+    if (server_transmit_stamped_) {
+        parts[5] = at_least_0(stamps.server_handed_to_device_ns - stamps.server_send_ns);
+        server_send_stack_.record(parts[5]);
+    }
     // The server's parts (0 without its stamps), taken out of the part that
     // holds them.
-    const auto server_ns = static_cast<std::int64_t>(parts[3] + parts[4]);
+    const auto server_ns = static_cast<std::int64_t>(parts[3] + parts[4] + parts[5]);
     if (transmit_stamped_) {
         parts[0] = at_least_0(stamps.handed_to_device_ns - stamps.app_send_ns);
         parts[1] = at_least_0(stamps.arrived_ns - stamps.handed_to_device_ns - server_ns);
@@ -55,6 +60,7 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
     receive_stack_.merge(other.receive_stack_);
     server_application_.merge(other.server_application_);
     server_wake_up_.merge(other.server_wake_up_);
+    server_send_stack_.merge(other.server_send_stack_);
     round_trip_.merge(other.round_trip_);
     for (std::size_t b = 0; b < sums_.size(); ++b) {
         for (std::size_t i = 0; i < sums_[b].size(); ++i) {
@@ -82,7 +88,7 @@ split_band round_trip_split::band(std::uint32_t from_ppm, std::uint32_t to_ppm) 
     };
     const std::uint64_t first = rank_of(from_ppm);
     const std::uint64_t last = rank_of(to_ppm);
-    std::array<std::uint64_t, 6> sums{};
+    std::array<std::uint64_t, 7> sums{};
     std::uint64_t seen = 0;
     const auto counts = round_trip_.counts();
     for (std::size_t b = 0; b < counts.size() && seen < last; ++b) {

@@ -44,8 +44,19 @@
 // the client's (the clocks may be offset, not run at different rates, to a
 // few parts per million).
 //
-// (The names t0..t8 leave room for the server's transmit stamp, t6, which
-// would split the server's send stack from the network.)
+// Over TCP the server's kernel stamps its replies too (the server's
+// transmit stamps), and each reply carries the previous reply's:
+//
+//     t6  the server's kernel handed the reply to its device
+//
+// so that the server's send stack comes out of the network too:
+//
+//     server send stack  = t6 - t5
+//     network            = (t7 - t2) - (t6 - t3)   (both ways, device to
+//                                                   device)
+//
+// and the server's residence t6 - t3 is its receive and wake-up, its
+// application and its send stack.
 //
 // Shares. The parts' percentiles are each part's own distribution, and do
 // not say where the slow round trips went: the p99 of the receive stack and
@@ -78,32 +89,41 @@ struct client_round_trip_stamps {
     std::int64_t server_arrived_ns = 0;  // t3 (0 also when its kernel gave none)
     std::int64_t server_read_ns = 0;     // t4
     std::int64_t server_send_ns = 0;     // t5
+    // With the server's transmit stamps only (0 also when its kernel's
+    // stamp had not come).
+    std::int64_t server_handed_to_device_ns = 0;  // t6
 };
 
 // The round trips of a band of ranks of the split round trip, and what
 // each part took of them on average. Parts in the order send stack (or,
 // without transmit stamps, send stack and beyond), beyond the client (0
 // without transmit stamps), receive stack, server application and server
-// receive and wake-up (both 0 without the server's stamps); the first two
-// less the server's parts when they are parts.
+// receive and wake-up (both 0 without the server's stamps), server send
+// stack (0 without its transmit stamps); the first two less the server's
+// parts when they are parts.
 struct split_band {
     std::uint64_t round_trips = 0;
     double round_trip_mean_ns = 0.0;
-    std::array<double, 5> part_mean_ns{};
+    std::array<double, 6> part_mean_ns{};
 };
 
 // The parts' distributions, in the log-linear histograms the round trips'
 // percentiles come from, and the parts' sums per bucket of the split round
-// trip. About 2.9 MiB.
+// trip. About 3.4 MiB.
 class round_trip_split {
   public:
     // `transmit_stamped`: the transport has transmit stamps (TCP), so the
     // send stack is a part of its own. `server_stamped`: every reply
     // carries the server's stamps (--one-way), so the server's receive and
-    // wake-up and its application are parts of their own.
-    explicit round_trip_split(bool transmit_stamped, bool server_stamped = false)
+    // wake-up and its application are parts of their own;
+    // `server_transmit_stamped` (with both), every reply carries the
+    // server's transmit stamp of the one before, so that its send stack is
+    // a part too.
+    explicit round_trip_split(bool transmit_stamped, bool server_stamped = false,
+                              bool server_transmit_stamped = false)
         : transmit_stamped_(transmit_stamped),
           server_stamped_(server_stamped),
+          server_transmit_stamped_(server_transmit_stamped && server_stamped && transmit_stamped),
           sums_(log_linear_histogram::counts_size()) {}
 
     // One measured round trip. One that lacks a stamp the split needs is
@@ -118,8 +138,9 @@ class round_trip_split {
 
     bool transmit_stamped() const noexcept { return transmit_stamped_; }
     bool server_stamped() const noexcept { return server_stamped_; }
+    bool server_transmit_stamped() const noexcept { return server_transmit_stamped_; }
     // With transmit stamps: t2 - t0 and t7 - t2 (less t5 - t3 with the
-    // server's stamps).
+    // server's stamps, t6 - t3 with its transmit stamps too).
     const log_linear_histogram& send_stack() const noexcept { return send_stack_; }
     const log_linear_histogram& beyond_client() const noexcept { return beyond_client_; }
     // Without: t7 - t0 (less t5 - t3 with the server's stamps).
@@ -129,6 +150,8 @@ class round_trip_split {
     // With the server's stamps: t5 - t4 and t4 - t3.
     const log_linear_histogram& server_application() const noexcept { return server_application_; }
     const log_linear_histogram& server_wake_up() const noexcept { return server_wake_up_; }
+    // With the server's transmit stamps: t6 - t5.
+    const log_linear_histogram& server_send_stack() const noexcept { return server_send_stack_; }
     // t8 - t7, either way.
     const log_linear_histogram& receive_stack() const noexcept { return receive_stack_; }
     // t8 - t0 of the round trips split.
@@ -153,16 +176,18 @@ class round_trip_split {
   private:
     bool transmit_stamped_;
     bool server_stamped_;
+    bool server_transmit_stamped_;
     log_linear_histogram send_stack_;
     log_linear_histogram beyond_client_;
     log_linear_histogram send_stack_and_beyond_;
     log_linear_histogram receive_stack_;
     log_linear_histogram server_application_;
     log_linear_histogram server_wake_up_;
+    log_linear_histogram server_send_stack_;
     log_linear_histogram round_trip_;
     // Per bucket of round_trip_: the sum of t8 - t0 and of each part (in
     // split_band's order), ns.
-    std::vector<std::array<std::uint64_t, 6>> sums_;
+    std::vector<std::array<std::uint64_t, 7>> sums_;
     std::uint64_t missing_stamps_ = 0;
     std::uint64_t negative_parts_ = 0;
 };

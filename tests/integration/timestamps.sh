@@ -33,7 +33,9 @@ whole='
             same "config timestamps", ($d->{config}{timestamps} ? "true" : "false"), "true";
             same "transmit_stamps", ($s->{transmit_stamps} ? "true" : "false"), "true";
             same "server_stamps", ($s->{server_stamps} ? "true" : "false"),
-                (@parts == 5 ? "true" : "false");
+                (@parts >= 5 ? "true" : "false");
+            same "server_transmit_stamps", ($s->{server_transmit_stamps} ? "true" : "false"),
+                (@parts == 6 ? "true" : "false");
             same "parts", join(" ", sort keys %{$s->{parts}}), join(" ", sort @parts);
             same "split_round_trips", $s->{split_round_trips}, $n;
             same "missing_stamps", $s->{missing_stamps}, 0;
@@ -93,16 +95,18 @@ grep -q 'stamps: 2000 round trips split; 0 missing a stamp' <<<"$OUT" ||
 pass "ping-pong --timestamps: 2000 round trips split, none missing, the parts add up"
 
 # With the server's stamps (--one-way) its receive and wake-up (from its
-# kernel's arrival stamp to its application's read) and its application
-# are parts of their own, taken out of the time beyond the client; the five
-# parts still add up, and the server's application is the server's own
-# reading of its time: the one-way split of the same round trips holds it
-# too (server_turnaround).
+# kernel's arrival stamp to its application's read), its application and,
+# by its kernel's transmit stamp of each reply (carried in the next reply),
+# its send stack are parts of their own, taken out of the time beyond the
+# client, which leaves the network; the six parts still add up, and the
+# server's application is the server's own reading of its time: the
+# one-way split of the same round trips holds it too (server_turnaround).
+server_parts='client_send_stack network server_receive_and_wake_up server_application
+              server_send_stack client_receive_stack'
 run -s 7 -c 2000 --timestamps --one-way --json-file "$WORK_DIR/server.json"
 # shellcheck disable=SC2016 # Perl, expanded by Perl
 check_json "$WORK_DIR/server.json" "$whole" '
-    whole(2000, qw(client_send_stack network_and_server_send_stack server_receive_and_wake_up
-                   server_application client_receive_stack));
+    whole(2000, qw('"$server_parts"'));
     my $server = $d->{round_trip_split}{parts}{server_application}{summary};
     my $one_way = $d->{one_way}{server_turnaround}{summary};
     die "no one-way server turnaround\n" unless defined $one_way;
@@ -111,11 +115,42 @@ check_json "$WORK_DIR/server.json" "$whole" '
             if abs($server->{$figure} - $one_way->{$figure}) > 0.0005;
     }
 ' || fail "ping-pong --timestamps --one-way: the split with the server's part is not whole"
-grep -q 'client send stack  network and server send stack  server receive and wake-up  server application  client receive stack' <<<"$OUT" ||
+grep -q 'client send stack  *network  *server receive and wake-up  server application  server send stack  client receive stack' <<<"$OUT" ||
     fail "ACE: no column heads with the server's parts: $OUT"
 grep -q 'server receive and wake-up: from the server kernel.s stamp of the request.s arrival' <<<"$OUT" ||
     fail "ACE: the server's parts are not explained"
-pass "--timestamps --one-way: the server's receive and wake-up and its application parts of their own, the five parts add up"
+grep -q 'server send stack: from the server.s send of the reply to its kernel.s handing it to the device' <<<"$OUT" ||
+    fail "ACE: the server's send stack is not explained"
+grep -q 'reply 34 bytes, the server.s 32 bytes of timestamps in it' <<<"$OUT" ||
+    fail "ACE: the reply's size is not said: $OUT"
+# One round trip more than measured brings the last one's transmit stamp:
+# the server served it, and ended the test as complete.
+wait_for_log "ok in .*: finished 2101 iterations"
+pass "--timestamps --one-way: the server's receive and wake-up, its application and its send stack parts of their own, the six parts add up"
+
+# The same, where the last reply's stamp comes with a round trip the server
+# was not told of (--duration: the server serves until the client closes),
+# over several runs (--repeat: each run's last), with replies of two
+# segments (64 KiB: a reply's stamp is its last byte's), and with the
+# server polling before it sleeps.
+run -s 4 --duration 1 --timestamps --one-way --json-file "$WORK_DIR/duration.json"
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+check_json "$WORK_DIR/duration.json" "$whole" '
+    whole($d->{summary}{num_points}, qw('"$server_parts"'));' ||
+    fail "--duration --timestamps --one-way: the split is not whole"
+run -s 4 -c 500 --repeat 2 --pause 0 --timestamps --one-way --json-file "$WORK_DIR/repeat-server.json"
+check_json "$WORK_DIR/repeat-server.json" "$whole" "whole(1000, qw($server_parts))" ||
+    fail "--repeat 2 --timestamps --one-way: the runs' splits are not whole"
+run -s 4 -c 300 --reply-bytes 65536 --timestamps --one-way --json-file "$WORK_DIR/big-reply.json"
+check_json "$WORK_DIR/big-reply.json" "$whole" "whole(300, qw($server_parts))" ||
+    fail "64 KiB replies --timestamps --one-way: the split is not whole"
+first_port=$SERVER_PORT
+start_server SOCK_STREAM_srv -t tcp --poll-before-sleep 50
+run -s 4 -c 1000 --timestamps --one-way --json-file "$WORK_DIR/polling.json"
+check_json "$WORK_DIR/polling.json" "$whole" "whole(1000, qw($server_parts))" ||
+    fail "a polling server, --timestamps --one-way: the split is not whole"
+SERVER_PORT=$first_port  # the first server again, for what follows
+pass "--timestamps --one-way: whole with --duration, --repeat, 64 KiB replies and a polling server"
 
 # A payload larger than loopback's segment (64 KiB, two segments): the
 # request's stamps are its last byte's.

@@ -630,6 +630,31 @@ TEST_CASE("client options: --one-way makes room for the server's stamps, --half-
                   .find("--echo with --one-way needs a payload of 32 bytes or more") !=
               std::string::npos);
     }
+    SECTION("--one-way --timestamps: 24 bytes of stamps, 32 over TCP with its transmit stamp") {
+        // SCTP (the default transport): check byte + 24 + check byte = 26.
+        const auto sctp = parsed_client({"-s", "7", "--one-way", "--timestamps"});
+        CHECK(sctp.server_receive_stamps());
+        CHECK_FALSE(sctp.server_transmit_stamps());
+        CHECK(sctp.reply_size() == 26);
+        // TCP: + 8, the previous reply's departure from the server's device = 34.
+        const auto tcp = parsed_client({"-t", "tcp", "-s", "7", "--one-way", "--timestamps"});
+        CHECK(tcp.server_transmit_stamps());
+        CHECK(tcp.reply_size() == 34);
+        CHECK_FALSE(
+            parsed_client({"-t", "tcp", "-s", "7", "--timestamps"}).server_transmit_stamps());
+        CHECK(client_usage_error(
+                  {"-t", "tcp", "-s", "7", "--one-way", "--timestamps", "--reply-bytes", "33"})
+                  .find("--reply-bytes must be 34..65536 with --one-way and --timestamps over "
+                        "TCP: a ping-pong reply carries the request's two check bytes around the "
+                        "server's 32 bytes of timestamps") != std::string::npos);
+        CHECK(client_usage_error({"-s", "7", "--one-way", "--timestamps", "--reply-bytes", "25"})
+                  .find("--reply-bytes must be 26..65536 with --one-way and --timestamps:") !=
+              std::string::npos);
+        CHECK(client_usage_error(
+                  {"-t", "tcp", "--payload-bytes", "33", "--one-way", "--timestamps", "--echo"})
+                  .find("--echo with --one-way needs a payload of 34 bytes or more: the echo "
+                        "carries the server's 32 bytes") != std::string::npos);
+    }
     SECTION("--half-rtt in every mode") {
         CHECK(parsed_client({"-s", "7", "--half-rtt"}).half_rtt);
         CHECK(parsed_client({"-s", "7", "--half-rtt", "--rate", "10"}).half_rtt);

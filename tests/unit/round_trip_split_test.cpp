@@ -225,6 +225,50 @@ TEST_CASE("the server's stamps take its wake-up and application out of the time 
     }
 }
 
+TEST_CASE("the server's transmit stamp takes its send stack out of the network", "[timestamps]") {
+    // As above, t0 1000, t2 1300, t7 9300, t8 10000 at the client; t3
+    // 499000, t4 500000, t5 503000 and now t6 503500 at the server. Parts:
+    // send stack 300; network (9300 - 1300) - (503500 - 499000) = 3500;
+    // server receive and wake-up 1000; server application 3000; server send
+    // stack 500; receive stack 700: 300 + 3500 + 1000 + 3000 + 500 + 700 =
+    // 9000 = t8 - t0.
+    round_trip_split split(true, true, true);
+    REQUIRE(split.server_transmit_stamped());
+    split.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000, 503'500});
+    REQUIRE(split.split_count() == 1);
+    CHECK(split.send_stack().min_ns() == 300);
+    CHECK(split.beyond_client().min_ns() == 3'500);
+    CHECK(split.server_wake_up().min_ns() == 1'000);
+    CHECK(split.server_application().min_ns() == 3'000);
+    CHECK(split.server_send_stack().min_ns() == 500);
+    CHECK(split.receive_stack().min_ns() == 700);
+    const auto band = split.band(1, 1'000'000);
+    double sum = 0.0;
+    for (const double part : band.part_mean_ns) {
+        sum += part;
+    }
+    CHECK(sum == 9'000.0);
+    CHECK(band.part_mean_ns[5] == 500.0);
+    CHECK(split.negative_parts() == 0);
+
+    SECTION("a round trip whose reply's stamp did not come is missing, not split") {
+        round_trip_split unstamped(true, true, true);
+        unstamped.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000, 0});
+        CHECK(unstamped.missing_stamps() == 1);
+        CHECK(unstamped.split_count() == 0);
+    }
+    SECTION("a transmit stamp before the send is a part below 0") {
+        round_trip_split early(true, true, true);
+        early.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000, 502'000});
+        CHECK(early.negative_parts() == 1);
+        CHECK(early.server_send_stack().max_ns() == 0);
+    }
+    SECTION("asked without the server's stamps or the client's transmit stamps, it is not") {
+        CHECK_FALSE(round_trip_split(true, false, true).server_transmit_stamped());
+        CHECK_FALSE(round_trip_split(false, true, true).server_transmit_stamped());
+    }
+}
+
 TEST_CASE("a transmit stamp belongs to the request whose last byte it keys", "[timestamps]") {
     transmit_stamp_match match;
     match.sent(100);  // bytes 0..99: key 99
@@ -353,6 +397,45 @@ TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]
         CHECK(match.scheduled_ns() <= match.handed_to_device_ns());
         CHECK(match.handed_to_device_ns() <= channel.last_arrival_ns());
         CHECK(channel.last_arrival_ns() <= after);
+    }
+}
+
+// The server's way (server/session.cpp): receive stamps from the test's
+// start, transmit stamps (handed to the device alone) added at the first
+// request, after an opening the client has read; each reply's stamp is then
+// keyed by the reply's last byte, counted from the first reply.
+TEST_CASE("transmit stamps added after an opening key the replies from the first", "[timestamps]") {
+    auto pair = tcp_pair();
+    const int server = pair.server.get();
+    enable_kernel_timestamps(server, false);
+    REQUIRE(::send(server, "opening", 7, 0) == 7);
+    std::vector<std::byte> opening(7);
+    REQUIRE(::recv(pair.client.get(), opening.data(), opening.size(), MSG_WAITALL) == 7);
+    transmit_stamp_match match;
+    for (int round = 0; round < 3; ++round) {
+        // The request acknowledges the opening, as a client's first does.
+        REQUIRE(::send(pair.client.get(), "ping", 4, 0) == 4);
+        std::vector<std::byte> request(4);
+        REQUIRE(::recv(server, request.data(), request.size(), MSG_WAITALL) == 4);
+        if (round == 0) {
+            enable_kernel_timestamps(server, true, false);
+        }
+        const auto before = realtime_ns();
+        const std::vector<std::byte> reply(34, std::byte{3});
+        REQUIRE(::send(server, reply.data(), reply.size(), 0) == 34);
+        match.sent(reply.size());
+        std::vector<std::byte> got(34);
+        REQUIRE(::recv(pair.client.get(), got.data(), got.size(), MSG_WAITALL) == 34);
+        const auto stray_before = match.stray();
+        const auto read =
+            drain_transmit_stamps(server, [&](const transmit_stamp& t) { match.take(t); });
+        // Handed to the device only: no scheduled stamp, and every stamp
+        // past the first is a retransmission's.
+        CHECK(read >= 1);
+        CHECK(match.stray() - stray_before == read - 1);
+        CHECK(match.scheduled_ns() == 0);
+        CHECK(before <= match.handed_to_device_ns());
+        CHECK(match.handed_to_device_ns() <= realtime_ns());
     }
 }
 

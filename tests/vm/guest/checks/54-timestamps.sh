@@ -20,7 +20,9 @@
 # stamps, its kernel's receive stamp among them, and the server's receive
 # and wake-up and its application are parts of their own, taken out of the
 # time beyond the client (TCP) or out of the send stack and beyond (SCTP);
-# the same checks hold for the five or four parts.
+# over TCP each reply also carries the server's kernel transmit stamp of
+# the reply before, so that the server's send stack is a part too and the
+# network a part alone; the same checks hold for the six or four parts.
 # Last, what the split shows is true on each SCTP style: a server made to
 # hold every ping-pong reply (its test hook --test-reply-delay, with
 # SCTP_PERF_TEST_HOOKS=1) puts the hold into the server application alone,
@@ -105,7 +107,7 @@ held_run() {
 sctp_parts="send_stack_and_beyond client_receive_stack"
 tcp_parts="client_send_stack beyond_the_client client_receive_stack"
 sctp_server_parts="send_stack_network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack"
-tcp_server_parts="client_send_stack network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack"
+tcp_server_parts="client_send_stack network server_receive_and_wake_up server_application server_send_stack client_receive_stack"
 
 start_server "${CHECK_WORK}/stream-srv.log" - SOCK_STREAM_srv -p 0 -t sctp
 split_run "SCTP stream" SOCK_STREAM_clt "${sctp_parts}" -t sctp
@@ -123,6 +125,7 @@ expect_field round_trip_split.transmit_stamps true
 judge "TCP"
 split_run "TCP, --one-way" SOCK_STREAM_clt "${tcp_server_parts}" -t tcp --one-way
 expect_field round_trip_split.server_stamps true
+expect_field round_trip_split.server_transmit_stamps true
 judge "TCP, --one-way"
 stop_pid "${SERVER_PID}"
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 150
+# vm-check-timeout: 200
 # What --timestamps shows is true: a delay put at a known place on the path
 # appears in the part of the split that holds that place, and nowhere else.
 # netem delays each packet 1 ms in a queueing discipline:
@@ -11,7 +11,12 @@
 #     device): the client's send stack must hold it (the kernel stamps a
 #     request as the device takes it, after the qdisc): its minimum
 #     >= 1000 us, while "beyond the client" and the receive stack stay below
-#     1000 us at p50.
+#     1000 us at p50;
+#   - at the server again, with the server's stamps (--one-way, whose
+#     replies over TCP carry the server kernel's transmit stamps): the
+#     server's reply waits in its own qdisc, before its device, so the
+#     server's send stack must hold the delay (minimum >= 1000 us) and the
+#     network, the server's other parts and the client's stacks not.
 # TCP, whose kernel stamps what it sends; and over SCTP (receive stamps
 # only) the server-side delay in "send stack and beyond". Netem never
 # delivers early, so each minimum is a hard bound. The p50 bounds leave the
@@ -36,20 +41,21 @@ veth_link c cd0c 10.77.8.1/24 s cd0s 10.77.8.2/24
 ip netns exec s "${TC}" qdisc add dev sd0s root netem delay 1ms || fail "tc netem on sd0s failed"
 ip netns exec c "${TC}" qdisc add dev cd0c root netem delay 1ms || fail "tc netem on cd0c failed"
 
-# split_holds WHAT TRANSPORT HOST DELAYED_PART OTHER_PARTS: runs until the
-# split puts the delay in DELAYED_PART (minimum >= added_us, always) and not
-# in OTHER_PARTS (p50 below added_us), up to three attempts.
+# split_holds WHAT TRANSPORT HOST DELAYED_PART OTHER_PARTS [CLIENT_OPTION...]:
+# runs until the split puts the delay in DELAYED_PART (minimum >= added_us,
+# always) and not in OTHER_PARTS (p50 below added_us), up to three attempts.
 split_holds() {
     _what="$1"
     _transport="$2"
     _host="$3"
     _delayed="$4"
     _others="$5"
+    shift 5
     _attempt=1
     while :; do
         _out="${CHECK_WORK}/$(echo "${_what}" | tr ' ,' '__')-${_attempt}.json"
         run_report "${_what}" "${_out}" 60 c SOCK_STREAM_clt -t "${_transport}" -H "${_host}" \
-            -p "${SERVER_PORT}" -s 6 -c "${count}" --timestamps --format json --io-timeout 10
+            -p "${SERVER_PORT}" -s 6 -c "${count}" --timestamps --format json --io-timeout 10 "$@"
         expect_field round_trip_split.split_round_trips "${count}"
         expect_field round_trip_split.missing_stamps 0
         judge "${_what}"
@@ -76,8 +82,11 @@ split_holds "TCP, delay at the server" tcp 10.77.7.2 beyond_the_client \
     "client_send_stack client_receive_stack"
 split_holds "TCP, delay at the client" tcp 10.77.8.2 client_send_stack \
     "beyond_the_client client_receive_stack"
+split_holds "TCP --one-way, delay at the server" tcp 10.77.7.2 server_send_stack \
+    "client_send_stack network server_receive_and_wake_up server_application client_receive_stack" \
+    --one-way
 stop_pid "${SERVER_PID}"
 start_server "${CHECK_WORK}/srv-sctp.log" s SOCK_STREAM_srv -t sctp -p 0
 split_holds "SCTP, delay at the server" sctp 10.77.7.2 send_stack_and_beyond client_receive_stack
 stop_pid "${SERVER_PID}"
-pass "a 1 ms netem delay shows in the part that holds it: at the server in beyond the client (TCP) or send stack and beyond (SCTP), at the client in its send stack (TCP)"
+pass "a 1 ms netem delay shows in the part that holds it: at the server in beyond the client (TCP) or send stack and beyond (SCTP), and with the server's stamps in its send stack, not the network (TCP); at the client in its send stack (TCP)"
