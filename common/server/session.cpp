@@ -133,7 +133,7 @@ session::clock::time_point session::advance(clock::time_point now, std::span<std
 bool session::step(clock::time_point& now, std::span<std::byte> scratch) {
     flush(now);
     if (departures_stamped_) {
-        take_departure_stamps();
+        take_departure_stamps(false);
     }
     bool coarse = false;
     // After a read that waited, the time is read again: what came, came now.
@@ -322,7 +322,7 @@ void session::send_stamped_or_held_reply(const sctp_delivery& delivery, clock::t
     if (departures_stamped_) {
         // Awaited from now on; on loopback its stamp is queued already.
         departures_.sent(reply_size_);
-        take_departure_stamps();
+        take_departure_stamps(true);
     }
 }
 
@@ -394,14 +394,25 @@ std::uint64_t session::previous_kernel_departure() {
         }
         return 0;
     }
-    take_departure_stamps();
+    if (departures_.handed_to_device_ns() == 0) {
+        take_departure_stamps(true);  // it came after the send
+    }
     const auto stamp = departures_.handed_to_device_ns();
     return stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
 }
 
-void session::take_departure_stamps() {
-    drain_transmit_stamps(channel_->native_handle(),
-                          [this](const transmit_stamp& stamp) { departures_.take(stamp); });
+void session::take_departure_stamps(bool until_awaited) {
+    // Each read is a system call inside the client's round trip: with
+    // `until_awaited`, none after the awaited reply's stamp (any later one,
+    // a retransmission's, makes epoll report the socket, and the next
+    // advance() takes it).
+    std::optional<transmit_stamp> stamp;
+    while (!(until_awaited && departures_.handed_to_device_ns() != 0) &&
+           read_error_queue(channel_->native_handle(), stamp)) {
+        if (stamp) {
+            departures_.take(*stamp);
+        }
+    }
 }
 
 }  // namespace sctp_perf

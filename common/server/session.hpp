@@ -205,10 +205,11 @@ class session {
     // reply to the device, on the steady clock; 0 when its stamp has not
     // come, and at the first request, which turns the stamps on.
     std::uint64_t previous_kernel_departure();
-    // Takes the transmit stamps waiting on the error queue. While any wait
-    // there, epoll reports the socket (EPOLLERR), so every advance() takes
-    // them first.
-    void take_departure_stamps();
+    // Takes the transmit stamps waiting on the error queue: all of them, or
+    // `until_awaited` the last reply's has come. While any wait there,
+    // epoll reports the socket (EPOLLERR), so every advance() takes them
+    // all first.
+    void take_departure_stamps(bool until_awaited);
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);
