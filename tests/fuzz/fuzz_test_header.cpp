@@ -70,13 +70,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::broken("an accepted header asks for at most max_iterations");
     }
     // With server timestamps (--one-way) a reply also holds the server's two
-    // stamps, server_stamps_size bytes more than the mode's own, and with its
-    // receive stamps a third.
+    // stamps, server_stamps_size bytes more than the mode's own, with its
+    // receive stamps a third, and with its transmit stamps a fourth.
     if (header.server_receive_stamps && !header.server_timestamps) {
         fuzz::broken("an accepted header asks for receive stamps only with server timestamps");
     }
-    const auto smallest = protocol::min_reply_bytes(header.mode, header.server_timestamps,
-                                                    header.server_receive_stamps);
+    if (header.server_transmit_stamps &&
+        (!header.server_receive_stamps || header.mode != protocol::test_mode::ping_pong)) {
+        fuzz::broken(
+            "an accepted header asks for transmit stamps only with receive stamps, "
+            "in plain ping-pong");
+    }
+    const auto smallest =
+        protocol::min_reply_bytes(header.mode, header.server_timestamps,
+                                  header.server_receive_stamps, header.server_transmit_stamps);
     if (header.reply_bytes != 0 &&
         (header.reply_bytes < smallest || header.reply_bytes > protocol::max_reply_bytes)) {
         fuzz::broken(
