@@ -160,11 +160,30 @@ json shares_json(const round_trip_split& split) {
     return shares;
 }
 
+// Which stamps the round trips left out lacked: "" when none was left out.
+std::string missing_detail(const round_trip_split& split) {
+    if (split.missing_stamps() == 0) {
+        return "";
+    }
+    const auto& m = split.missing_by_stamp();
+    std::string lacked;
+    const auto add = [&lacked](std::uint64_t count, const char* what) {
+        if (count != 0) {
+            lacked += fmt::format("{}{} without {}", lacked.empty() ? "" : ", ", count, what);
+        }
+    };
+    add(m.client_transmit, "the client's transmit stamp");
+    add(m.client_arrival, "the client's arrival stamp");
+    add(m.server_arrival, "the server's arrival stamp");
+    add(m.server_transmit, "the server's transmit stamp");
+    return ": " + lacked;
+}
+
 std::string account_sentence(const round_trip_split& split) {
     return fmt::format(
-        "{} round trips split; {} missing a stamp (not in the split); {} parts below 0 "
+        "{} round trips split; {} missing a stamp (not in the split{}); {} parts below 0 "
         "(counted as 0); {} transmit stamps that matched no round trip",
-        split.split_count(), split.missing_stamps(), split.negative_parts(),
+        split.split_count(), split.missing_stamps(), missing_detail(split), split.negative_parts(),
         split.stray_transmit_stamps);
 }
 
@@ -210,6 +229,11 @@ json round_trip_split_json(const round_trip_split& split) {
         {"note", note_of(split)},
         {"split_round_trips", split.split_count()},
         {"missing_stamps", split.missing_stamps()},
+        {"missing_by_stamp",
+         {{"client_transmit", split.missing_by_stamp().client_transmit},
+          {"client_arrival", split.missing_by_stamp().client_arrival},
+          {"server_arrival", split.missing_by_stamp().server_arrival},
+          {"server_transmit", split.missing_by_stamp().server_transmit}}},
         {"negative_parts", split.negative_parts()},
         {"stray_transmit_stamps", split.stray_transmit_stamps},
         {"parts", parts},

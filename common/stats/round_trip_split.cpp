@@ -6,10 +6,17 @@
 namespace sctp_perf {
 
 void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
-    if (stamps.arrived_ns == 0 || (transmit_stamped_ && stamps.handed_to_device_ns == 0) ||
-        (server_stamped_ && stamps.server_arrived_ns == 0) ||
-        (server_transmit_stamped_ && stamps.server_handed_to_device_ns == 0)) {
+    const bool no_client_transmit = transmit_stamped_ && stamps.handed_to_device_ns == 0;
+    const bool no_client_arrival = stamps.arrived_ns == 0;
+    const bool no_server_arrival = server_stamped_ && stamps.server_arrived_ns == 0;
+    const bool no_server_transmit =
+        server_transmit_stamped_ && stamps.server_handed_to_device_ns == 0;
+    if (no_client_transmit || no_client_arrival || no_server_arrival || no_server_transmit) {
         ++missing_stamps_;
+        missing_by_stamp_.client_transmit += no_client_transmit ? 1 : 0;
+        missing_by_stamp_.client_arrival += no_client_arrival ? 1 : 0;
+        missing_by_stamp_.server_arrival += no_server_arrival ? 1 : 0;
+        missing_by_stamp_.server_transmit += no_server_transmit ? 1 : 0;
         return;
     }
     const auto at_least_0 = [this](std::int64_t ns) {
@@ -68,6 +75,10 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
         }
     }
     missing_stamps_ += other.missing_stamps_;
+    missing_by_stamp_.client_transmit += other.missing_by_stamp_.client_transmit;
+    missing_by_stamp_.client_arrival += other.missing_by_stamp_.client_arrival;
+    missing_by_stamp_.server_arrival += other.missing_by_stamp_.server_arrival;
+    missing_by_stamp_.server_transmit += other.missing_by_stamp_.server_transmit;
     negative_parts_ += other.negative_parts_;
     stray_transmit_stamps += other.stray_transmit_stamps;
 }

@@ -94,6 +94,17 @@ struct client_round_trip_stamps {
     std::int64_t server_handed_to_device_ns = 0;  // t6
 };
 
+// Which stamps did not come, each counted once per round trip that lacked
+// it (a round trip may lack several). A transmit stamp waits on the error
+// queue, which counts against the socket's receive buffer: the kernel drops
+// a stamp, silently, when that buffer is full.
+struct missing_stamp_counts {
+    std::uint64_t client_transmit = 0;  // t2
+    std::uint64_t client_arrival = 0;   // t7
+    std::uint64_t server_arrival = 0;   // t3
+    std::uint64_t server_transmit = 0;  // t6
+};
+
 // The round trips of a band of ranks of the split round trip, and what
 // each part took of them on average. Parts in the order send stack (or,
 // without transmit stamps, send stack and beyond), beyond the client (0
@@ -165,6 +176,8 @@ class round_trip_split {
     // Round trips split (each part's histogram holds this many).
     std::uint64_t split_count() const noexcept { return receive_stack_.count(); }
     std::uint64_t missing_stamps() const noexcept { return missing_stamps_; }
+    // Of those round trips, which stamps they lacked.
+    const missing_stamp_counts& missing_by_stamp() const noexcept { return missing_by_stamp_; }
     std::uint64_t negative_parts() const noexcept { return negative_parts_; }
 
     // Transmit stamps that matched no round trip waiting for one: late ones
@@ -189,6 +202,7 @@ class round_trip_split {
     // split_band's order), ns.
     std::vector<std::array<std::uint64_t, 7>> sums_;
     std::uint64_t missing_stamps_ = 0;
+    missing_stamp_counts missing_by_stamp_;
     std::uint64_t negative_parts_ = 0;
 };
 

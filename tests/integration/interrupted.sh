@@ -62,6 +62,22 @@ points=$(json_field "$WORK_DIR/int.out" summary.num_points)
 [ "$points" -gt 0 ] || fail "ping-pong JSON: no samples"
 pass "ping-pong JSON, SIGINT: exit 130, interrupted, $points samples"
 
+# --timestamps --one-way over TCP: a measured round trip waits for the next
+# reply to bring the server's transmit stamp of its own, so the last one
+# before the signal is left out of the split, counted missing for lacking
+# that stamp alone, and every other is split.
+interrupt INT 1 -c 100000000 --timestamps --one-way --format json
+expect_status "ping-pong --timestamps --one-way JSON, SIGINT" 130
+points=$(json_field "$WORK_DIR/int.out" summary.num_points)
+for field in split_round_trips:$((points - 1)) missing_stamps:1 missing_by_stamp.server_transmit:1 \
+    missing_by_stamp.client_transmit:0 missing_by_stamp.client_arrival:0 \
+    missing_by_stamp.server_arrival:0; do
+    got=$(json_field "$WORK_DIR/int.out" "round_trip_split.${field%%:*}")
+    [ "$got" = "${field#*:}" ] ||
+        fail "--timestamps --one-way, SIGINT: round_trip_split.${field%%:*} is $got, not ${field#*:} ($points samples)"
+done
+pass "--timestamps --one-way, SIGINT: the round trip awaiting the server's transmit stamp counted missing for it, the $((points - 1)) others split"
+
 # Rate, JSON: every flow ended cleanly, so the server's account was read
 # and agrees with what the client sent.
 interrupt INT 2 --rate 1000 --duration 60 --flows 4 --threads 2 --format json

@@ -90,6 +90,27 @@ TEST_CASE("a round trip missing a stamp is counted, not split", "[timestamps]") 
     receive_only.record({1000, 0, 0, 10000});
     CHECK(receive_only.missing_stamps() == 1);
     CHECK(receive_only.split_count() == 0);
+    // Which stamps: t2 and t7 once each above; without transmit stamps t2
+    // is not one the split needs, so only t7 counts.
+    CHECK(with_transmit.missing_by_stamp().client_transmit == 1);
+    CHECK(with_transmit.missing_by_stamp().client_arrival == 1);
+    CHECK(receive_only.missing_by_stamp().client_transmit == 0);
+    CHECK(receive_only.missing_by_stamp().client_arrival == 1);
+
+    SECTION("one round trip lacking several stamps counts once, each stamp once") {
+        round_trip_split full(true, true, true);
+        full.record({1000, 0, 9300, 10000, 0, 500'000, 503'000, 0});  // no t2, t3, t6
+        CHECK(full.missing_stamps() == 1);
+        CHECK(full.missing_by_stamp().client_transmit == 1);
+        CHECK(full.missing_by_stamp().client_arrival == 0);
+        CHECK(full.missing_by_stamp().server_arrival == 1);
+        CHECK(full.missing_by_stamp().server_transmit == 1);
+        round_trip_split other(true, true, true);
+        other.record({1000, 1300, 9300, 10000, 499'000, 500'000, 503'000, 0});  // no t6
+        full.merge(other);
+        CHECK(full.missing_stamps() == 2);
+        CHECK(full.missing_by_stamp().server_transmit == 2);
+    }
 }
 
 TEST_CASE("a part below 0 is counted and recorded as 0", "[timestamps]") {
