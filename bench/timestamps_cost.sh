@@ -4,8 +4,8 @@
 # 128-byte request, 2-byte reply, one build, runs three ways side by side:
 # "off" without stamps, "on" with --timestamps (the client's kernel stamps),
 # and "full" with --timestamps --one-way (the server's stamps in every reply
-# too, its kernel's receive stamp among them: the whole split, 26-byte
-# replies), in two placements: both ends on CPU A ("1cpu"), and the client
+# too, its kernel's receive stamp and its transmit stamp of the previous
+# reply among them: the whole split, 34-byte replies), in two placements: both ends on CPU A ("1cpu"), and the client
 # on CPU A with the server on CPU S ("2cpu"). Within a round each placement
 # runs every way, in an order that turns every round, so that drift in a
 # busy machine falls on all. For each placement: the median over rounds of
