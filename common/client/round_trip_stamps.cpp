@@ -40,6 +40,18 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
     split_.stray_transmit_stamps += match_.stray() - stray_before;
     client_round_trip_stamps stamps{app_send_ns_, match_.handed_to_device_ns(),
                                     channel_.last_arrival_ns(), app_received_ns};
+    if (!client_stamps_in_order(stamps)) {
+        // Out of order on one clock: read the offset again at once. Moved,
+        // the wall clock was set during this round trip, which is left out;
+        // the next ones are moved by the new offset. Not moved, the stamps
+        // are what they are, and a part below 0 is counted.
+        const auto then = offset_.ns();
+        offset_.read_now();
+        if (clock_set_during(stamps, then, offset_.ns())) {
+            ++split_.clock_set_round_trips;
+            return;
+        }
+    }
     if (server != nullptr) {
         stamps.server_arrived_ns = static_cast<std::int64_t>(server->kernel_arrival_ns);
         stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);

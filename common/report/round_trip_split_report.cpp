@@ -182,9 +182,13 @@ std::string missing_detail(const round_trip_split& split) {
 std::string account_sentence(const round_trip_split& split) {
     return fmt::format(
         "{} round trips split; {} missing a stamp (not in the split{}); {} parts below 0 "
-        "(counted as 0); {} transmit stamps that matched no round trip",
+        "(counted as 0); {} transmit stamps that matched no round trip{}",
         split.split_count(), split.missing_stamps(), missing_detail(split), split.negative_parts(),
-        split.stray_transmit_stamps);
+        split.stray_transmit_stamps,
+        split.clock_set_round_trips == 0
+            ? ""
+            : fmt::format("; {} round trips left out, the wall clock set while they ran",
+                          split.clock_set_round_trips));
 }
 
 }  // namespace
@@ -236,6 +240,7 @@ json round_trip_split_json(const round_trip_split& split) {
           {"server_transmit", split.missing_by_stamp().server_transmit}}},
         {"negative_parts", split.negative_parts()},
         {"stray_transmit_stamps", split.stray_transmit_stamps},
+        {"clock_set_round_trips", split.clock_set_round_trips},
         {"parts", parts},
         {"shares", shares_json(split)},
     };

@@ -364,6 +364,7 @@ void session::note_arrival() noexcept {
     if (identity_.test_wake_delay.count() != 0) {
         hold_for(identity_.test_wake_delay);
     }
+    previous_arrival_ns_ = arrival_ns_;
     arrival_ns_ = static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch())
             .count());
@@ -378,8 +379,31 @@ void session::note_kernel_arrival() noexcept {
     // realtime_offset::read_every), the reads fall in that request's server
     // application part.
     const auto stamp = channel_->last_arrival_ns();
-    kernel_arrival_ns_ = stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+    kernel_arrival_ns_ = stamp == 0 ? 0 : on_steady_clock(stamp, previous_arrival_ns_, arrival_ns_);
     realtime_offset_.counted();
+}
+
+std::uint64_t session::on_steady_clock(std::int64_t stamp, std::uint64_t not_before,
+                                       std::uint64_t not_after) noexcept {
+    // The bounds are the steady clock's readings, the offset read beside
+    // them: a microsecond covers the spread of that read.
+    constexpr std::uint64_t spread_ns = 1'000;
+    const auto outside = [&](std::uint64_t ns) {
+        return ns + spread_ns < not_before || ns > not_after + spread_ns;
+    };
+    auto ns = static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+    if (outside(ns)) {
+        // The wall clock was set since the offset was read. Read it again
+        // at once, so that the stamps after the setting are right; a stamp
+        // still outside was made before the setting and is moved by neither
+        // offset: given as none (0), which the client counts missing.
+        realtime_offset_.read_now();
+        ns = static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+        if (outside(ns)) {
+            return 0;
+        }
+    }
+    return ns;
 }
 
 std::uint64_t session::previous_kernel_departure() {
@@ -397,8 +421,10 @@ std::uint64_t session::previous_kernel_departure() {
     if (departures_.handed_to_device_ns() == 0) {
         take_departure_stamps(true);  // it came after the send
     }
+    // The previous reply left after its request was read and before this
+    // request was.
     const auto stamp = departures_.handed_to_device_ns();
-    return stamp == 0 ? 0 : static_cast<std::uint64_t>(stamp - realtime_offset_.ns());
+    return stamp == 0 ? 0 : on_steady_clock(stamp, previous_arrival_ns_, arrival_ns_);
 }
 
 void session::take_departure_stamps(bool until_awaited) {

@@ -201,6 +201,11 @@ class session {
     // With the server's receive stamps: the kernel's stamp of the read that
     // completed the request, moved onto the steady clock.
     void note_kernel_arrival() noexcept;
+    // A kernel stamp (CLOCK_REALTIME) moved onto the steady clock, where it
+    // must lie from `not_before` to `not_after`; outside, the offset is read
+    // again first, and 0 (no stamp) when it still is.
+    std::uint64_t on_steady_clock(std::int64_t stamp, std::uint64_t not_before,
+                                  std::uint64_t not_after) noexcept;
     // With the server's transmit stamps: when the kernel handed the previous
     // reply to the device, on the steady clock; 0 when its stamp has not
     // come, and at the first request, which turns the stamps on.
@@ -266,7 +271,8 @@ class session {
     // Ping-pong replies without server timestamps or a hold: one test of
     // this flag per reply keeps both off the plain replies' path.
     bool plain_replies_ = true;
-    std::uint64_t arrival_ns_ = 0;  // the last read's arrival stamp (note_arrival)
+    std::uint64_t arrival_ns_ = 0;           // the last read's arrival stamp (note_arrival)
+    std::uint64_t previous_arrival_ns_ = 0;  // the read's before it
     // With the server's receive stamps: the kernel's arrival stamp of that
     // read, on the steady clock (0 when it carried none), and CLOCK_REALTIME
     // minus the steady clock that moves it there.

@@ -5,6 +5,28 @@
 
 namespace sctp_perf {
 
+bool client_stamps_in_order(const client_round_trip_stamps& stamps) noexcept {
+    std::int64_t last = stamps.app_send_ns;
+    for (const auto at : {stamps.handed_to_device_ns, stamps.arrived_ns, stamps.app_received_ns}) {
+        if (at == 0) {
+            continue;
+        }
+        if (at < last) {
+            return false;
+        }
+        last = at;
+    }
+    return true;
+}
+
+bool clock_set_during(const client_round_trip_stamps& stamps, std::int64_t offset_then_ns,
+                      std::int64_t offset_now_ns) noexcept {
+    constexpr std::int64_t reading_spread_ns = 1'000;
+    const auto moved = offset_now_ns - offset_then_ns;
+    return !client_stamps_in_order(stamps) &&
+           (moved > reading_spread_ns || moved < -reading_spread_ns);
+}
+
 void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {
     const bool no_client_transmit = transmit_stamped_ && stamps.handed_to_device_ns == 0;
     const bool no_client_arrival = stamps.arrived_ns == 0;
@@ -81,6 +103,7 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
     missing_by_stamp_.server_transmit += other.missing_by_stamp_.server_transmit;
     negative_parts_ += other.negative_parts_;
     stray_transmit_stamps += other.stray_transmit_stamps;
+    clock_set_round_trips += other.clock_set_round_trips;
 }
 
 split_band round_trip_split::band(std::uint32_t from_ppm, std::uint32_t to_ppm) const noexcept {

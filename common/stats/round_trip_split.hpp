@@ -105,6 +105,20 @@ struct missing_stamp_counts {
     std::uint64_t server_transmit = 0;  // t6
 };
 
+// Whether the client's stamps of a round trip lie in the order a round
+// trip passes them on one clock, t0 <= t2 <= t7 <= t8 (a stamp that did not
+// come, 0, is passed over). Out of order means a stamp matched to the wrong
+// round trip, or the wall clock set between the readings.
+bool client_stamps_in_order(const client_round_trip_stamps& stamps) noexcept;
+
+// Whether a round trip whose stamps are out of order ran while the wall
+// clock was set: CLOCK_REALTIME minus the steady clock, read again now
+// (`offset_now_ns`), differs from the offset that moved the application's
+// readings (`offset_then_ns`) by more than reading the two clocks side by
+// side can (a microsecond).
+bool clock_set_during(const client_round_trip_stamps& stamps, std::int64_t offset_then_ns,
+                      std::int64_t offset_now_ns) noexcept;
+
 // The round trips of a band of ranks of the split round trip, and what
 // each part took of them on average. Parts in the order send stack (or,
 // without transmit stamps, send stack and beyond), beyond the client (0
@@ -179,6 +193,11 @@ class round_trip_split {
     // Of those round trips, which stamps they lacked.
     const missing_stamp_counts& missing_by_stamp() const noexcept { return missing_by_stamp_; }
     std::uint64_t negative_parts() const noexcept { return negative_parts_; }
+
+    // Round trips left out because the wall clock was set while they ran:
+    // the kernel stamps on CLOCK_REALTIME, and a setting moves its stamps
+    // against the application's. Counted by the reader of the stamps.
+    std::uint64_t clock_set_round_trips = 0;
 
     // Transmit stamps that matched no round trip waiting for one: late ones
     // (of a round trip already taken, whose own sample was then counted

@@ -290,6 +290,35 @@ TEST_CASE("the server's transmit stamp takes its send stack out of the network",
     }
 }
 
+TEST_CASE("a round trip during which the wall clock was set is told from a wrong stamp",
+          "[timestamps]") {
+    // t0 1000, t2 1300, t7 9300, t8 10000: in order.
+    const client_round_trip_stamps in_order{1000, 1300, 9300, 10000};
+    CHECK(client_stamps_in_order(in_order));
+    CHECK_FALSE(clock_set_during(in_order, 0, 5'000'000));
+    // The wall clock set back 5 ms after t0 was moved onto it: the kernel's
+    // t2 and t7 come 5 ms early against t0 and t8.
+    const client_round_trip_stamps stepped{1000, 1300 - 5'000'000, 9300 - 5'000'000, 10000};
+    CHECK_FALSE(client_stamps_in_order(stepped));
+    CHECK(clock_set_during(stepped, 0, -5'000'000));
+    // Out of order with the offset where it was (within a microsecond's
+    // reading spread): a stamp of another round trip, not a setting.
+    const client_round_trip_stamps wrong{1000, 11'000, 9300, 10000};
+    CHECK_FALSE(client_stamps_in_order(wrong));
+    CHECK_FALSE(clock_set_during(wrong, 0, 999));
+    CHECK(clock_set_during(wrong, 0, 1001));
+    // A stamp that did not come is passed over; SCTP has no t2.
+    CHECK(client_stamps_in_order({1000, 0, 9300, 10000}));
+    CHECK_FALSE(client_stamps_in_order({1000, 0, 10'001, 10000}));
+    // Counted apart, and merged.
+    round_trip_split a(true);
+    round_trip_split b(true);
+    a.clock_set_round_trips = 1;
+    b.clock_set_round_trips = 2;
+    a.merge(b);
+    CHECK(a.clock_set_round_trips == 3);
+}
+
 TEST_CASE("a transmit stamp belongs to the request whose last byte it keys", "[timestamps]") {
     transmit_stamp_match match;
     match.sent(100);  // bytes 0..99: key 99
