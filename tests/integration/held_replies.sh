@@ -12,7 +12,8 @@
 # a quarter of the hold, far above loopback's tens of microseconds even on
 # a busy machine, far below the hold that a wrong attribution would add to
 # one of them. Without the server's stamps a held reply lies beyond the
-# client. Every report says how the server held its replies.
+# client. Every report says how the server held its replies. Last, with no
+# hook, a server on a busy CPU.
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -93,3 +94,37 @@ check_json "$WORK_DIR/late.json" "$held" \
              network server_application server_send_stack client_receive_stack))' ||
     fail "--one-way: a late wake-up is not the server's receive and wake-up alone"
 pass "--timestamps --one-way: a ${hold_us} us late wake-up in every round trip's server receive and wake-up, not in the other parts"
+
+# The same without a hook: a server whose CPU is busy. The server runs on
+# CPU 1 under SCHED_IDLE, behind a busy loop of normal priority pinned to
+# that CPU, so every request waits for the loop's time slice to end before
+# the server's application wakes (milliseconds); the kernel stamped the
+# request's arrival on time. The wait must show in the server's receive and
+# wake-up (median at least 1 ms), and the other parts' medians stay under a
+# quarter of it. The client runs on CPU 0. Needs two CPUs.
+if [ "$(nproc)" -lt 2 ] || ! command -v chrt >/dev/null; then
+    echo "skip: a server on a busy CPU needs two CPUs and chrt"
+    exit 0
+fi
+start_server SOCK_STREAM_srv -t tcp --cpu 1
+chrt --all-tasks --idle --pid 0 "$SERVER_PID" || fail "chrt could not make the server SCHED_IDLE"
+timeout 60 taskset -c 1 sh -c 'while :; do :; done' &
+busy_loop=$!
+STARTED_PIDS+=("$busy_loop")
+run "$SERVER_PORT" --one-way --cpu 0 --json-file "$WORK_DIR/busy.json"
+kill "$busy_loop" 2>/dev/null || true
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+check_json "$WORK_DIR/busy.json" '
+    my $s = $d->{round_trip_split};
+    die "$s->{missing_stamps} round trips missing a stamp\n"
+        if $s->{missing_stamps} > $s->{clock_set_round_trips};
+    my $woke = $s->{parts}{server_receive_and_wake_up}{percentiles}{p50_us};
+    die "server receive and wake-up: p50 $woke us, not the busy CPU'"'"'s wait (1000 us or more)\n"
+        unless $woke >= 1000;
+    for my $part (qw(client_send_stack network server_application server_send_stack
+                     client_receive_stack)) {
+        my $p50 = $s->{parts}{$part}{percentiles}{p50_us};
+        die "$part: p50 $p50 us, a share of the wait of $woke us\n" if $p50 > $woke / 4;
+    }
+' || fail "a server on a busy CPU: the wait is not the server's receive and wake-up alone"
+pass "--timestamps --one-way: a server behind a busy loop on its CPU waits in its receive and wake-up, not in the other parts"
