@@ -413,7 +413,7 @@ std::uint64_t session::previous_kernel_departure() {
         // this server sent before, so the next reply's first byte is the
         // first counted. The kernel's SCTP makes no transmit stamp.
         if (!sctp_) {
-            enable_kernel_timestamps(channel_->native_handle(), true, false);
+            enable_kernel_timestamps(channel_->native_handle(), true);
             departures_stamped_ = true;
         }
         return 0;

@@ -5,9 +5,9 @@
 # what lies beyond the client and its receive stack. None may be missing or
 # below 0 (a stamp matched to the wrong round trip makes parts below 0,
 # which the report counts); a transmit stamp matches no round trip only as
-# the repeat of a retransmitted segment (the kernel stamps it again, as it
-# is scheduled and as it leaves: at most two a retransmission, which a busy
-# machine makes now and then); and the parts' means add up to the mean round
+# the repeat of a retransmitted segment (the kernel stamps it again as it
+# leaves: at most one a retransmission, which a busy machine makes now and
+# then); and the parts' means add up to the mean round
 # trip: the split's t0 and t8 are the steady clock's readings that time the
 # round trip, moved onto CLOCK_REALTIME, so the two differ only by the
 # rounding of the means (a preemption between two clock reads once showed
@@ -49,7 +49,7 @@ whole='
             die "$s->{missing_stamps} round trips missing a stamp\n"
                 if $s->{missing_stamps} > $s->{clock_set_round_trips};
             same "negative_parts", $s->{negative_parts}, 0;
-            my $again = 2 * $d->{transport}{retransmitted_segments};
+            my $again = $d->{transport}{retransmitted_segments};
             die "$s->{stray_transmit_stamps} stray transmit stamps, more than the $again of "
                 . "$d->{transport}{retransmitted_segments} retransmitted segments\n"
                 if $s->{stray_transmit_stamps} > $again;

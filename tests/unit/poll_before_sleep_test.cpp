@@ -124,7 +124,7 @@ TEST_CASE(
     // the reply is awaited, and poll() reports them as POLLERR: taken for an
     // error they ended every poll at once, and the wait slept.
     auto c = testing::connect_on_loopback();
-    enable_kernel_timestamps(c.client.get(), true);
+    enable_kernel_timestamps(c.client.get(), true, true);
     const int fd = c.client.get();
     REQUIRE(::send(fd, "q", 1, 0) == 1);  // stamped as it leaves
     std::vector<std::byte> got(1);

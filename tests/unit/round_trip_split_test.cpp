@@ -413,7 +413,7 @@ TEST_CASE("a read without a stamp gives none", "[timestamps]") {
 // The kernel's own stamps, on loopback: what the split relies on.
 TEST_CASE("over TCP the kernel stamps each send and each arrival", "[timestamps]") {
     auto pair = tcp_pair();
-    enable_kernel_timestamps(pair.client.get(), true);
+    enable_kernel_timestamps(pair.client.get(), true, true);  // both points
     stream_channel channel(std::move(pair.client));
     channel.take_arrival_stamps(true);
     // The kernel turns arrival stamps on a moment after the first socket
@@ -468,7 +468,7 @@ TEST_CASE("transmit stamps added after an opening key the replies from the first
         std::vector<std::byte> request(4);
         REQUIRE(::recv(server, request.data(), request.size(), MSG_WAITALL) == 4);
         if (round == 0) {
-            enable_kernel_timestamps(server, true, false);
+            enable_kernel_timestamps(server, true);
         }
         const auto before = realtime_ns();
         const std::vector<std::byte> reply(34, std::byte{3});
