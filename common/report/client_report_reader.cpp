@@ -273,7 +273,7 @@ parsed_json checked_report(std::string_view text, const std::string& source) {
     if (!program_name.ends_with("_clt")) {
         throw input_error(fmt::format(
             "{} was written by {}, not by a client: give the JSON reports of SOCK_STREAM_clt "
-            "or SOCK_SEQPACK_clt (--format parsed_json)",
+            "or SOCK_SEQPACK_clt (--format json)",
             source, program_name.empty() ? "an unnamed program" : program_name));
     }
     refuse_format_version(member_of(doc, "format_version"), source);

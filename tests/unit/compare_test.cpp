@@ -244,7 +244,8 @@ TEST_CASE("compare: report reader refuses what would mislead, naming the file an
     const nlohmann::json sweep = {
         {"tool", "sctp-perf"}, {"format_version", 1}, {"program", "run_spectrum.pl"}};
     CHECK_THAT(refusal_of(sweep.dump()),
-               Contains("x.json was written by run_spectrum.pl, not by a client"));
+               Contains("x.json was written by run_spectrum.pl, not by a client: give the "
+                        "JSON reports of SOCK_STREAM_clt or SOCK_SEQPACK_clt (--format json)"));
     auto old = plain_report();
     old["format_version"] = 1;
     CHECK_THAT(refusal_of(old.dump()), Contains("x.json is in report format 1"));
