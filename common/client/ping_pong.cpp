@@ -45,6 +45,14 @@ round_trip_buffers make_round_trip_buffers(const ping_pong_plan& plan) {
     return buffers;
 }
 
+// A new request: fresh check bytes, and the reply that must bring them back.
+void draw_check_bytes(round_trip_buffers& buffers, random_tokens& random) noexcept {
+    const auto r = random.next();
+    buffers.payload.front() = static_cast<std::byte>(r);
+    buffers.payload.back() = static_cast<std::byte>(r >> 8);
+    protocol::fill_pingpong_reply(buffers.payload, buffers.expected);
+}
+
 // Round trips to take, the primer's included. With a duration the deadline
 // ends the loop; the count is then only its upper bound.
 std::uint64_t round_trips_planned(const ping_pong_plan& plan) {
@@ -127,24 +135,14 @@ void check_reply(std::span<const std::byte> reply, std::span<std::byte> expected
     }
 }
 
-// The buffers of a round trip, lent.
-struct round_trip_views {
-    std::span<std::byte> payload;
-    std::span<std::byte> expected;
-    std::span<std::byte> reply;
-};
-
 // --timestamps --one-way over TCP: the server's transmit stamp of a reply
 // comes in the next one, so one round trip more than the run measures, not
 // timed, brings the last measured round trip's (protocol/wire_protocol.hpp).
 // The test header counted it.
-void trailing_round_trip(message_channel& channel, const round_trip_views& buffers,
+void trailing_round_trip(message_channel& channel, round_trip_buffers& buffers,
                          random_tokens& random, round_trip_stamps& stamps,
                          std::size_t stamp_bytes) {
-    const auto r = random.next();
-    buffers.payload.front() = static_cast<std::byte>(r);
-    buffers.payload.back() = static_cast<std::byte>(r >> 8);
-    protocol::fill_pingpong_reply(buffers.payload, buffers.expected);
+    draw_check_bytes(buffers, random);
     const auto start = clock::now();
     stamps.before_send(start);
     channel.send_message(buffers.payload, {});
@@ -161,7 +159,8 @@ void trailing_round_trip(message_channel& channel, const round_trip_views& buffe
 // summed up after it, so that a round trip costs only itself and its check.
 ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& plan,
                                latency_recorder& recorder) {
-    auto [payload, expected, reply] = make_round_trip_buffers(plan);
+    auto buffers = make_round_trip_buffers(plan);
+    auto& [payload, expected, reply] = buffers;
     random_tokens random;
     measure_window window{plan.primer_iterations};
     const std::uint64_t total = round_trips_planned(plan);
@@ -185,10 +184,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
             stopped = true;
             break;
         }
-        const auto r = random.next();
-        payload.front() = static_cast<std::byte>(r);
-        payload.back() = static_cast<std::byte>(r >> 8);
-        protocol::fill_pingpong_reply(payload, expected);
+        draw_check_bytes(buffers, random);
         if (i == window.primer) {
             if (!await_start(plan)) {
                 stopped = true;
@@ -258,8 +254,7 @@ ping_pong_result run_ping_pong(message_channel& channel, const ping_pong_plan& p
     if (server_transmit) {
         if (!stopped) {
             try {
-                trailing_round_trip(channel, {payload, expected, reply}, random, *stamps,
-                                    stamp_bytes);
+                trailing_round_trip(channel, buffers, random, *stamps, stamp_bytes);
             } catch (const peer_error& e) {
                 throw in_iteration(e, i + 1, plan.duration ? 0 : total + 1);
             }
