@@ -31,6 +31,11 @@ std::int64_t realtime_minus_monotonic_ns() noexcept;
 class realtime_offset {
   public:
     static constexpr std::uint32_t read_every = 1024;
+    // How far two reads of the offset may differ with no setting of the
+    // wall clock between them, or a kernel stamp moved by it stray past a
+    // reading of the steady clock beside it: the spread of reading the two
+    // clocks side by side, well under a microsecond.
+    static constexpr std::int64_t reading_spread_ns = 1'000;
     // 0 until the first read_now().
     std::int64_t ns() const noexcept { return ns_; }
     void read_now() noexcept {

@@ -386,8 +386,8 @@ void session::note_kernel_arrival() noexcept {
 std::uint64_t session::on_steady_clock(std::int64_t stamp, std::uint64_t not_before,
                                        std::uint64_t not_after) noexcept {
     // The bounds are the steady clock's readings, the offset read beside
-    // them: a microsecond covers the spread of that read.
-    constexpr std::uint64_t spread_ns = 1'000;
+    // them.
+    constexpr auto spread_ns = static_cast<std::uint64_t>(realtime_offset::reading_spread_ns);
     const auto outside = [&](std::uint64_t ns) {
         return ns + spread_ns < not_before || ns > not_after + spread_ns;
     };

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "runtime/clock_relation.hpp"
+
 namespace sctp_perf {
 
 bool client_stamps_in_order(const client_round_trip_stamps& stamps) noexcept {
@@ -21,10 +23,9 @@ bool client_stamps_in_order(const client_round_trip_stamps& stamps) noexcept {
 
 bool clock_set_during(const client_round_trip_stamps& stamps, std::int64_t offset_then_ns,
                       std::int64_t offset_now_ns) noexcept {
-    constexpr std::int64_t reading_spread_ns = 1'000;
     const auto moved = offset_now_ns - offset_then_ns;
-    return !client_stamps_in_order(stamps) &&
-           (moved > reading_spread_ns || moved < -reading_spread_ns);
+    return !client_stamps_in_order(stamps) && (moved > realtime_offset::reading_spread_ns ||
+                                               moved < -realtime_offset::reading_spread_ns);
 }
 
 void round_trip_split::record(const client_round_trip_stamps& stamps) noexcept {

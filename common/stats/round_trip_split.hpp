@@ -67,7 +67,8 @@
 // (the middle, p45 to p55; the slowest, p99 and above) then has each part's
 // mean, and its share of the band's mean round trip, exactly as the
 // samples add up (to the band's bucket edges: a band holds the whole
-// buckets its ranks touch). Fixed memory, about 1.4 MiB more.
+// buckets its ranks touch). Fixed memory: 35,840 buckets of seven 8-byte
+// sums, 1.9 MiB.
 
 #include <array>
 #include <cstdint>
@@ -134,7 +135,7 @@ struct split_band {
 
 // The parts' distributions, in the log-linear histograms the round trips'
 // percentiles come from, and the parts' sums per bucket of the split round
-// trip. About 3.4 MiB.
+// trip: eight histograms of 280 KiB and the sums, about 4.1 MiB.
 class round_trip_split {
   public:
     // `transmit_stamped`: the transport has transmit stamps (TCP), so the

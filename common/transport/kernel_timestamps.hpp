@@ -40,12 +40,13 @@ namespace sctp_perf {
 // receive stamps always, transmit stamps (handed to the device and, with
 // `scheduled`, scheduled too; keyed by byte offset, without the data echoed
 // back) with `transmit`. The split takes only the device's stamp: each
-// stamp asked for is made inside the send, in the round trip (about 1 %
-// of a 5 us one on loopback for the scheduled stamp). Asked again with transmit stamps where it had
-// receive stamps alone, it keeps those and adds these. Over TCP the byte count starts at the first
-// unacknowledged byte: turn stamping on with nothing in flight, so that the key of a send is the
-// count of bytes sent since, minus one. Throws std::system_error naming the call when the kernel
-// refuses.
+// stamp asked for is made inside the send, in the round trip (about 1 % of
+// a 5 us one on loopback for the scheduled stamp). Asked again with
+// transmit stamps where it had receive stamps alone, it keeps those and
+// adds these. Over TCP the byte count starts at the first unacknowledged
+// byte: turn stamping on with nothing in flight, so that the key of a send
+// is the count of bytes sent since, minus one. Throws std::system_error
+// naming the call when the kernel refuses.
 void enable_kernel_timestamps(int fd, bool transmit, bool scheduled = false);
 
 // Waits, at most `bound`, until the kernel stamps what arrives. When no
