@@ -43,9 +43,10 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "request handed to the device and each reply's arrival split every round trip into "
          "the client's send stack, the rest (network and server) and the client's receive "
          "stack; with --one-way the server's receive and wake-up (from its kernel's receive "
-         "stamp) and its application are parts of their own; plain "
-         "ping-pong; over SCTP, whose kernel stamps only what it receives, the send stack "
-         "stays in the rest")
+         "stamp) and its application are parts of their own, and over TCP its send stack "
+         "(from its kernel's transmit stamp), which leaves the network alone; plain "
+         "ping-pong; over SCTP, whose kernel stamps only what it receives, the send stacks "
+         "stay in the rest")
         ("half-rtt", po::bool_switch(&raw.half_rtt),
          "also report half of each round trip (RTT/2), labelled \"half of the round trip, as "
          "RTI Perftest reports\"; the round trip figures stay")
