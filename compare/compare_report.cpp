@@ -118,7 +118,7 @@ void write_gate(std::ostream& out, const comparison_result& result) {
         out << fmt::format("  {} slower by over {} %: {}, B/A's interval [{}, {}] {} {:.3f}", label,
                            threshold, outcome.failed ? "yes" : "no", figure_text(outcome.ratio.low),
                            figure_text(outcome.ratio.high),
-                           outcome.failed ? "lies above" : "reaches", limit);
+                           outcome.failed ? "lies above" : "does not lie above", limit);
         // What a pass is worth: the smallest slowdown this gate could see.
         if (!outcome.failed && outcome.power) {
             out << fmt::format("; it could see B/A above {} only",
