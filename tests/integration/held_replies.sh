@@ -111,8 +111,23 @@ chrt --all-tasks --idle --pid 0 "$SERVER_PID" || fail "chrt could not make the s
 timeout 60 taskset -c 1 sh -c 'while :; do :; done' &
 busy_loop=$!
 STARTED_PIDS+=("$busy_loop")
-run "$SERVER_PORT" --one-way --cpu 0 --json-file "$WORK_DIR/busy.json"
+# A SCHED_IDLE task runs only when its CPU has nothing else to do: beside a
+# whole test run (sanitizers, builds, VMs), CPU 1 runs more than the loop,
+# and a sanitized server took longer than a minute to answer the test
+# header. So 10 primer round trips and 50 measured (about 1 s at 16 ms a
+# wake-up), silence allowed up to 50 s; a server starved past that says
+# nothing of the split, and the check is left undecided, saying why.
+status=0
+timeout 60 "$clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 7 --primer 10 -c 50 --timestamps \
+    --one-way --cpu 0 --io-timeout 50 --json-file "$WORK_DIR/busy.json" \
+    >"$WORK_DIR/busy.out" 2>"$WORK_DIR/busy.err" || status=$?
 kill "$busy_loop" 2>/dev/null || true
+if [ "$status" -eq 124 ] || { [ "$status" -eq 1 ] && grep -q "timed out" "$WORK_DIR/busy.err"; }; then
+    echo "undecided: the idle-priority server was starved past 50 s of silence on a busy CPU 1" \
+        "(exit $status: $(head -c 300 "$WORK_DIR/busy.err")); the busy-CPU split is not judged"
+    exit 0
+fi
+[ "$status" -eq 0 ] || { cat "$WORK_DIR/busy.err" >&2; fail "a server on a busy CPU: the client exited $status"; }
 # shellcheck disable=SC2016 # Perl, expanded by Perl
 check_json "$WORK_DIR/busy.json" '
     my $s = $d->{round_trip_split};
