@@ -135,9 +135,13 @@ pass "--fail-if-slower '', ' ' and ',': exit 2, one sentence each"
 edit "${A[0]}" "$bad" 's/"format_version": 2/"format_version": "2"/'
 run_capture 2 "${COMPARE[@]}" --a "$bad" "${A[@]:1}" --b "$WORK_DIR/b"
 one_line_error "$bad has format_version \"2\", a text: the clients write the report format as a whole number"
-edit "${A[0]}" "$bad" 's/"p50_us": [^,\n]*/"p50_us": 500/'
+# p50 just above the report's own p90 (a fixed 500 us was below it once,
+# in a sanitized run on a busy machine, and another rule answered first).
+above_p90=$(perl -e 'printf "%.3f", $ARGV[0] + 0.001' -- "$(json_field "${A[0]}" percentiles.p90_us)")
+edit "${A[0]}" "$bad" "s/\"p50_us\": [^,\\n]*/\"p50_us\": $above_p90/"
 run_capture 2 "${COMPARE[@]}" --a "$bad" "${A[@]:1}" --b "$WORK_DIR/b"
-one_line_error "$bad has percentiles.p50_us = 500 above percentiles.p90_us"
+one_line_error "$bad has percentiles.p50_us = "
+one_line_error " above percentiles.p90_us"
 # p50 moved down by a tenth: still below p90, but not what its histogram gives.
 perl -MJSON::PP -e '
     local $/; open my $f, "<", $ARGV[0] or die; my $d = JSON::PP->new->decode(<$f>);
