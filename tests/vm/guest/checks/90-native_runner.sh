@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# vm-check-timeout: 100
+# vm-check-timeout: 180
 # The native runner (run-native-checks.sh) run in this VM as it would run on
 # a host whose kernel has SCTP, which the build host may not have: its
 # probes find SCTP, root, namespaces, veth and netem; it runs two checks in
@@ -27,8 +27,8 @@ programs_running() {
 
 out="${CHECK_WORK}/native.out"
 status=0
-timeout -s KILL 90 sh "${runner}" --bin-dir "${SCTPPERF_BIN}" --checks "${wanted}" \
-    --timeout 80 --work-dir "${CHECK_WORK}/native" >"${out}" 2>&1 || status=$?
+timeout -s KILL 170 sh "${runner}" --bin-dir "${SCTPPERF_BIN}" --checks "${wanted}" \
+    --timeout 160 --work-dir "${CHECK_WORK}/native" >"${out}" 2>&1 || status=$?
 sed 's/^/    native: /' "${out}"
 [ "${status}" -eq 0 ] || fail "run-native-checks.sh exited with status ${status}"
 summary="$(grep '^SCTPPERF-SUMMARY ' "${out}")"
