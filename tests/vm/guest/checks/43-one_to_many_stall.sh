@@ -5,13 +5,18 @@
 # and peeled off (--peel-off).
 #
 #   observer: --rate 50 --duration 10 (500 requests, each replied).
-#   staller:  --throughput --echo-every 1 --rcvbuf 4096, started once the
-#             observer's load runs, stopped (SIGSTOP) after its first
-#             progress line: the requests its kernel still holds reach the
-#             server, whose replies fill the staller's 4 KiB window and then
-#             the server's send buffer (--sndbuf 65536, 131072 read back,
-#             about 1 KiB of it per queued 16-byte reply: small, so that they
-#             surely fill it). The server (--io-timeout 5) ends that session
+#   staller:  --throughput --echo-every 1 --reply-bytes 32768 --rcvbuf 4096,
+#             started once the observer's load runs, stopped (SIGSTOP) after
+#             its first progress line: the requests its kernel still holds
+#             reach the server, whose replies fill the staller's 4 KiB window
+#             and then the server's send buffer (--sndbuf 65536, 131072 read
+#             back: four replies of 32 KiB, so that a handful of requests in
+#             flight at the stop surely fill it; with 16-byte replies, about
+#             1 KiB of it each, it took some 130, and a sanitized client in a
+#             guest slowed by a busy host had sent 64 by its first progress
+#             line, 32 of them unanswered: the server's buffer never filled,
+#             its session ended for want of requests, and the check failed).
+#             The server (--io-timeout 5) ends that session
 #             with "send timed out: the peer stopped reading" and aborts its
 #             association. 5 s, not less: a host so busy that the guest
 #             stands still for seconds would otherwise end sessions that
@@ -72,7 +77,7 @@ stall() {
     await_lines "${_obs}.err" ' sent ' 1 30 || fail "${_run}: the observer's load never started"
     _stall="${CHECK_WORK}/${_run}-staller.json"
     start_client "${_stall}" - SOCK_SEQPACK_clt -H 127.0.0.1 -p "${SERVER_PORT}" -s 7 \
-        --throughput --echo-every 1 --rcvbuf 4096 --duration 60 --interval 0.5 \
+        --throughput --echo-every 1 --reply-bytes 32768 --rcvbuf 4096 --duration 60 --interval 0.5 \
         --format json --io-timeout 60
     _stall_pid="${CLIENT_PID}"
     await_lines "${_stall}.err" ' sent ' 1 30 || fail "${_run}: the staller's load never started"
