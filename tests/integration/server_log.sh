@@ -102,6 +102,25 @@ wait_for_log "failed in [0-9.]* s: closed after 0 iterations: refused: not an sc
 every_line_stamped "$SERVER_LOG"
 pass "ping-pong and failed tests logged; every line stamped"
 
+# A load test that fails says how many messages came before it did (it said
+# "closed after 0 messages" whatever it had received).
+"$BIN_DIR/SOCK_STREAM_clt" -t tcp -H 127.0.0.1 -p "$SERVER_PORT" -s 4 --rate 1000 --duration 30 \
+    >"$WORK_DIR/killed.out" 2>"$WORK_DIR/killed.err" &
+killed_client=$!
+STARTED_PIDS+=("$killed_client")
+for _ in $(seq 150); do
+    grep -q ' sent ' "$WORK_DIR/killed.err" && break
+    sleep 0.1
+done
+grep -q ' sent ' "$WORK_DIR/killed.err" || fail "the load client never reported a second of its run"
+kill -KILL "$killed_client"
+wait "$killed_client" 2>/dev/null || true
+wait_for_log "failed in [0-9.]* s: closed after [0-9]* messages: "
+killed=$(grep -E " closed after [0-9]+ messages: " "$SERVER_LOG" | tail -n 1)
+grep -Eq " closed after [1-9][0-9]* messages: " <<<"$killed" ||
+    fail "a load client killed a second into its run: $killed"
+pass "a failed load test counts its messages: ${killed#* }"
+
 # --quiet: the port line and errors only.
 start_server SOCK_STREAM_srv -t tcp --idle-report 1 --quiet
 run_capture 0 "$BIN_DIR/SOCK_STREAM_clt" -t tcp -p "$SERVER_PORT" -s 2 -c 300
