@@ -136,9 +136,14 @@ run_vm_checks() {
     esac
     # The guest has no symbolizer (symbolize=0 says so, rather than each
     # report warning of it); run-vm-checks.sh names the frames from the
-    # programs here.
+    # programs here. Each check's limit, a hang guard set for the plain
+    # programs, is doubled (--limit-scale 2): the sanitized ones run about
+    # three times slower, and beside a whole test command sctp_features used
+    # its whole 150 s and was killed as it was about to pass (2026-12-03),
+    # while sizes_echo took 128 s of its 150.
     bash "$root/tests/vm/run-vm-checks.sh" --bin-dir "$build_dir/bin" \
-        --work-dir "$build_dir/vm-work-$part" --vm-timeout 1800 "${checks[@]}" --skip-checks "$skip" \
+        --work-dir "$build_dir/vm-work-$part" --vm-timeout 1800 --limit-scale 2 \
+        "${checks[@]}" --skip-checks "$skip" \
         --guest-env "SCTPPERF_SANITIZER_DIR=$guest_reports" \
         --guest-env "ASAN_OPTIONS=$ASAN_OPTIONS:symbolize=0" \
         --guest-env "UBSAN_OPTIONS=$UBSAN_OPTIONS:symbolize=0"

@@ -75,6 +75,9 @@ Options:
                        UBSAN_OPTIONS with log_path=DIR/report, and
                        SCTPPERF_SANITIZER_DIR=DIR, make every report written
                        there fail its check and the run (see guest/run-checks.sh)
+  --limit-scale N      multiply every check's own time limit by the whole
+                       number N (default 1): for programs slower than the
+                       limits were set for, such as the sanitizer builds
   --vm-timeout SECONDS bound on the whole VM run (default: 1500)
   --work-dir DIR       build the initramfs and keep the serial log here
                        (default: a temporary directory, removed afterwards)
@@ -97,6 +100,7 @@ guest_env=()
 # by half or more. The bound only catches a hang: a run cut short by it
 # fails every check not yet run.
 vm_timeout_s=1500
+limit_scale=1
 work_dir=""
 allow_install=1
 
@@ -110,6 +114,7 @@ while (($#)); do
         --checks-dir) checks_dir="${2:?--checks-dir needs a directory}"; shift 2 ;;
         --extra-tree) extra_trees+=("${2:?--extra-tree needs a directory}"); shift 2 ;;
         --guest-env) guest_env+=("${2:?--guest-env needs NAME=VALUE}"); shift 2 ;;
+        --limit-scale) limit_scale="${2:?--limit-scale needs a whole number}"; shift 2 ;;
         --vm-timeout) vm_timeout_s="${2:?--vm-timeout needs seconds}"; shift 2 ;;
         --work-dir) work_dir="${2:?--work-dir needs a directory}"; shift 2 ;;
         --no-install) allow_install=0; shift ;;
@@ -121,6 +126,9 @@ done
 [[ -n "${bin_dir}" ]] || { usage >&2; exit 2; }
 [[ -d "${bin_dir}" ]] || { echo "run-vm-checks: bin dir ${bin_dir} does not exist" >&2; exit 2; }
 [[ "${vm_timeout_s}" =~ ^[0-9]+$ ]] || { echo "run-vm-checks: --vm-timeout takes whole seconds" >&2; exit 2; }
+[[ "${limit_scale}" =~ ^[1-9][0-9]?$ ]] ||
+    { echo "run-vm-checks: --limit-scale takes a whole number from 1 to 99, not ${limit_scale}" >&2; exit 2; }
+guest_env+=("SCTPPERF_LIMIT_SCALE=${limit_scale}")
 [[ -z "${checks}" || "${checks}" =~ ^[a-z0-9_,]+$ ]] ||
     { echo "run-vm-checks: --checks takes names like stream_sctp_all_sizes,sctp_available" >&2; exit 2; }
 [[ -z "${skip_checks}" || "${skip_checks}" =~ ^[a-z0-9_,]+$ ]] ||
