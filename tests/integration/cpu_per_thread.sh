@@ -128,9 +128,16 @@ no_warning "$(cat "$SERVER_LOG")" "server --cpu $cpus --threads 2"
     --cpu "$cpus" --duration 3 --format json >"$WORK_DIR/load.json" 2>"$WORK_DIR/load.err" &
 client=$!
 STARTED_PIDS+=("$client")
+# Looked at for as long as the client runs (within 20 s): its workers
+# appear only once its flows are set up, and on a busy machine fifty looks
+# of 0.1 s each once ended before they showed. The last look that found
+# pinned threads is the one judged, not the empty one after the end.
 seen=
-for _ in $(seq 50); do
-    seen=$(pinned_threads "$client")
+for _ in $(seq 200); do
+    state=$(sed 's/.*) //' "/proc/$client/stat" 2>/dev/null | awk '{ print $1 }') || true
+    [ -n "$state" ] && [ "$state" != Z ] || break
+    now=$(pinned_threads "$client")
+    [ -n "$now" ] && seen=$now
     [ "$seen" = "$a,$a,$b" ] && break
     sleep 0.1
 done
