@@ -105,6 +105,7 @@ void round_trip_split::merge(const round_trip_split& other) noexcept {
     negative_parts_ += other.negative_parts_;
     stray_transmit_stamps += other.stray_transmit_stamps;
     clock_set_round_trips += other.clock_set_round_trips;
+    shared_reads += other.shared_reads;
 }
 
 split_band round_trip_split::band(std::uint32_t from_ppm, std::uint32_t to_ppm) const noexcept {

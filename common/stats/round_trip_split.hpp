@@ -206,6 +206,13 @@ class round_trip_split {
     // first stamp is kept). Counted by the reader of the stamps.
     std::uint64_t stray_transmit_stamps = 0;
 
+    // Under load (client/load/flow_stamps.hpp): round trips counted missing
+    // the client's arrival stamp because the read that brought their reply
+    // brought more (another reply, or part of one), so that its stamp, the
+    // last segment's, is not the reply's own. Counted by the reader of the
+    // stamps; always 0 in ping-pong, whose reads are one reply each.
+    std::uint64_t shared_reads = 0;
+
   private:
     bool transmit_stamped_;
     bool server_stamped_;
