@@ -201,6 +201,10 @@ class session {
     // With the server's receive stamps: the kernel's stamp of the read that
     // completed the request, moved onto the steady clock.
     void note_kernel_arrival() noexcept;
+    // Whether a byte stream's read of `read` bytes, of `room` after the
+    // `filled - read` a read before left, holds exactly one request and
+    // nothing after it, so that its receive stamp is that request's own.
+    bool one_request_read(std::size_t filled, std::size_t read, std::size_t room) const noexcept;
     // A kernel stamp (CLOCK_REALTIME) moved onto the steady clock, where it
     // must lie from `not_before` to `not_after`; outside, the offset is read
     // again first, and 0 (no stamp) when it still is.

@@ -39,12 +39,23 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
     }
     note_arrival();
     const auto filled = partial_.size() + part.bytes;
+    if (header_.server_receive_stamps && !one_request_read(filled, part.bytes, read_bytes)) {
+        kernel_arrival_ns_ = 0;  // the read's stamp is not any one request's: given as none
+    }
     const auto taken = take_requests(scratch.first(filled), now);
     if (phase_ == phase::load || phase_ == phase::overtaken) {
         partial_.assign(scratch.begin() + static_cast<std::ptrdiff_t>(taken),
                         scratch.begin() + static_cast<std::ptrdiff_t>(filled));
     }
     return true;
+}
+
+bool session::one_request_read(std::size_t filled, std::size_t read,
+                               std::size_t room) const noexcept {
+    // Over TCP a read's receive stamp is the last segment's it took: a
+    // request's own only when the read ended at its end, completed no other
+    // request and stopped for want of data, not of room.
+    return filled == header_.payload_bytes && read < room - (filled - read);
 }
 
 bool session::take_request(std::span<const std::byte> request, bool& reliable) {
