@@ -29,6 +29,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     protocol::test_header header{options.payload_bytes(), 0, options.mode};
     header.reply_bytes = options.reply_bytes;
     header.server_timestamps = options.one_way;
+    header.server_receive_stamps = options.server_receive_stamps();
     // The server waits this much longer for a flow's next request than its
     // --io-timeout, so that a slow schedule is not cut off between two
     // messages; the closed loops have no schedule.
@@ -52,6 +53,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     outputs.interval_csv = options.interval_csv;
     outputs.histogram_log = options.histogram_log;
     outputs.latency_file = options.latency_file;
+    outputs.program = described.program.name;
     failure_watch watch(options, described.program, channels_of(flows.channels));
     plan.watch = &watch;
     std::unique_ptr<flow_dialer> redial;
@@ -93,6 +95,7 @@ int run_load(const client_options& options, run_report& report, const client_con
     report.interrupted_by = interrupt_flag().load();
     report.load = &*pooled;
     report.one_way = pooled->one_way.get();
+    report.kernel_split = pooled->split.get();
     report.measurement_began = pooled->began;
     report.duration_s = pooled->duration_s;
     report.repeats = options.repeat > 1 ? &account : nullptr;

@@ -357,21 +357,14 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
     }
 }
 
-// --timestamps: the split reads one round trip at a time, as plain
-// ping-pong takes them; the framed modes' replies would need the stamps
-// matched per message, which comes with the server's own stamps.
+// --timestamps: every mode is split, ping-pong by turn
+// (client/round_trip_stamps.hpp), the load engine's message by message
+// (client/load/flow_stamps.hpp). A connection set up again under
+// --reconnect would start its stamps' count afresh mid-run: not yet
+// (validate_reconnect).
 void validate_timestamps(const raw_client_options& raw, client_options& result,
                          std::vector<std::string>& errors) {
     result.timestamps = raw.timestamps;
-    if (raw.timestamps && result.mode != protocol::test_mode::ping_pong) {
-        errors.push_back(fmt::format(
-            "--timestamps splits the round trips of plain ping-pong, and this run is {}: "
-            "drop --timestamps, or run one flow without --rate, --throughput, --threads, "
-            "--interval, --interval-csv, --histogram-log, --latency-file and --flow-csv",
-            result.mode == protocol::test_mode::framed_ping_pong
-                ? "framed ping-pong (those options run on the load engine)"
-                : fmt::format("a {} run", protocol::name_of(result.mode))));
-    }
     // Over TCP with --one-way, one round trip more than measured brings the
     // server's transmit stamp of the last (client/ping_pong.cpp).
     if (result.server_transmit_stamps() && !result.duration &&
@@ -389,6 +382,12 @@ void validate_reconnect(const client_options& result, bool open_loop,
                         std::vector<std::string>& errors) {
     if (!result.faults.reconnect.enabled) {
         return;
+    }
+    if (result.timestamps) {
+        errors.push_back(
+            "--timestamps cannot be given with --reconnect yet: a flow's stamps are matched by "
+            "their offset in its connection's stream, which starts again on every new "
+            "connection; drop one of them");
     }
     if (!open_loop) {
         errors.push_back(

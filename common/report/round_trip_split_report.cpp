@@ -179,16 +179,29 @@ std::string missing_detail(const round_trip_split& split) {
     return ": " + lacked;
 }
 
+// Under load: why replies lacked the client's arrival stamp, when that was
+// their read's sharing (client/load/flow_stamps.hpp).
+std::string shared_read_clause(const round_trip_split& split) {
+    if (split.shared_reads == 0) {
+        return "";
+    }
+    return fmt::format(
+        "; of those without the client's arrival stamp, {} came in a read that brought more "
+        "than their reply, whose stamp is then the last segment's, not theirs",
+        split.shared_reads);
+}
+
 std::string account_sentence(const round_trip_split& split) {
     return fmt::format(
         "{} round trips split; {} missing a stamp (not in the split{}); {} parts below 0 "
-        "(counted as 0); {} transmit stamps that matched no round trip{}",
+        "(counted as 0); {} transmit stamps that matched no round trip{}{}",
         split.split_count(), split.missing_stamps(), missing_detail(split), split.negative_parts(),
         split.stray_transmit_stamps,
         split.clock_set_round_trips == 0
             ? ""
             : fmt::format("; {} round trips left out, the wall clock set while they ran",
-                          split.clock_set_round_trips));
+                          split.clock_set_round_trips),
+        shared_read_clause(split));
 }
 
 }  // namespace
@@ -241,6 +254,7 @@ json round_trip_split_json(const round_trip_split& split) {
         {"negative_parts", split.negative_parts()},
         {"stray_transmit_stamps", split.stray_transmit_stamps},
         {"clock_set_round_trips", split.clock_set_round_trips},
+        {"shared_reads", split.shared_reads},
         {"parts", parts},
         {"shares", shares_json(split)},
     };

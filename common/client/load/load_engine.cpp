@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <fstream>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -23,6 +24,7 @@
 #include "report/interval_report.hpp"
 #include "report/output_file.hpp"
 #include "runtime/cpu_affinity.hpp"
+#include "transport/kernel_timestamps.hpp"
 
 namespace sctp_perf {
 namespace {
@@ -33,6 +35,10 @@ using clock = std::chrono::steady_clock;
 // its send_schedule (with the poisson generator's state, 2.5 KB) and a place
 // in the due queue.
 constexpr auto per_flow_start = std::chrono::microseconds(2);
+
+// How long a run that has just turned the kernel's stamps on waits for the
+// kernel to stamp arrivals, as ping-pong does (client/ping_pong_run.cpp).
+constexpr std::chrono::milliseconds receive_stamping_bound{2000};
 
 // Writes one finished interval to every output that asked for it.
 class interval_writer {
@@ -169,6 +175,20 @@ void run_primers(std::vector<std::unique_ptr<load_flow>>& flows, const load_plan
     }
 }
 
+// --timestamps: once the primer is over, with nothing in flight (so that
+// each flow's transmit stamps count the stream's bytes from its first
+// measured message), every flow's stamps are turned on; then the run waits
+// until the kernel stamps arrivals (transport/kernel_timestamps.hpp).
+void start_stamps(std::vector<std::unique_ptr<load_flow>>& flows, const std::string& program) {
+    for (auto& flow : flows) {
+        flow->start_stamps();
+    }
+    if (const auto unseen = await_receive_stamping(receive_stamping_bound)) {
+        std::cerr << program << ": warning: " << *unseen
+                  << "; a round trip whose reply arrives unstamped is counted missing\n";
+    }
+}
+
 // t0: a moment's head start from now, so that every worker is running
 // before the first message is due, and the time a worker takes to start its
 // flows' schedules (about 2 us each); one that is late only catches up.
@@ -233,6 +253,9 @@ class load_run {
 
     load_result run() {
         run_primers(flows_, plan_);
+        if (plan_.timestamps) {
+            start_stamps(flows_, outputs_.program);
+        }
         if (plan_.setup_began) {
             result_.setup_s =
                 std::chrono::duration<double>(clock::now() - *plan_.setup_began).count();
@@ -261,6 +284,9 @@ class load_run {
             sinks_.push_back(std::make_unique<sample_sink>());
             if (plan_.one_way) {
                 sinks_[t]->one_way = std::make_unique<one_way_split>();
+            }
+            if (plan_.timestamps) {
+                sinks_[t]->split = new_split();
             }
             if (plan_.streams > 1) {
                 sinks_[t]->per_stream.replies.resize(plan_.streams);
@@ -349,6 +375,14 @@ class load_run {
         shared.start();
     }
 
+    // --timestamps: a split of this run's kind. Only TCP's kernel stamps
+    // what it sends; the server's stamps come with --one-way, its transmit
+    // stamps in ping-pong only (stats/round_trip_split.hpp).
+    std::unique_ptr<round_trip_split> new_split() const {
+        return std::make_unique<round_trip_split>(plan_.transport == transport_protocol::tcp,
+                                                  plan_.one_way.has_value());
+    }
+
     // What was asked for, as the report states it.
     void record_plan() {
         result_.mode = plan_.mode;
@@ -385,9 +419,15 @@ class load_run {
         if (plan_.one_way) {
             result_.one_way = std::make_unique<one_way_split>();
         }
+        if (plan_.timestamps) {
+            result_.split = new_split();
+        }
         for (const auto& sink : sinks_) {
             if (result_.one_way) {
                 result_.one_way->merge(*sink->one_way);
+            }
+            if (result_.split) {
+                result_.split->merge(*sink->split);
             }
             result_.corrected->merge(sink->corrected_run);
             result_.uncorrected->merge(sink->uncorrected_run);

@@ -33,6 +33,7 @@ struct load_outputs {
     std::string interval_csv;          // paths; empty: not written
     std::string histogram_log;
     std::string latency_file;
+    std::string program;  // the client's name, which starts a warning's line
 };
 
 // Runs the primer on every flow, then the measured load, then collects each

@@ -68,6 +68,9 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
     primer_on_connection_ = plan.primer_iterations;
     if (plan.one_way) {
         one_way_.emplace(plan.mode, *plan.one_way);
+        server_stamp_bytes_ =
+            protocol::server_stamps_size +
+            (plan.server_receive_stamps ? protocol::server_receive_stamp_size : 0);
     }
 }
 
@@ -126,6 +129,13 @@ void load_flow::begin(send_schedule schedule, clock::time_point measure_from,
     if (plan_.tick_rate_per_s && schedule_->paced()) {
         ticks_.emplace(schedule_->start(), *plan_.tick_rate_per_s);
     }
+}
+
+void load_flow::start_stamps() {
+    const bool transmit = plan_.transport == transport_protocol::tcp;
+    enable_kernel_timestamps(channel_->native_handle(), transmit);
+    channel_->take_arrival_stamps(true);
+    stamps_.emplace(transmit);
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {
@@ -262,6 +272,12 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
     if (!end_started()) {
         ++result_.send_calls;
     }
+    // With --timestamps, where in the stream each message taken ends.
+    std::uint64_t end = 0;
+    if (stamps_) {
+        end = stamps_->stream_bytes();
+        stamps_->took(n);
+    }
     // The bytes taken complete messages in order; on a byte stream the last
     // may be taken in part, and its rest goes first in the next call.
     while (n > 0) {
@@ -271,8 +287,9 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
             break;
         }
         n -= rest;
+        end += rest;
         out_sent_ = 0;
-        complete_message(batch_[batch_done_++], sent_at, sink);
+        complete_message(batch_[batch_done_++], sent_at, end, sink);
         ++completed;
     }
     if (out_pending()) {
@@ -283,7 +300,7 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
 }
 
 void load_flow::complete_message(const batched_message& message, clock::time_point sent_at,
-                                 sample_sink& sink) {
+                                 std::uint64_t end, sample_sink& sink) {
     last_sent_at_ = sent_at;
     if (matcher_.outstanding() == 0 || end_started()) {
         owed_since_ = sent_at;  // a new wait for the peer begins here
@@ -295,6 +312,9 @@ void load_flow::complete_message(const batched_message& message, clock::time_poi
             timed.due = sent_at;  // throughput: timed from the actual send
         }
         matcher_.expect(timed);
+        if (stamps_) {
+            stamps_->awaits(timed.sequence, end);
+        }
         if (timed.due >= measure_from_) {
             ++result_.messages_echo_requested;
         }

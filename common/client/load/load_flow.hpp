@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "client/load/batch_planner.hpp"
+#include "client/load/flow_stamps.hpp"
 #include "client/load/load_plan.hpp"
 #include "client/load/load_result.hpp"
 #include "client/load/reply_matcher.hpp"
@@ -83,8 +84,9 @@ struct sample_sink {
     stream_samples per_stream;                            // empty with one stream
     // Fan-out: the headline latency of each server's flows (load_plan::servers).
     std::vector<std::unique_ptr<log_linear_histogram>> per_server;
-    std::unique_ptr<one_way_split> one_way;  // with --one-way
-    reply_timeline* timeline = nullptr;      // every timed reply, for load_plan::watch; or none
+    std::unique_ptr<one_way_split> one_way;   // with --one-way
+    std::unique_ptr<round_trip_split> split;  // with --timestamps
+    reply_timeline* timeline = nullptr;       // every timed reply, for load_plan::watch; or none
 };
 
 // The bytes one read of a byte stream may bring: a worker's receive buffer,
@@ -123,6 +125,12 @@ class load_flow {
     // `measure_from` are the warm-up's, unrecorded; with a duration, none is
     // due at or after `stop_at`.
     void begin(send_schedule schedule, clock::time_point measure_from, clock::time_point stop_at);
+
+    // --timestamps: turns the kernel's stamps on for the flow's socket
+    // (client/load/flow_stamps.hpp). After the primer, before begin(): the
+    // transmit stamps count the stream's bytes from here, with nothing in
+    // flight. Throws std::system_error when the kernel refuses.
+    void start_stamps();
 
     // Sends every message due by `now`, up to plan.batch per system call
     // (in throughput mode, a pass of calls; in framed ping-pong, one once
@@ -219,9 +227,12 @@ class load_flow {
     std::size_t send_once_more();
     // Whether a message of the batch still to go asks for a reply.
     bool timed_pending() const noexcept;
-    // Counts and times a message the kernel has taken whole at `sent_at`.
+    // Counts and times a message the kernel has taken whole at `sent_at`,
+    // its last byte the stream's `end`-th (counted with --timestamps only).
     void complete_message(const batched_message& message, clock::time_point sent_at,
-                          sample_sink& sink);
+                          std::uint64_t end, sample_sink& sink);
+    // --timestamps: takes every transmit stamp waiting on the error queue.
+    void drain_transmit_stamps();
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
     bool end_started() const noexcept {
         return phase_ == flow_phase::ending || phase_ == flow_phase::finished;
@@ -259,7 +270,14 @@ class load_flow {
     protocol::message_header primer_sent_;  // the primer request awaiting its reply
     clock::time_point primer_sent_at_{};
     std::optional<one_way_timing> one_way_;  // --one-way
-    std::size_t batch_limit_;                // plan.batch; 1 in framed ping-pong
+    // Bytes of the server's stamps after a reply's message header (--one-way).
+    std::size_t server_stamp_bytes_ = 0;
+    std::optional<flow_stamps> stamps_;  // --timestamps, from start_stamps()
+    // Of the read whose replies are being taken: its receive stamp when it
+    // is the one reply's own, else 0, and whether it brought more than one.
+    std::int64_t read_arrival_ns_ = 0;
+    bool read_shared_ = false;
+    std::size_t batch_limit_;  // plan.batch; 1 in framed ping-pong
     // The batch's messages, payload_bytes each, one after another, each slot
     // filled with the payload once and given its header when used.
     std::vector<std::byte> out_;

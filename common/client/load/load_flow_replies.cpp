@@ -17,8 +17,7 @@ namespace sctp_perf {
 
 bool load_flow::padding_ok(std::span<const std::byte> reply) const noexcept {
     // The server's stamps, with --one-way, are its own to write.
-    const auto after_header =
-        reply.subspan(protocol::load_reply_size + (one_way_ ? protocol::server_stamps_size : 0));
+    const auto after_header = reply.subspan(protocol::load_reply_size + server_stamp_bytes_);
     return std::equal(after_header.begin(), after_header.end(),
                       filler_.end() - static_cast<std::ptrdiff_t>(after_header.size()));
 }
@@ -38,10 +37,26 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
         const auto n = channel_->receive_ready(
             buffer.subspan(partial_bytes_, read_limit - partial_bytes_), reply_size, delivery);
         if (n == 0) {
+            if (stamps_) {
+                drain_transmit_stamps();  // a wake-up for them alone (EPOLLERR)
+            }
             return;
         }
         const auto arrived = clock::now();
         const std::size_t filled = partial_bytes_ + n;
+        if (stamps_) {
+            // Taken after the reply's time, before its round trip is
+            // recorded: by then its request's stamp has come.
+            drain_transmit_stamps();
+            // The read's stamp is a reply's own only when the read ended at
+            // that reply's end, completed no other one, and stopped for want
+            // of data, not of room (flow_stamps.hpp). A channel that keeps
+            // message boundaries reads one message at a time.
+            const bool one_reply =
+                filled == reply_size && (!bulk_ || n < read_limit - partial_bytes_);
+            read_arrival_ns_ = one_reply ? channel_->last_arrival_ns() : 0;
+            read_shared_ = !one_reply;
+        }
         std::size_t at = 0;
         for (; filled - at >= reply_size && !finished(); at += reply_size) {
             take_reply(buffer.subspan(at, reply_size), arrived, sink,
@@ -61,6 +76,14 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
             partial_bytes_ = rest.size();
         }
     }
+}
+
+void load_flow::drain_transmit_stamps() {
+    if (plan_.transport != transport_protocol::tcp) {
+        return;  // the kernel's SCTP makes no transmit stamp
+    }
+    sctp_perf::drain_transmit_stamps(channel_->native_handle(),
+                                     [this](const transmit_stamp& stamp) { stamps_->take(stamp); });
 }
 
 std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool end_of_test,
@@ -85,6 +108,16 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
     if (one_way_) {
         // The split is of the round trip from the send (uncorrected).
         one_way_->take(request.sent, arrived, reply, measured, sink.one_way.get());
+    }
+    if (stamps_) {
+        // So is the kernel's, the server's stamps from the reply.
+        protocol::server_stamps server;
+        if (one_way_) {
+            server = protocol::decode_server_stamps(plan_.mode, reply, plan_.server_receive_stamps,
+                                                    false);
+        }
+        stamps_->reply(request.sequence, request.sent, arrived, read_arrival_ns_, read_shared_,
+                       one_way_ ? &server : nullptr, measured, *sink.split);
     }
     if (!measured) {
         return;  // the warm-up's: matched and checked, not recorded

@@ -45,6 +45,8 @@ load_plan load_plan_of(const client_options& options) {
         .cpus = options.common.cpus,
         .interval = options.interval,
         .io_timeout = options.common.io_timeout,
+        .timestamps = options.timestamps,
+        .server_receive_stamps = options.server_receive_stamps(),
         .transport = options.common.transport,
         .streams = options.common.sctp.streams,
         .unordered = options.common.sctp.unordered,

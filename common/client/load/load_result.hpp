@@ -27,6 +27,7 @@
 #include "stats/compact_histogram.hpp"
 #include "stats/log_linear_histogram.hpp"
 #include "stats/one_way_split.hpp"
+#include "stats/round_trip_split.hpp"
 #include "transport/transport_counters.hpp"
 
 namespace sctp_perf {
@@ -116,6 +117,9 @@ struct load_result : message_counts {
     // --one-way: the round trip from the send (uncorrected) split by the
     // server's stamps; null without.
     std::unique_ptr<one_way_split> one_way;
+    // --timestamps: the round trip from the send (uncorrected) split by the
+    // kernel's stamps (client/load/flow_stamps.hpp); null without.
+    std::unique_ptr<round_trip_split> split;
     double client_cpu_percent = 0.0;
     // Per worker thread, the share of its time from t0 to its last flow's end
     // spent sending and reading rather than waiting for a due time or a reply

@@ -61,6 +61,9 @@ void pool_load_run(load_result& pooled, const load_result& run, std::size_t runs
     if (pooled.one_way && run.one_way) {
         pooled.one_way->merge(*run.one_way);
     }
+    if (pooled.split && run.split) {
+        pooled.split->merge(*run.split);
+    }
     if (pooled.uncorrected && run.uncorrected) {
         pooled.uncorrected->merge(*run.uncorrected);
     }
