@@ -192,11 +192,59 @@ check_json "$WORK_DIR/plain.json" '
 ' || fail "a run without --timestamps changed"
 pass "without --timestamps the report has no split"
 
-# Modes the split does not serve yet: usage errors that say why.
-for framed in "--rate 100 --duration 1" "--throughput --duration 1" "--flows 2" "--interval 1"; do
-    # shellcheck disable=SC2086 # the options and their values
-    run_capture 2 "$clt" -t tcp -p "$SERVER_PORT" -s 4 --timestamps $framed
-    grep -q -- '--timestamps splits the round trips of plain ping-pong' <<<"$ERR" ||
-        fail "$framed --timestamps: no reason: $ERR"
-done
-pass "--timestamps with a load mode or framed ping-pong: refused, saying why"
+# Under load each message is matched to its own stamps
+# (client/load/flow_stamps.hpp). A reply that came in a read with more than
+# itself has no arrival stamp of its own: counted missing, and said apart
+# as a shared read; every other measured reply is split, none below 0, and
+# in each band the parts add up to the round trip. At 500 messages/s one
+# flow's replies come 2 ms apart, so most come alone; framed ping-pong has
+# one in flight, so each comes alone.
+# shellcheck disable=SC2016 # Perl, expanded by Perl
+under_load='
+        sub under_load { my ($least, @parts) = @_;
+            @parts = qw(client_send_stack beyond_the_client client_receive_stack) unless @parts;
+            my $s = $d->{round_trip_split};
+            die "no round_trip_split\n" unless $s;
+            same "parts", join(" ", sort keys %{$s->{parts}}), join(" ", sort @parts);
+            my $replied = $d->{load}{messages_replied};
+            same "split + missing + clock set", $s->{split_round_trips} + $s->{missing_stamps}
+                + $s->{clock_set_round_trips}, $replied;
+            die "only $s->{split_round_trips} of $replied split\n"
+                if $s->{split_round_trips} < $least * $replied;
+            same "negative_parts", $s->{negative_parts}, 0;
+            # (in throughput the error queue may overflow, which is counted)
+            same "client_transmit missing", $s->{missing_by_stamp}{client_transmit}, 0 if $least > 0;
+            die "$s->{missing_by_stamp}{client_arrival} without an arrival stamp, "
+                . "$s->{shared_reads} of them in shared reads\n"
+                if $s->{missing_by_stamp}{client_arrival} > $s->{shared_reads} + $s->{clock_set_round_trips};
+            for my $band (qw(p45_to_p55 p99_and_above)) {
+                my $b = $s->{shares}{$band};
+                my $means = 0;
+                $means += $b->{parts}{$_}{mean_us} for @parts;
+                die "$band: parts of $means us in a round trip of $b->{round_trip_mean_us} us\n"
+                    if abs($means - $b->{round_trip_mean_us}) > 0.005;
+            }
+        }
+'
+run -s 7 --rate 500 --duration 2 --timestamps --json-file "$WORK_DIR/rate.json"
+check_json "$WORK_DIR/rate.json" "$under_load" 'under_load(0.5)' ||
+    fail "--rate --timestamps: the split under load is not whole"
+grep -q 'stamps: [0-9]* round trips split' <<<"$OUT" || fail "--rate: the stamps' account is not said"
+run -s 7 --rate 200 --flows 20 --duration 2 --timestamps --one-way --json-file "$WORK_DIR/rate-server.json"
+check_json "$WORK_DIR/rate-server.json" "$under_load" 'under_load(0.5, qw(client_send_stack
+        network_and_server_send_stack server_receive_and_wake_up server_application
+        client_receive_stack))' ||
+    fail "--rate --flows 20 --timestamps --one-way: the split with the server's parts is not whole"
+run -s 7 -c 1000 --interval 1 --timestamps --json-file "$WORK_DIR/framed.json"
+check_json "$WORK_DIR/framed.json" "$under_load" 'under_load(0.99)' ||
+    fail "framed ping-pong --timestamps: not every round trip split"
+run -s 7 --throughput --duration 1 --timestamps --json-file "$WORK_DIR/throughput.json"
+check_json "$WORK_DIR/throughput.json" "$under_load" 'under_load(0)' ||
+    fail "--throughput --timestamps: the split's account does not add up"
+pass "--timestamps under load: rate, many flows with the server's parts, framed ping-pong and throughput split message by message"
+
+# Not yet with --reconnect: a usage error that says why.
+run_capture 2 "$clt" -t tcp -p "$SERVER_PORT" -s 4 --rate 100 --duration 1 --reconnect --timestamps
+grep -q -- '--timestamps cannot be given with --reconnect yet' <<<"$ERR" ||
+    fail "--reconnect --timestamps: no reason: $ERR"
+pass "--timestamps with --reconnect: refused, saying why"

@@ -23,6 +23,8 @@
 # over TCP each reply also carries the server's kernel transmit stamp of
 # the reply before, so that the server's send stack is a part too and the
 # network a part alone; the same checks hold for the six or four parts.
+# Under load each style runs framed ping-pong (every round trip split) and a
+# rate over 4 flows with --one-way (every reply split or counted missing).
 # Last, what the split shows is true on each SCTP style: a server made to
 # hold every ping-pong reply (its test hook --test-reply-delay, with
 # SCTP_PERF_TEST_HOOKS=1) puts the hold into the server application alone,
@@ -76,6 +78,40 @@ split_run() {
     judge "${_label}" "parts (${_parts}) add up to ${_sum} us, round trip ${_rtt} us (means, emulated timing)"
 }
 
+# load_split_run LABEL CLIENT PARTS LEAST ARGS...: a run of the load engine
+# with --timestamps (each message matched to its own stamps) against the
+# server started last: the split has PARTS, at least LEAST round trips
+# split, none below 0, and every measured reply either split or counted
+# missing, the client's arrival stamp missing only for a reply that shared
+# its read (client/load/flow_stamps.hpp).
+load_split_run() {
+    _label="$1"
+    _client="$2"
+    _parts="$3"
+    _least="$4"
+    shift 4
+    run_report "${_label}" "${CHECK_WORK}/$(echo "${_label}" | tr ' /,' '___').json" \
+        "${client_limit_s}" - "${_client}" -H 127.0.0.1 -p "${SERVER_PORT}" --format json \
+        --io-timeout 10 -s 7 --timestamps "$@"
+    expect_field config.timestamps true
+    expect_field round_trip_split.negative_parts 0
+    _split="$(report_field round_trip_split.split_round_trips)"
+    _missing="$(report_field round_trip_split.missing_stamps)"
+    _shared="$(report_field round_trip_split.shared_reads)"
+    _no_arrival="$(report_field round_trip_split.missing_by_stamp.client_arrival)"
+    _replied="$(report_field load.messages_replied)"
+    [ $((${_split:-0} + ${_missing:-0})) -eq "${_replied:-x}" ] ||
+        mismatches="${mismatches}; ${_split} split and ${_missing} missing of ${_replied} replies"
+    [ "${_split:-0}" -ge "${_least}" ] ||
+        mismatches="${mismatches}; ${_split} split, fewer than ${_least}"
+    [ "${_no_arrival:-0}" -le "${_shared:-0}" ] ||
+        mismatches="${mismatches}; ${_no_arrival} without an arrival stamp, ${_shared} in shared reads"
+    for _part in ${_parts}; do
+        expect_field "round_trip_split.parts.${_part}.summary.num_points" "${_split}"
+    done
+    judge "${_label}" "${_split} of ${_replied} replies split (${_parts}), ${_shared} in shared reads"
+}
+
 # held_run LABEL HOOK HELD_PART OTHER_PARTS CLIENT ARGS...: 50 round trips
 # with --timestamps --one-way against the server started last with the test
 # hook HOOK (its settings' key), which must hold HELD_PART alone.
@@ -117,6 +153,12 @@ split_run "SCTP stream, 3 streams" SOCK_STREAM_clt "${sctp_parts}" -t sctp --str
 split_run "SCTP stream, --one-way" SOCK_STREAM_clt "${sctp_server_parts}" -t sctp --one-way
 expect_field round_trip_split.server_stamps true
 judge "SCTP stream, --one-way"
+# Under load: framed ping-pong (one reply in flight, each read alone: all
+# split), and a rate over 4 flows with the server's stamps.
+load_split_run "SCTP stream, framed" SOCK_STREAM_clt "${sctp_parts}" 200 -t sctp -c 200 \
+    --interval 1
+load_split_run "SCTP stream, rate, --one-way" SOCK_STREAM_clt "${sctp_server_parts}" 1 -t sctp \
+    --rate 50 --flows 4 --duration 2 --one-way
 stop_pid "${SERVER_PID}"
 
 start_server "${CHECK_WORK}/tcp-srv.log" - SOCK_STREAM_srv -p 0 -t tcp
@@ -127,6 +169,11 @@ split_run "TCP, --one-way" SOCK_STREAM_clt "${tcp_server_parts}" -t tcp --one-wa
 expect_field round_trip_split.server_stamps true
 expect_field round_trip_split.server_transmit_stamps true
 judge "TCP, --one-way"
+load_split_run "TCP, rate, --one-way" SOCK_STREAM_clt \
+    "client_send_stack network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack" \
+    1 -t tcp --rate 50 --flows 4 --duration 2 --one-way
+expect_field round_trip_split.missing_by_stamp.client_transmit 0
+judge "TCP, rate, --one-way"
 stop_pid "${SERVER_PID}"
 
 start_server "${CHECK_WORK}/seqpack-srv.log" - SOCK_SEQPACK_srv -p 0
@@ -134,6 +181,9 @@ split_run "SCTP one-to-many" SOCK_SEQPACK_clt "${sctp_parts}"
 split_run "SCTP one-to-many, --one-way" SOCK_SEQPACK_clt "${sctp_server_parts}" --one-way
 expect_field round_trip_split.server_stamps true
 judge "SCTP one-to-many, --one-way"
+load_split_run "SCTP one-to-many, framed" SOCK_SEQPACK_clt "${sctp_parts}" 200 -c 200 --interval 1
+load_split_run "SCTP one-to-many, rate, --one-way" SOCK_SEQPACK_clt "${sctp_server_parts}" 1 \
+    --rate 50 --flows 4 --duration 2 --one-way
 stop_pid "${SERVER_PID}"
 export SCTP_PERF_TEST_HOOKS=1
 not_application="send_stack_network_and_server_send_stack server_receive_and_wake_up client_receive_stack"
@@ -159,4 +209,4 @@ held_run "SCTP one-to-many, woken late" test_wake_delay_us server_receive_and_wa
     "${not_wake_up}" SOCK_SEQPACK_clt
 stop_pid "${SERVER_PID}"
 unset SCTP_PERF_TEST_HOOKS
-pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each; a held reply in the server's application alone and a late wake-up in its receive and wake-up alone, on both SCTP styles"
+pass "--timestamps: every round trip split by the kernel's stamps over SCTP (SOCK_STREAM, 3 streams, SOCK_SEQPACK; receive stamps only) and TCP (send and receive), and with the server's stamps (--one-way) on each; under load (framed ping-pong, a rate over 4 flows) each message matched to its own stamps on each; a held reply in the server's application alone and a late wake-up in its receive and wake-up alone, on both SCTP styles"
