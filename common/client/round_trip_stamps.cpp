@@ -4,12 +4,30 @@
 #include "runtime/clock_relation.hpp"
 
 namespace sctp_perf {
-namespace {
 
-// How many round trips go between two reads of the realtime clock's offset.
-constexpr std::uint32_t offset_read_every = 1024;
+bool left_out_for_clock_set(const client_round_trip_stamps& stamps, realtime_offset& offset,
+                            round_trip_split& split) noexcept {
+    if (client_stamps_in_order(stamps)) {
+        return false;
+    }
+    const auto then = offset.ns();
+    offset.read_now();
+    if (!clock_set_during(stamps, then, offset.ns())) {
+        return false;
+    }
+    ++split.clock_set_round_trips;
+    return true;
+}
 
-}  // namespace
+void add_server_stamps(client_round_trip_stamps& stamps,
+                       const protocol::server_stamps* server) noexcept {
+    if (server == nullptr) {
+        return;
+    }
+    stamps.server_arrived_ns = static_cast<std::int64_t>(server->kernel_arrival_ns);
+    stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
+    stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
+}
 
 round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
     : channel_(channel), split_(split) {
@@ -40,23 +58,10 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
     split_.stray_transmit_stamps += match_.stray() - stray_before;
     client_round_trip_stamps stamps{app_send_ns_, match_.handed_to_device_ns(),
                                     channel_.last_arrival_ns(), app_received_ns};
-    if (!client_stamps_in_order(stamps)) {
-        // Out of order on one clock: read the offset again at once. Moved,
-        // the wall clock was set during this round trip, which is left out;
-        // the next ones are moved by the new offset. Not moved, the stamps
-        // are what they are, and a part below 0 is counted.
-        const auto then = offset_.ns();
-        offset_.read_now();
-        if (clock_set_during(stamps, then, offset_.ns())) {
-            ++split_.clock_set_round_trips;
-            return;
-        }
+    if (left_out_for_clock_set(stamps, offset_, split_)) {
+        return;
     }
-    if (server != nullptr) {
-        stamps.server_arrived_ns = static_cast<std::int64_t>(server->kernel_arrival_ns);
-        stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
-        stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
-    }
+    add_server_stamps(stamps, server);
     if (split_.server_transmit_stamped()) {
         waiting_ = stamps;
         return;

@@ -34,6 +34,22 @@
 
 namespace sctp_perf {
 
+// For a round trip whose client stamps are out of order on one clock:
+// reads `offset` again at once. Moved, the wall clock was set during the
+// round trip, which is then left out (counted in
+// split.clock_set_round_trips, and true returned); the next round trips
+// are moved by the new offset. Not moved (or the stamps in order), the
+// stamps are what they are, and a part below 0 is counted when recorded.
+// Ping-pong's stamps and a load flow's (client/load/flow_stamps.hpp) both
+// check through here.
+bool left_out_for_clock_set(const client_round_trip_stamps& stamps, realtime_offset& offset,
+                            round_trip_split& split) noexcept;
+
+// Adds the server's stamps a reply carries (--one-way: t3, t4, t5) to the
+// round trip's; nothing when `server` is null.
+void add_server_stamps(client_round_trip_stamps& stamps,
+                       const protocol::server_stamps* server) noexcept;
+
 class round_trip_stamps {
   public:
     // Turns the kernel's stamps on for the channel's socket (transmit

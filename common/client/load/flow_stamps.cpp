@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "client/load/flow_stamps.hpp"
 
+#include "client/round_trip_stamps.hpp"
+
 namespace sctp_perf {
 namespace {
 
@@ -61,24 +63,13 @@ void flow_stamps::reply(std::uint64_t sequence, clock::time_point sent, clock::t
     }
     client_round_trip_stamps stamps{ns_since_epoch(sent) + offset_.ns(), handed_ns, arrival_ns,
                                     ns_since_epoch(arrived) + offset_.ns()};
-    if (!client_stamps_in_order(stamps)) {
-        // As in ping-pong (client/round_trip_stamps.cpp): the offset moved,
-        // the wall clock was set during this round trip, which is left out.
-        const auto then = offset_.ns();
-        offset_.read_now();
-        if (clock_set_during(stamps, then, offset_.ns())) {
-            ++split.clock_set_round_trips;
-            return;
-        }
+    if (left_out_for_clock_set(stamps, offset_, split)) {
+        return;
     }
     if (arrival_ns == 0 && shared_read) {
         ++split.shared_reads;
     }
-    if (server != nullptr) {
-        stamps.server_arrived_ns = static_cast<std::int64_t>(server->kernel_arrival_ns);
-        stamps.server_read_ns = static_cast<std::int64_t>(server->arrival_ns);
-        stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
-    }
+    add_server_stamps(stamps, server);
     split.record(stamps);
 }
 
