@@ -432,13 +432,9 @@ void session::take_departure_stamps(bool until_awaited) {
     // `until_awaited`, none after the awaited reply's stamp (any later one,
     // a retransmission's, makes epoll report the socket, and the next
     // advance() takes it).
-    std::optional<transmit_stamp> stamp;
-    while (!(until_awaited && departures_.handed_to_device_ns() != 0) &&
-           read_error_queue(channel_->native_handle(), stamp)) {
-        if (stamp) {
-            departures_.take(*stamp);
-        }
-    }
+    read_transmit_stamps_until(
+        channel_->native_handle(), [this](const transmit_stamp& stamp) { departures_.take(stamp); },
+        [this, until_awaited] { return until_awaited && departures_.handed_to_device_ns() != 0; });
 }
 
 }  // namespace sctp_perf

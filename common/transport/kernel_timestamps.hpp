@@ -33,6 +33,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace sctp_perf {
 
@@ -131,21 +132,35 @@ class transmit_stamp_match {
 template <typename Take>
 std::size_t drain_transmit_stamps(int fd, Take&& take);
 
+// As drain_transmit_stamps, but stops as soon as `awaited_came()` holds.
+// Each read is a system call, and in a ping-pong with both ends on one CPU
+// every system call lies inside a round trip: once the stamp awaited has
+// come, the read that would only find the queue empty is spared. A stamp
+// left behind (a retransmission's, come later) is read before the next one
+// awaited, since the queue keeps the kernel's order.
+template <typename Take, typename Done>
+std::size_t read_transmit_stamps_until(int fd, Take&& take, Done&& awaited_came);
+
 // One message from the error queue without waiting; false when none is
 // there. Sets `stamp` when it was a transmit stamp.
 bool read_error_queue(int fd, std::optional<transmit_stamp>& stamp);
 
-template <typename Take>
-std::size_t drain_transmit_stamps(int fd, Take&& take) {
+template <typename Take, typename Done>
+std::size_t read_transmit_stamps_until(int fd, Take&& take, Done&& awaited_came) {
     std::size_t read = 0;
     std::optional<transmit_stamp> stamp;
-    while (read_error_queue(fd, stamp)) {
+    while (!awaited_came() && read_error_queue(fd, stamp)) {
         ++read;
         if (stamp) {
             take(*stamp);
         }
     }
     return read;
+}
+
+template <typename Take>
+std::size_t drain_transmit_stamps(int fd, Take&& take) {
+    return read_transmit_stamps_until(fd, std::forward<Take>(take), [] { return false; });
 }
 
 }  // namespace sctp_perf
