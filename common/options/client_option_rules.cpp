@@ -359,9 +359,8 @@ void validate_report(const raw_client_options& raw, const po::variables_map& giv
 
 // --timestamps: every mode is split, ping-pong by turn
 // (client/round_trip_stamps.hpp), the load engine's message by message
-// (client/load/flow_stamps.hpp). A connection set up again under
-// --reconnect would start its stamps' count afresh mid-run: not yet
-// (validate_reconnect).
+// (client/load/flow_stamps.hpp); under --reconnect a flow's new connection
+// starts its stamps over (load_flow::resume).
 void validate_timestamps(const raw_client_options& raw, client_options& result,
                          std::vector<std::string>& errors) {
     result.timestamps = raw.timestamps;
@@ -382,12 +381,6 @@ void validate_reconnect(const client_options& result, bool open_loop,
                         std::vector<std::string>& errors) {
     if (!result.faults.reconnect.enabled) {
         return;
-    }
-    if (result.timestamps) {
-        errors.push_back(
-            "--timestamps cannot be given with --reconnect yet: a flow's stamps are matched by "
-            "their offset in its connection's stream, which starts again on every new "
-            "connection; drop one of them");
     }
     if (!open_loop) {
         errors.push_back(

@@ -144,6 +144,36 @@ check_json "$WORK_DIR/ten.json" 'my ($wait_ms, $rate, $run_s) = (50, 100, 4);' "
 ' || fail "ten flows: the outages or the accounting are not as they should be"
 pass "ten flows: each back within its wait of the server's return, all within it of each other, every message accounted for"
 
+# --timestamps across the restart: each flow turns its stamps on again on
+# its new connection, whose stream counts its bytes from 0. Every measured
+# reply is split or counted missing, none lacks the client transmit stamp
+# (one matched by the old stream's count would be a stray, its round trip
+# missing it), a reply lacks its arrival stamp only when it shared its read
+# with another, no part is below 0, and more round trips were split than
+# could have been replied before the kill: the new connections' replies
+# were split too.
+run_with_restart stamped 4 --flows 4 --rate 200 --reconnect --reconnect-backoff 0.05 --timestamps
+check_json "$WORK_DIR/stamped.json" 'my ($wait_ms, $rate, $run_s) = (50, 200, 4);' "$accounting" '
+    my $s = $d->{round_trip_split};
+    die "no round_trip_split\n" unless $s;
+    my $replied = $l->{messages_replied};
+    same("split + missing + clock set",
+         $s->{split_round_trips} + $s->{missing_stamps} + $s->{clock_set_round_trips}, $replied);
+    same("client transmit stamps missing", $s->{missing_by_stamp}{client_transmit}, 0);
+    # Stamps not turned on again would leave every reply on a new
+    # connection without its arrival stamp, and not in a shared read.
+    die "$s->{missing_by_stamp}{client_arrival} without an arrival stamp, only "
+        . "$s->{shared_reads} of them in shared reads\n"
+        if $s->{missing_by_stamp}{client_arrival} > $s->{shared_reads} + $s->{clock_set_round_trips};
+    same("parts below 0", $s->{negative_parts}, 0);
+    my $before_kill = $l->{flows} * $rate * $d->{faults}[0]{started_s};
+    printf "%d of %d replies split, at most %d replied before the kill\n",
+           $s->{split_round_trips}, $replied, $before_kill;
+    die "only $s->{split_round_trips} split, no more than the $before_kill replied before the kill\n"
+        unless $s->{split_round_trips} > $before_kill;
+' || fail "--timestamps --reconnect: the new connections are not split, or the accounting is wrong"
+pass "--timestamps with --reconnect: the new connections split too, every message accounted for"
+
 # The text report says the same.
 run_capture 0 "${clt[@]}" -p "$port" -s 6 --rate 100 --duration 0.5 --reconnect
 grep -q "^	reconnect: 0 connections ended and 0 set up again (--reconnect, waits up to 200 ms), 0 still down at the end, over 0 flows$" <<<"$OUT" ||

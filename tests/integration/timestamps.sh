@@ -13,8 +13,7 @@
 # rounding of the means (a preemption between two clock reads once showed
 # here, when t0 and t8 were read on CLOCK_REALTIME beside the steady clock). Every waiting policy is split (the blocking read, --spin and
 # --poll-before-sleep, whose poll sees the waiting transmit stamps), runs
-# of --repeat are pooled, and the modes the split does not serve yet are
-# refused with a reason.
+# of --repeat are pooled. (With --reconnect: reconnect.sh.)
 source "$(dirname "$0")/lib.sh"
 
 clt="$BIN_DIR/SOCK_STREAM_clt"
@@ -242,9 +241,3 @@ run -s 7 --throughput --duration 1 --timestamps --json-file "$WORK_DIR/throughpu
 check_json "$WORK_DIR/throughput.json" "$under_load" 'under_load(0)' ||
     fail "--throughput --timestamps: the split's account does not add up"
 pass "--timestamps under load: rate, many flows with the server's parts, framed ping-pong and throughput split message by message"
-
-# Not yet with --reconnect: a usage error that says why.
-run_capture 2 "$clt" -t tcp -p "$SERVER_PORT" -s 4 --rate 100 --duration 1 --reconnect --timestamps
-grep -q -- '--timestamps cannot be given with --reconnect yet' <<<"$ERR" ||
-    fail "--reconnect --timestamps: no reason: $ERR"
-pass "--timestamps with --reconnect: refused, saying why"

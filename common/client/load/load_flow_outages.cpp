@@ -68,6 +68,12 @@ void load_flow::resume(std::unique_ptr<message_channel> channel, clock::time_poi
     warmup_on_connection_ = 0;
     measured_on_connection_ = 0;
     owed_since_ = now;
+    if (stamps_) {
+        // The new stream counts its bytes from 0 again, and nothing is in
+        // flight on it yet: the stamps start over (flow_stamps matches by
+        // the offset in the stream). No primer goes on a new connection.
+        start_stamps();
+    }
 }
 
 void load_flow::end_out_of_service(clock::time_point now) noexcept {

@@ -10,9 +10,11 @@
 # association ended (none lost otherwise), and what was sent is what the
 # restarted server accounts for plus what went on the associations that
 # ended. The outages are logged, not judged: timing in the VM is emulated.
+# With --timestamps, which each flow turns on again on its new association:
+# every measured reply is split by its receive stamps.
 #
 #   client: -s 6 --rate 100 --flows 4 --duration 6 --reconnect
-#           --reconnect-backoff 0.1 --at '2:kill -KILL SERVER'
+#           --reconnect-backoff 0.1 --timestamps --at '2:kill -KILL SERVER'
 #           --at '3:restart the server on its port, return once it listens'
 #   bound:  the run's 6 s and the restart, scaled from a calibration (the
 #           same load for 1 s), as every bound on time here.
@@ -55,7 +57,7 @@ reconnect_run() {
     restart_script "${_restart}" "${_server}" "${_port}" "${_again}"
     run_report "${_style}" "${CHECK_WORK}/${_style}.json" "$(scaled_s 8)" - "${_client}" "$@" \
         -H 127.0.0.1 -p "${_port}" -s 6 --rate 100 --flows 4 --duration 6 --format json \
-        --reconnect --reconnect-backoff 0.1 \
+        --reconnect --reconnect-backoff 0.1 --timestamps \
         --at "2:kill -KILL ${SERVER_PID}" --at "3:${_restart}"
     if [ -s "${_again}.pid" ]; then
         _again_pid="$(cat "${_again}.pid")"
@@ -95,8 +97,17 @@ reconnect_run() {
         _lasted="${_lasted} ${_ms}"
         _f=$((_f + 1))
     done
+    # --timestamps: each flow turns its stamps on again on its new
+    # association. Every measured reply split (none lacking its arrival
+    # stamp: SCTP gives each message a read of its own), none below 0.
+    _split="$(report_field round_trip_split.split_round_trips)"
+    _missing="$(report_field round_trip_split.missing_stamps)"
+    expect_field round_trip_split.negative_parts 0
+    expect_field round_trip_split.clock_set_round_trips 0
+    [ "${_missing:-x}" = 0 ] && [ "${_split:-x}" = "${_replied}" ] ||
+        mismatches="${mismatches}; ${_split} of ${_replied} replies split, ${_missing} missing a stamp"
     judge "${_style}: every message accounted for, each flow back after the restart" \
-        "sent ${_sent} (${_by_server} to the restarted server, ${_on_lost} before the kill), replied ${_replied}, owed ${_owed}; killed at ${_kill_s} s, restarted at ${_back_s} s; out of service (ms):${_lasted}; cause: $(report_field load.per_flow.0.outages.0.cause)"
+        "sent ${_sent} (${_by_server} to the restarted server, ${_on_lost} before the kill), replied ${_replied} (${_split} split), owed ${_owed}; killed at ${_kill_s} s, restarted at ${_back_s} s; out of service (ms):${_lasted}; cause: $(report_field load.per_flow.0.outages.0.cause)"
     [ -z "${_again_pid:-}" ] || stop_pid "${_again_pid}"
     _again_pid=""
 }
@@ -106,4 +117,4 @@ reconnect_run stream SOCK_STREAM_srv SOCK_STREAM_clt -t sctp
 reconnect_run seqpack SOCK_SEQPACK_srv SOCK_SEQPACK_clt
 pass "a rate run of 4 flows whose server is killed and started again goes on to its end:" \
     "each flow's association ends once, between the kill and the restart, and comes back" \
-    "after it; every message accounted for; SOCK_STREAM and SOCK_SEQPACK"
+    "after it; every message accounted for and split by its stamps; SOCK_STREAM and SOCK_SEQPACK"
