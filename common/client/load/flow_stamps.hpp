@@ -62,6 +62,8 @@ class flow_stamps {
     // last byte it reaches takes it. A stamp that reaches none (a call of
     // untimed messages, a retransmission stamped again) is passed over.
     void take(const transmit_stamp& stamp) noexcept;
+    // Whether a request sent awaits its transmit stamp still.
+    bool stamp_awaited() const noexcept { return first_unstamped_ < awaiting_.size(); }
 
     // The reply to request `sequence`, sent at `sent` and read whole at
     // `arrived`. `arrival_ns`: the read's receive stamp when it is this

@@ -292,6 +292,9 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
         complete_message(batch_[batch_done_++], sent_at, end, sink);
         ++completed;
     }
+    if (stamps_) {
+        take_awaited_transmit_stamps();
+    }
     if (out_pending()) {
         out_blocked_ = true;
         return false;  // the rest waits for room

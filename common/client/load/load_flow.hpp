@@ -233,6 +233,12 @@ class load_flow {
                           std::uint64_t end, sample_sink& sink);
     // --timestamps: takes every transmit stamp waiting on the error queue.
     void drain_transmit_stamps();
+    // --timestamps: takes the stamps on the error queue until no request
+    // sent awaits its own (flow_stamps::stamp_awaited). After a send call,
+    // so that the stamp does not wake the worker alone (EPOLLERR, which
+    // epoll reports as long as the queue holds anything): on loopback the
+    // kernel stamps inside the send, so one read takes it.
+    void take_awaited_transmit_stamps();
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
     bool end_started() const noexcept {
         return phase_ == flow_phase::ending || phase_ == flow_phase::finished;

@@ -31,23 +31,31 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     // that the stream it came on belongs to the reply it completes.
     sctp_delivery travelled;
     sctp_delivery* const delivery = checks_streams() ? &travelled : nullptr;
+    bool read_any = false;
     while (!finished()) {
         // The part of a reply left from the last read goes first.
         std::memcpy(buffer.data(), partial_.data(), partial_bytes_);
         const auto n = channel_->receive_ready(
             buffer.subspan(partial_bytes_, read_limit - partial_bytes_), reply_size, delivery);
         if (n == 0) {
-            if (stamps_) {
-                drain_transmit_stamps();  // a wake-up for them alone (EPOLLERR)
+            if (stamps_ && !read_any) {
+                // A wake-up for the error queue alone (EPOLLERR): stamps
+                // no request awaited (a retransmission's, a call of untimed
+                // messages). Not after reading data: a stamp left then
+                // makes epoll report the socket again, and the read that
+                // would find the queue empty is spared.
+                drain_transmit_stamps();
             }
             return;
         }
+        read_any = true;
         const auto arrived = clock::now();
         const std::size_t filled = partial_bytes_ + n;
         if (stamps_) {
             // Taken after the reply's time, before its round trip is
-            // recorded: by then its request's stamp has come.
-            drain_transmit_stamps();
+            // recorded: by then its request's stamp has come (most often it
+            // was taken right after the send).
+            take_awaited_transmit_stamps();
             // The read's stamp is a reply's own only when the read ended at
             // that reply's end, completed no other one, and stopped for want
             // of data, not of room (flow_stamps.hpp). A channel that keeps
@@ -84,6 +92,15 @@ void load_flow::drain_transmit_stamps() {
     }
     sctp_perf::drain_transmit_stamps(channel_->native_handle(),
                                      [this](const transmit_stamp& stamp) { stamps_->take(stamp); });
+}
+
+void load_flow::take_awaited_transmit_stamps() {
+    if (plan_.transport != transport_protocol::tcp || !stamps_->stamp_awaited()) {
+        return;
+    }
+    read_transmit_stamps_until(
+        channel_->native_handle(), [this](const transmit_stamp& stamp) { stamps_->take(stamp); },
+        [this] { return !stamps_->stamp_awaited(); });
 }
 
 std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool end_of_test,
