@@ -293,7 +293,7 @@ bool load_flow::flush_pending(clock::time_point now, sample_sink& sink, std::siz
         ++completed;
     }
     if (stamps_) {
-        take_awaited_transmit_stamps();
+        take_transmit_stamps(stamps_to_take::awaited);
     }
     if (out_pending()) {
         out_blocked_ = true;

@@ -231,14 +231,14 @@ class load_flow {
     // its last byte the stream's `end`-th (counted with --timestamps only).
     void complete_message(const batched_message& message, clock::time_point sent_at,
                           std::uint64_t end, sample_sink& sink);
-    // --timestamps: takes every transmit stamp waiting on the error queue.
-    void drain_transmit_stamps();
-    // --timestamps: takes the stamps on the error queue until no request
-    // sent awaits its own (flow_stamps::stamp_awaited). After a send call,
-    // so that the stamp does not wake the worker alone (EPOLLERR, which
-    // epoll reports as long as the queue holds anything): on loopback the
-    // kernel stamps inside the send, so one read takes it.
-    void take_awaited_transmit_stamps();
+    // --timestamps: takes the transmit stamps waiting on the error queue,
+    // all of them, or only until no request sent awaits its own
+    // (flow_stamps::stamp_awaited). The latter after a send call, so that
+    // the stamp does not wake the worker alone (EPOLLERR, which epoll
+    // reports as long as the queue holds anything): on loopback the kernel
+    // stamps inside the send, so one read takes it.
+    enum class stamps_to_take { all, awaited };
+    void take_transmit_stamps(stamps_to_take which);
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
     bool end_started() const noexcept {
         return phase_ == flow_phase::ending || phase_ == flow_phase::finished;

@@ -44,7 +44,7 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
                 // messages). Not after reading data: a stamp left then
                 // makes epoll report the socket again, and the read that
                 // would find the queue empty is spared.
-                drain_transmit_stamps();
+                take_transmit_stamps(stamps_to_take::all);
             }
             return;
         }
@@ -55,7 +55,7 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
             // Taken after the reply's time, before its round trip is
             // recorded: by then its request's stamp has come (most often it
             // was taken right after the send).
-            take_awaited_transmit_stamps();
+            take_transmit_stamps(stamps_to_take::awaited);
             // The read's stamp is a reply's own only when the read ended at
             // that reply's end, completed no other one, and stopped for want
             // of data, not of room (flow_stamps.hpp). A channel that keeps
@@ -86,21 +86,16 @@ void load_flow::receive(sample_sink& sink, std::span<std::byte> buffer) {
     }
 }
 
-void load_flow::drain_transmit_stamps() {
+void load_flow::take_transmit_stamps(stamps_to_take which) {
+    // The kernel's SCTP makes no transmit stamp, so over it no request ever
+    // awaits one and the queue holds none.
     if (plan_.transport != transport_protocol::tcp) {
-        return;  // the kernel's SCTP makes no transmit stamp
-    }
-    sctp_perf::drain_transmit_stamps(channel_->native_handle(),
-                                     [this](const transmit_stamp& stamp) { stamps_->take(stamp); });
-}
-
-void load_flow::take_awaited_transmit_stamps() {
-    if (plan_.transport != transport_protocol::tcp || !stamps_->stamp_awaited()) {
         return;
     }
+    const bool awaited_only = which == stamps_to_take::awaited;
     read_transmit_stamps_until(
         channel_->native_handle(), [this](const transmit_stamp& stamp) { stamps_->take(stamp); },
-        [this] { return !stamps_->stamp_awaited(); });
+        [this, awaited_only] { return awaited_only && !stamps_->stamp_awaited(); });
 }
 
 std::uint16_t request_stream(std::uint64_t sequence, std::uint16_t streams, bool end_of_test,
