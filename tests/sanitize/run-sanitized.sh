@@ -109,9 +109,9 @@ run_vm_checks() {
     # its PR-SCTP bound fail three attempts out of three (297 ms late against
     # 168 ms) where the plain ones pass it; sctp_features and load_modes run
     # the same streams, unordered delivery and PR-SCTP through the same code.
-    # Nor netem_in_the_split and netem_delay_is_measured, which judge
-    # emulated timing against fixed bounds and run beside no other VM: the
-    # three are ../vm/timing-checks.list. The timestamps check runs the same
+    # Nor netem_in_the_split, netem_delay_is_measured and start_at, which
+    # judge emulated timing against fixed bounds and run beside no other VM:
+    # the four are ../vm/timing-checks.list. The timestamps check runs the same
     # code under the sanitizers, and every check runs ping-pong over SCTP
     # and TCP.
     # The rest took 488 s on an idle 2-core host; the bound (as in

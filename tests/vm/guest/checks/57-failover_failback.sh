@@ -20,8 +20,8 @@
 # and at the server its path to the client's 10.77.1.1 likewise; and report
 # the failure's figures: the detection, the first reply on the other path,
 # the path available again, the longest gap; and name path 1 as the faulted
-# path, unless a path failed before the fault in a run and in its one
-# repeat (fail_over says why). Timing in the VM is emulated:
+# path, unless a path failed before the fault, at either end, in a run and
+# in its one repeat (fail_over says why). Timing in the VM is emulated:
 # the figures are logged, not judged (58-failover_grid_point judges one
 # against the model). Each run's time bound is scaled from a calibration:
 # the same load for 1 s, over both paths, before the first (lib.sh's
@@ -110,16 +110,25 @@ fail_over() {
     attempt=1
     while :; do
         fail_over_run "$@"
-        # A path seen failing before the fault means that round trips, slowed
-        # by emulation and a busy host, outlasted the 200 ms RTO on a healthy
-        # path: the association may already have left path 1, and then the
-        # run cannot show which path the fault took. The host's doing, not the
-        # program's: run once more, and then judge all but the faulted path.
+        # A path seen failing before the fault, at either end, means that
+        # round trips, slowed by emulation and a busy host, outlasted the
+        # 200 ms RTO on a healthy path: the association may already have
+        # left path 1 (the faulted path is the one that carried the last
+        # reply before the fault, and the server chooses the replies' path),
+        # and then the run cannot show which path the fault took. Once the
+        # server alone saw it: its path to the client flapped, the report
+        # named path 2. The host's doing, not the program's: run once more,
+        # and then judge all but the faulted path.
+        early_end=client
         early="$(first_event client 10.77. 'potentially_failed|unreachable' 0 "${fault_s}")"
+        if [ -z "${early}" ]; then
+            early_end=server
+            early="$(first_event server 10.77. 'potentially_failed|unreachable' 0 "${fault_s}")"
+        fi
         if [ -z "${early}" ] || [ "${attempt}" -eq 2 ]; then
             break
         fi
-        log "${name}: the client saw a path fail at ${early} s, before the fault at ${fault_s} s" \
+        log "${name}: the ${early_end} saw a path fail at ${early} s, before the fault at ${fault_s} s" \
             "(unfaulted p99.9 $(report_field failure.unfaulted_p99_9_us) us, the RTO at most" \
             "200 ms): this host is too slow for these timers now; once more"
         attempt=2
