@@ -30,6 +30,7 @@ load_result measure_load(const client_options& options, run_report& report, bool
     header.reply_bytes = options.reply_bytes;
     header.server_timestamps = options.one_way;
     header.server_receive_stamps = options.server_receive_stamps();
+    header.server_transmit_stamps = options.server_transmit_stamps();
     // The server waits this much longer for a flow's next request than its
     // --io-timeout, so that a slow schedule is not cut off between two
     // messages; the closed loops have no schedule.

@@ -29,6 +29,17 @@ void add_server_stamps(client_round_trip_stamps& stamps,
     stamps.server_send_ns = static_cast<std::int64_t>(server->departure_ns);
 }
 
+void record_waiting(std::optional<client_round_trip_stamps>& waiting,
+                    const protocol::server_stamps* server, round_trip_split& split) noexcept {
+    if (!waiting) {
+        return;
+    }
+    waiting->server_handed_to_device_ns =
+        server != nullptr ? static_cast<std::int64_t>(server->previous_kernel_departure_ns) : 0;
+    split.record(*waiting);  // counted missing when the stamp did not come
+    waiting.reset();
+}
+
 round_trip_stamps::round_trip_stamps(message_channel& channel, round_trip_split& split)
     : channel_(channel), split_(split) {
     offset_.read_now();
@@ -45,7 +56,7 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
                                     const protocol::server_stamps* server) {
     const std::int64_t app_received_ns = ns_since_epoch(stop) + offset_.ns();
     offset_.counted();
-    complete_waiting(server);  // with the server's transmit stamps only
+    record_waiting(waiting_, server, split_);  // with the server's transmit stamps only
     match_.sent(request_bytes);
     const auto stray_before = match_.stray();
     if (split_.transmit_stamped()) {
@@ -72,18 +83,8 @@ void round_trip_stamps::after_reply(std::uint64_t request_bytes, bool measured,
     split_.record(stamps);
 }
 
-void round_trip_stamps::complete_waiting(const protocol::server_stamps* server) noexcept {
-    if (!waiting_) {
-        return;
-    }
-    waiting_->server_handed_to_device_ns =
-        server != nullptr ? static_cast<std::int64_t>(server->previous_kernel_departure_ns) : 0;
-    split_.record(*waiting_);  // counted missing when the stamp did not come
-    waiting_.reset();
-}
-
 void round_trip_stamps::finish() noexcept {
-    complete_waiting(nullptr);
+    record_waiting(waiting_, nullptr, split_);
 }
 
 }  // namespace sctp_perf

@@ -50,6 +50,15 @@ bool left_out_for_clock_set(const client_round_trip_stamps& stamps, realtime_off
 void add_server_stamps(client_round_trip_stamps& stamps,
                        const protocol::server_stamps* server) noexcept;
 
+// With the server's transmit stamps a reply brings the stamp of the reply
+// before it, so a measured round trip waits for its flow's next reply:
+// records the one `waiting` (if any) into `split` with the stamp `server`
+// (the next reply's stamps) brings, counted missing that stamp when
+// `server` is null (no next reply came) or brings 0, and empties it.
+// Ping-pong's stamps and a load flow's both wait through here.
+void record_waiting(std::optional<client_round_trip_stamps>& waiting,
+                    const protocol::server_stamps* server, round_trip_split& split) noexcept;
+
 class round_trip_stamps {
   public:
     // Turns the kernel's stamps on for the channel's socket (transmit
@@ -81,11 +90,6 @@ class round_trip_stamps {
     void finish() noexcept;
 
   private:
-    // Records the round trip waiting for the server's transmit stamp, with
-    // the one `server` (the next reply's stamps) brings: null or 0 when it
-    // did not come.
-    void complete_waiting(const protocol::server_stamps* server) noexcept;
-
     message_channel& channel_;
     round_trip_split& split_;
     transmit_stamp_match match_;

@@ -44,7 +44,7 @@ void add_client_options(option_groups& groups, raw_client_options& raw,
          "the client's send stack, the rest (network and server) and the client's receive "
          "stack; with --one-way the server's receive and wake-up (from its kernel's receive "
          "stamp) and its application are parts of their own, and over TCP its send stack "
-         "(from its kernel's transmit stamp, ping-pong only), which leaves the network "
+         "(from its kernel's transmit stamp, carried by the next reply), which leaves the network "
          "alone; under load each message is matched to its own stamps, and a reply read "
          "together with another has no arrival stamp of its own (counted missing); over "
          "SCTP, whose kernel stamps only what it receives, the send stacks stay in the rest")

@@ -146,8 +146,7 @@ struct client_options {
     // And over TCP its kernel's transmit stamps (the wire's
     // flag_server_transmit_stamps): the kernel's SCTP makes none.
     bool server_transmit_stamps() const noexcept {
-        return server_receive_stamps() && mode == protocol::test_mode::ping_pong &&
-               common.transport == transport_protocol::tcp;
+        return server_receive_stamps() && common.transport == transport_protocol::tcp;
     }
     // The size of every reply of the run.
     std::uint32_t reply_size() const noexcept {

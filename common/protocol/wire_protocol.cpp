@@ -152,8 +152,7 @@ decoded_header decode_header(const header_bytes& bytes) noexcept {
     }
     if ((flags & ~known_header_flags) != 0 ||
         (header.server_receive_stamps && !header.server_timestamps) ||
-        (header.server_transmit_stamps &&
-         (!header.server_receive_stamps || header.mode != test_mode::ping_pong))) {
+        (header.server_transmit_stamps && !header.server_receive_stamps)) {
         result.verdict = status::bad_flags;
     } else if (header.payload_bytes < 1 || header.payload_bytes > max_payload_bytes) {
         result.verdict = status::bad_payload_size;

@@ -11,9 +11,9 @@
 //                  3 framed ping-pong); bit 2 server timestamps (see
 //                  flag_server_timestamps and below); bit 3, only with
 //                  bit 2, the server's kernel receive stamps too (see
-//                  flag_server_receive_stamps); bit 4, only with bit 3 and
-//                  in plain ping-pong, the server's kernel transmit stamps
-//                  too (see flag_server_transmit_stamps); others 0
+//                  flag_server_receive_stamps); bit 4, only with bit 3,
+//                  the server's kernel transmit stamps too (see
+//                  flag_server_transmit_stamps); others 0
 //       payload_bytes u32 (1..65536; a load mode needs at least 16)
 //       iterations u32: messages the client will send, primer included
 //                       (1..max_iterations), or 0: until the client ends the test
@@ -64,14 +64,19 @@
 //   u64, when the server's kernel stamped the request's arrival (its
 //   software receive stamp of the read that completed the request), moved
 //   onto the server's CLOCK_MONOTONIC; 0 when that read carried no stamp.
-//   With flag_server_transmit_stamps as well (plain ping-pong), 8 bytes more:
-//   previous departure from the device u64, when the server's kernel handed
-//   the previous reply of this connection to its device (its software
-//   transmit stamp, SCM_TSTAMP_SND), moved onto the server's CLOCK_MONOTONIC;
-//   0 in the first reply, and when that reply's stamp had not come. A
-//   reply's own stamp is known only once it has left, so it travels one
-//   reply later: the client that asks sends one round trip more than it
-//   measures, whose reply brings the last measured one's.
+//   With flag_server_transmit_stamps as well, 8 bytes more: previous
+//   departure from the device u64, when the server's kernel handed the
+//   previous reply of this connection to its device (its software transmit
+//   stamp, SCM_TSTAMP_SND), moved onto the server's CLOCK_MONOTONIC; 0 in
+//   the first reply, and when that reply's stamp had not come. A reply's
+//   own stamp is known only once it has left, so it travels one reply
+//   later: in plain ping-pong the client that asks sends one round trip
+//   more than it measures, whose reply brings the last measured one's; in
+//   the framed modes the end-of-test reply brings the last one's. The
+//   kernel stamps a send call once, at its last byte: so under load only a
+//   reply that opens a send call carries its predecessor's stamp (the call
+//   before ended with that reply), and one whose predecessor went in the
+//   same call carries 0.
 //
 //   message header, 16 bytes: sequence u64 (per connection, from 0, primer
 //   included), token u32 (drawn at random per message; the reply must carry
@@ -172,13 +177,13 @@ inline constexpr std::uint16_t flag_server_timestamps = 1U << 2;
 // it refuses the header's flags (bad_flags); one given bit 3 without bit 2
 // does too.
 inline constexpr std::uint16_t flag_server_receive_stamps = 1U << 3;
-// Flag bit 4, only with bit 3 and in plain ping-pong: each reply also
-// carries when the server's kernel handed the previous reply to its device,
-// so that the client's --timestamps can tell the server's send stack from
-// the network (a TCP server only: the kernel's SCTP makes no transmit
-// stamp, and such a server sends 0). A server that predates it refuses the
-// header's flags (bad_flags), as it does for the bit without bit 3 or in
-// another mode.
+// Flag bit 4, only with bit 3: each reply also carries when the server's
+// kernel handed the previous reply to its device, so that the client's
+// --timestamps can tell the server's send stack from the network (a TCP
+// server only: the kernel's SCTP makes no transmit stamp, and such a
+// server sends 0). A server that predates it refuses the header's flags
+// (bad_flags), as it does for the bit without bit 3; one of the release
+// before this refused it outside plain ping-pong.
 inline constexpr std::uint16_t flag_server_transmit_stamps = 1U << 4;
 
 struct test_header {

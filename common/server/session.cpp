@@ -136,6 +136,7 @@ bool session::step(clock::time_point& now, std::span<std::byte> scratch) {
         take_departure_stamps(false);
     }
     bool coarse = false;
+    bool read_any = false;
     // After a read that waited, the time is read again: what came, came now.
     // In ping-pong, where a lone session lent the loop's thread reads request
     // after request here, it is read cheaply (runtime/coarse_clock.hpp: no
@@ -176,13 +177,21 @@ bool session::step(clock::time_point& now, std::span<std::byte> scratch) {
             case phase::load:
             case phase::overtaken:
                 if (!after_read(read_requests(now, scratch))) {
+                    if (!read_any) {
+                        // Woken without data: perhaps for a transmit stamp
+                        // alone (reply_queue.hpp).
+                        out_.drain_transmit_stamps();
+                    }
                     return coarse;
                 }
+                read_any = true;
                 break;
             case phase::closing:
                 // Anything but the client's close is more than its test.
                 if (after_read(receive(scratch.first(1), false).bytes > 0)) {
                     finish("the client sent data after the end of its test");
+                } else {
+                    out_.drain_transmit_stamps();  // the last replies' stamps, come late
                 }
                 return coarse;
             case phase::refusing:

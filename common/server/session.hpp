@@ -219,6 +219,9 @@ class session {
     // epoll reports the socket (EPOLLERR), so every advance() takes them
     // all first.
     void take_departure_stamps(bool until_awaited);
+    // A load mode over TCP with the server's transmit stamps: turns them
+    // on, at the first request read (reply_queue::start_transmit_stamps).
+    void start_load_departure_stamps();
     // After a read's requests: the account, once the end and every request
     // before it have come.
     void settle_end(bool ended, clock::time_point now);

@@ -34,6 +34,9 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
     if (part.bytes == 0) {
         return false;
     }
+    if (header_.server_transmit_stamps && !sctp_ && !out_.transmit_stamped()) {
+        start_load_departure_stamps();
+    }
     if (sctp_) {
         route_ = part.delivery;  // over SCTP a read never spans two messages
     }
@@ -48,6 +51,19 @@ bool session::read_requests(clock::time_point now, std::span<std::byte> scratch)
                         scratch.begin() + static_cast<std::ptrdiff_t>(filled));
     }
     return true;
+}
+
+void session::start_load_departure_stamps() {
+    // At the first read of a request: the client sent it once it had read
+    // all this server sent before (the settings), so the request's
+    // segments acknowledged every byte, and the kernel's keys count from
+    // the first reply. The previous reply's stamp sits 16 bytes after a
+    // reply's departure stamp, behind the kernel's arrival stamp.
+    out_.start_transmit_stamps(
+        channel_->native_handle(), 16,
+        [this](std::int64_t stamp, std::uint64_t not_before, std::uint64_t not_after) {
+            return on_steady_clock(stamp, not_before, not_after);
+        });
 }
 
 bool session::one_request_read(std::size_t filled, std::size_t read,
@@ -94,6 +110,10 @@ bool session::take_request(std::span<const std::byte> request, bool& reliable) {
             if (header_.server_receive_stamps) {
                 protocol::encode_server_stamp(kernel_arrival_ns_,
                                               std::span(replies_).subspan(at + 16, 8));
+            }
+            if (header_.server_transmit_stamps) {
+                // None unless the reply opens a send call (reply_queue.hpp).
+                protocol::encode_server_stamp(0, std::span(replies_).subspan(at + 24, 8));
             }
         }
         if (!ended) {

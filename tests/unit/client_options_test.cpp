@@ -642,6 +642,16 @@ TEST_CASE("client options: --one-way makes room for the server's stamps, --half-
         CHECK(tcp.reply_size() == 34);
         CHECK_FALSE(
             parsed_client({"-t", "tcp", "-s", "7", "--timestamps"}).server_transmit_stamps());
+        // Under load too: the message header + 32 = 48.
+        const auto rate =
+            parsed_client({"-t", "tcp", "-s", "7", "--one-way", "--timestamps", "--rate", "10"});
+        CHECK(rate.server_transmit_stamps());
+        CHECK(rate.reply_size() == 48);
+        CHECK(client_usage_error({"-t", "tcp", "--payload-bytes", "64", "--one-way", "--timestamps",
+                                  "--rate", "10", "--reply-bytes", "47"})
+                  .find("--reply-bytes must be 48..65536 with --one-way and --timestamps over "
+                        "TCP: a framed reply carries its request's 16-byte message header, then "
+                        "the server's 32 bytes of timestamps") != std::string::npos);
         CHECK(client_usage_error(
                   {"-t", "tcp", "-s", "7", "--one-way", "--timestamps", "--reply-bytes", "33"})
                   .find("--reply-bytes must be 34..65536 with --one-way and --timestamps over "

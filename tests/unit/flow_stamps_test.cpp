@@ -146,3 +146,59 @@ TEST_CASE("a reply read with more than itself is counted missing its arrival sta
     CHECK(split.shared_reads == 1);
     CHECK(split.send_stack_and_beyond().count() == 1);
 }
+
+TEST_CASE("with the server's transmit stamps a round trip waits for the flow's next reply",
+          "[timestamps][load]") {
+    const made_up_round_trip m;
+    // The server's stamps are its own steady clock's nanoseconds; only
+    // their differences count. Reply 1: t3 4,990 us, t4 5,000, t5 5,020; it
+    // left the server's device at 5,030 us, which reply 2 brings.
+    const auto us = [](std::uint64_t n) { return n * 1000; };
+    const protocol::server_stamps first{us(5000), us(5020), us(4990), 0};
+    const protocol::server_stamps second{us(6000), us(6020), us(5990), us(5030)};
+    flow_stamps stamps(true, true);
+    round_trip_split split(true, true, true);
+    stamps.took(20);
+    stamps.awaits(1, 20);
+    stamps.take(stamp_handed_at(19, m.real_after(microseconds(10))));
+    // Request 1: t0 = sent, t2 = t0 + 10 us, t7 = t0 + 90, t8 = t0 + 100.
+    stamps.reply(1, m.sent, m.sent + microseconds(100), m.real_after(microseconds(90)), false,
+                 &first, true, split);
+    CHECK(split.split_count() == 0);  // it waits for reply 2
+    CHECK(split.missing_stamps() == 0);
+    stamps.took(20);
+    stamps.awaits(2, 40);
+    stamps.take(stamp_handed_at(39, m.real_after(microseconds(10))));
+    stamps.reply(2, m.sent, m.sent + microseconds(100), m.real_after(microseconds(90)), false,
+                 &second, true, split);
+    // Round trip 1, split: client send stack 10; server residence t6 - t3 =
+    // 40 (wake-up 10, application 20, send stack t6 - t5 = 10); network
+    // (t7 - t2) - 40 = 80 - 40 = 40; client receive stack 10: 100 in all.
+    REQUIRE(split.split_count() == 1);
+    CHECK(split.server_send_stack().max_ns() == Approx(10000).margin(100));
+    CHECK(split.server_wake_up().max_ns() == Approx(10000).margin(100));
+    CHECK(static_cast<double>(split.beyond_client().max_ns()) == Approx(40000).margin(1500));
+    SECTION("the end-of-test reply brings the last one's; a 0 counts that stamp missing") {
+        // Reply 2's predecessor went in the same send call of the server: 0.
+        const protocol::server_stamps end{us(7000), us(7020), us(6990), 0};
+        stamps.end_reply(&end);
+        CHECK(split.split_count() == 1);
+        CHECK(split.missing_stamps() == 1);
+        CHECK(split.missing_by_stamp().server_transmit == 1);
+        CHECK(split.missing_by_stamp().client_transmit == 0);
+        stamps.end_reply(&end);  // nothing waits any more
+        CHECK(split.missing_stamps() == 1);
+    }
+    SECTION("a connection that ends early leaves the last one missing that stamp") {
+        stamps.abandon();
+        CHECK(split.missing_by_stamp().server_transmit == 1);
+    }
+    SECTION("a warm-up reply after it still brings its stamp, and is not recorded") {
+        const protocol::server_stamps third{us(7000), us(7020), us(6990), us(6031)};
+        stamps.reply(3, m.sent, m.sent + microseconds(100), m.real_after(microseconds(90)), false,
+                     &third, false, split);
+        CHECK(split.split_count() == 2);
+        CHECK(split.missing_stamps() == 0);
+        CHECK(split.server_send_stack().max_ns() == Approx(11000).margin(100));
+    }
+}

@@ -208,7 +208,7 @@ TEST_CASE("wire: server timestamps are served, other reply sizes checked and ser
         }
         CHECK(protocol::min_reply_bytes(test_mode::ping_pong, false, true) == 2);
     }
-    SECTION("the server's transmit stamps: bit 4, only with bit 3 in plain ping-pong, 8 more") {
+    SECTION("the server's transmit stamps: bit 4, only with bit 3, in every mode, 8 more") {
         auto header = header_of(128, 0, test_mode::ping_pong);
         header.server_timestamps = true;
         header.server_receive_stamps = true;
@@ -222,13 +222,21 @@ TEST_CASE("wire: server timestamps are served, other reply sizes checked and ser
         CHECK(verdict_of(header) == status::bad_reply_size);
         header.reply_bytes = 34;
         CHECK(verdict_of(header) == status::accepted);
-        // Without the receive stamps, or in a framed mode: refused.
+        // Without the receive stamps: refused.
         header.server_receive_stamps = false;
         CHECK(verdict_of(header) == status::bad_flags);
         header.server_receive_stamps = true;
-        header.mode = test_mode::framed_ping_pong;
+        // The framed modes: the message header, then the four stamps, 48.
         header.reply_bytes = 0;
-        CHECK(verdict_of(header) == status::bad_flags);
+        for (const auto mode :
+             {test_mode::framed_ping_pong, test_mode::rate, test_mode::throughput}) {
+            header.mode = mode;
+            CHECK(verdict_of(header) == status::accepted);
+            CHECK(protocol::reply_size_of(header) == 48);
+        }
+        header.reply_bytes = 47;
+        CHECK(verdict_of(header) == status::bad_reply_size);
+        header.reply_bytes = 0;
         // Without the bit, the bytes of a header are as before it.
         header.mode = test_mode::ping_pong;
         header.server_transmit_stamps = false;

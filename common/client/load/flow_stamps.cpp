@@ -15,7 +15,8 @@ bool key_at_or_before(std::uint32_t a, std::uint32_t b) noexcept {
 
 }  // namespace
 
-flow_stamps::flow_stamps(bool transmit_stamped) : transmit_stamped_(transmit_stamped) {
+flow_stamps::flow_stamps(bool transmit_stamped, bool server_transmit_stamped)
+    : transmit_stamped_(transmit_stamped), server_transmit_stamped_(server_transmit_stamped) {
     offset_.read_now();
 }
 
@@ -58,6 +59,7 @@ void flow_stamps::reply(std::uint64_t sequence, clock::time_point sent, clock::t
                         round_trip_split& split) {
     const std::int64_t handed_ns = transmit_stamped_ ? handed_to_device(sequence) : 0;
     offset_.counted();
+    end_reply(server);  // this reply brings the one before its server transmit stamp
     if (!measured) {
         return;
     }
@@ -70,7 +72,18 @@ void flow_stamps::reply(std::uint64_t sequence, clock::time_point sent, clock::t
         ++split.shared_reads;
     }
     add_server_stamps(stamps, server);
+    if (server_transmit_stamped_) {
+        waiting_ = stamps;
+        waiting_split_ = &split;
+        return;
+    }
     split.record(stamps);
+}
+
+void flow_stamps::end_reply(const protocol::server_stamps* server) noexcept {
+    if (waiting_split_ != nullptr) {
+        record_waiting(waiting_, server, *waiting_split_);
+    }
 }
 
 }  // namespace sctp_perf

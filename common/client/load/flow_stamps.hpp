@@ -23,6 +23,13 @@
 //   apart (round_trip_split::shared_reads). At a low rate each reply comes
 //   alone; at a high one, and in throughput mode, many share a read. Over
 //   SCTP each read is one message.
+// - t3 to t6, the server's (--one-way): each reply carries t3, t4 and t5
+//   of its own request, and over TCP t6 of the flow's reply before it (the
+//   server's kernel stamps a reply only as it leaves). So a measured round
+//   trip waits for the flow's next reply, or its end-of-test reply, to
+//   bring its t6; a reply whose predecessor left in the same send call of
+//   the server brings 0 (the kernel stamps a call once, at its end), and
+//   the round trip is counted missing that stamp alone.
 // - t0 and t8, the application's: the steady clock's readings before the
 //   request's send call and after the reply's read, which time the round
 //   trip from the send (the uncorrected one), moved onto CLOCK_REALTIME by
@@ -34,6 +41,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <optional>
 
 #include "protocol/wire_protocol.hpp"
 #include "runtime/clock_relation.hpp"
@@ -46,9 +54,11 @@ class flow_stamps {
   public:
     using clock = std::chrono::steady_clock;
 
-    // `transmit_stamped`: the transport stamps what it sends (TCP). Reads
-    // the clocks' offset: construct it once the socket's stamps are on.
-    explicit flow_stamps(bool transmit_stamped);
+    // `transmit_stamped`: the transport stamps what it sends (TCP).
+    // `server_transmit_stamped`: every reply carries the server's transmit
+    // stamp of the reply before. Reads the clocks' offset: construct it once
+    // the socket's stamps are on.
+    explicit flow_stamps(bool transmit_stamped, bool server_transmit_stamped = false);
 
     // Bytes of the stream taken by the send calls so far (counted from
     // when stamping was turned on, with nothing in flight).
@@ -69,12 +79,20 @@ class flow_stamps {
     // `arrived`. `arrival_ns`: the read's receive stamp when it is this
     // reply's own, else 0, with `shared_read` when that is because the read
     // brought more than this reply. `server`: the server's stamps the reply
-    // carries (--one-way), or null. A measured one is recorded into `split`;
+    // carries (--one-way), or null. A measured one is recorded into `split`
+    // (with the server's transmit stamps, once the next reply has come);
     // every one forgets its request's transmit stamp, and those of earlier
     // requests whose replies never came.
     void reply(std::uint64_t sequence, clock::time_point sent, clock::time_point arrived,
                std::int64_t arrival_ns, bool shared_read, const protocol::server_stamps* server,
                bool measured, round_trip_split& split);
+    // The end-of-test reply came, with the server's stamps `server` (or
+    // null): the round trip waiting for the server's transmit stamp takes
+    // it from there.
+    void end_reply(const protocol::server_stamps* server) noexcept;
+    // No reply will come on this connection any more (it ended early): the
+    // round trip waiting is recorded, counted missing the server's stamp.
+    void abandon() noexcept { end_reply(nullptr); }
 
     // Requests awaiting a reply whose transmit stamps are kept (for tests).
     std::size_t kept() const noexcept { return awaiting_.size(); }
@@ -89,10 +107,15 @@ class flow_stamps {
     std::int64_t handed_to_device(std::uint64_t sequence) noexcept;
 
     bool transmit_stamped_;
+    bool server_transmit_stamped_;
     std::uint64_t stream_bytes_ = 0;
     std::deque<awaiting> awaiting_;    // in sequence order
     std::size_t first_unstamped_ = 0;  // of awaiting_, the first without its stamp
     realtime_offset offset_;
+    // With the server's transmit stamps: the measured round trip whose stamp
+    // the flow's next reply brings, and the split it goes to.
+    std::optional<client_round_trip_stamps> waiting_;
+    round_trip_split* waiting_split_ = nullptr;
 };
 
 }  // namespace sctp_perf

@@ -376,11 +376,12 @@ class load_run {
     }
 
     // --timestamps: a split of this run's kind. Only TCP's kernel stamps
-    // what it sends; the server's stamps come with --one-way, its transmit
-    // stamps in ping-pong only (stats/round_trip_split.hpp).
+    // what it sends; the server's stamps come with --one-way, and so do its
+    // transmit stamps over TCP (stats/round_trip_split.hpp).
     std::unique_ptr<round_trip_split> new_split() const {
         return std::make_unique<round_trip_split>(plan_.transport == transport_protocol::tcp,
-                                                  plan_.one_way.has_value());
+                                                  plan_.one_way.has_value(),
+                                                  plan_.server_transmit_stamps);
     }
 
     // What was asked for, as the report states it.

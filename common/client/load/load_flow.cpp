@@ -70,7 +70,8 @@ load_flow::load_flow(unsigned index, std::unique_ptr<message_channel> channel,
         one_way_.emplace(plan.mode, *plan.one_way);
         server_stamp_bytes_ =
             protocol::server_stamps_size +
-            (plan.server_receive_stamps ? protocol::server_receive_stamp_size : 0);
+            (plan.server_receive_stamps ? protocol::server_receive_stamp_size : 0) +
+            (plan.server_transmit_stamps ? protocol::server_transmit_stamp_size : 0);
     }
 }
 
@@ -135,7 +136,7 @@ void load_flow::start_stamps() {
     const bool transmit = plan_.transport == transport_protocol::tcp;
     enable_kernel_timestamps(channel_->native_handle(), transmit);
     channel_->take_arrival_stamps(true);
-    stamps_.emplace(transmit);
+    stamps_.emplace(transmit, plan_.server_transmit_stamps);
 }
 
 load_flow::clock::time_point load_flow::next_due() const noexcept {

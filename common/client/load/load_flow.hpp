@@ -239,6 +239,9 @@ class load_flow {
     // stamps inside the send, so one read takes it.
     enum class stamps_to_take { all, awaited };
     void take_transmit_stamps(stamps_to_take which);
+    // --one-way: the server's stamps a reply carries; nullopt without.
+    std::optional<protocol::server_stamps> server_stamps_of(
+        std::span<const std::byte> reply) const noexcept;
     bool out_pending() const noexcept { return batch_done_ < batch_.size(); }
     bool end_started() const noexcept {
         return phase_ == flow_phase::ending || phase_ == flow_phase::finished;

@@ -72,6 +72,9 @@ void load_flow::resume(std::unique_ptr<message_channel> channel, clock::time_poi
         // The new stream counts its bytes from 0 again, and nothing is in
         // flight on it yet: the stamps start over (flow_stamps matches by
         // the offset in the stream). No primer goes on a new connection.
+        // A round trip of the old one that waited for its next reply to
+        // bring the server's transmit stamp waits no more.
+        stamps_->abandon();
         start_stamps();
     }
 }

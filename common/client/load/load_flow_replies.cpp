@@ -123,13 +123,9 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
     }
     if (stamps_) {
         // So is the kernel's, the server's stamps from the reply.
-        protocol::server_stamps server;
-        if (one_way_) {
-            server = protocol::decode_server_stamps(plan_.mode, reply, plan_.server_receive_stamps,
-                                                    false);
-        }
+        const auto server = server_stamps_of(reply);
         stamps_->reply(request.sequence, request.sent, arrived, read_arrival_ns_, read_shared_,
-                       one_way_ ? &server : nullptr, measured, *sink.split);
+                       server ? &*server : nullptr, measured, *sink.split);
     }
     if (!measured) {
         return;  // the warm-up's: matched and checked, not recorded
@@ -166,6 +162,15 @@ void load_flow::record_reply(const timed_request& request, std::span<const std::
     }
 }
 
+std::optional<protocol::server_stamps> load_flow::server_stamps_of(
+    std::span<const std::byte> reply) const noexcept {
+    if (!one_way_) {
+        return std::nullopt;
+    }
+    return protocol::decode_server_stamps(plan_.mode, reply, plan_.server_receive_stamps,
+                                          plan_.server_transmit_stamps);
+}
+
 void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point arrived,
                            sample_sink& sink, std::optional<std::uint16_t> came_on) {
     const auto header = protocol::decode_message_header(reply);
@@ -185,6 +190,11 @@ void load_flow::take_reply(std::span<const std::byte> reply, clock::time_point a
         }
         if (came_on) {
             check_reply_stream(*came_on, header->sequence);
+        }
+        if (stamps_) {
+            // It brings the server's transmit stamp of the last reply.
+            const auto server = server_stamps_of(reply);
+            stamps_->end_reply(server ? &*server : nullptr);
         }
         phase_ = flow_phase::finished;
         return;

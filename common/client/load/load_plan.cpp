@@ -47,6 +47,7 @@ load_plan load_plan_of(const client_options& options) {
         .io_timeout = options.common.io_timeout,
         .timestamps = options.timestamps,
         .server_receive_stamps = options.server_receive_stamps(),
+        .server_transmit_stamps = options.server_transmit_stamps(),
         .transport = options.common.transport,
         .streams = options.common.sctp.streams,
         .unordered = options.common.sctp.unordered,

@@ -64,9 +64,11 @@ struct load_plan {
     std::optional<one_way_clocks> one_way{};
     // --timestamps: each round trip split by the kernel's stamps
     // (client/load/flow_stamps.hpp), into the sinks' split; with --one-way
-    // every reply also carries the server kernel's receive stamp.
+    // every reply also carries the server kernel's receive stamp, and over
+    // TCP its transmit stamp of the reply before.
     bool timestamps = false;
     bool server_receive_stamps = false;
+    bool server_transmit_stamps = false;
     // Read by the workers as they run; non-zero (a signal's number, see
     // runtime/interrupt.hpp) ends every flow early and cleanly: no more
     // measured messages, then the end of test and the server's account.

@@ -24,7 +24,9 @@
 # the reply before, so that the server's send stack is a part too and the
 # network a part alone; the same checks hold for the six or four parts.
 # Under load each style runs framed ping-pong (every round trip split) and a
-# rate over 4 flows with --one-way (every reply split or counted missing).
+# rate over 4 flows with --one-way (every reply split or counted missing;
+# over TCP into the six parts, a reply bringing the server's transmit stamp
+# of the flow's reply before).
 # Last, what the split shows is true on each SCTP style: a server made to
 # hold every ping-pong reply (its test hook --test-reply-delay, with
 # SCTP_PERF_TEST_HOOKS=1) puts the hold into the server application alone,
@@ -169,10 +171,10 @@ split_run "TCP, --one-way" SOCK_STREAM_clt "${tcp_server_parts}" -t tcp --one-wa
 expect_field round_trip_split.server_stamps true
 expect_field round_trip_split.server_transmit_stamps true
 judge "TCP, --one-way"
-load_split_run "TCP, rate, --one-way" SOCK_STREAM_clt \
-    "client_send_stack network_and_server_send_stack server_receive_and_wake_up server_application client_receive_stack" \
+load_split_run "TCP, rate, --one-way" SOCK_STREAM_clt "${tcp_server_parts}" \
     1 -t tcp --rate 50 --flows 4 --duration 2 --one-way
 expect_field round_trip_split.missing_by_stamp.client_transmit 0
+expect_field round_trip_split.server_transmit_stamps true
 judge "TCP, rate, --one-way"
 stop_pid "${SERVER_PID}"
 
