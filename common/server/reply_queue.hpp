@@ -38,6 +38,21 @@
 
 namespace sctp_perf {
 
+// What a reply_queue keeps of the kernel's transmit stamps. Outside the
+// class: clang cannot construct a nested class with default member
+// initializers inside a std::optional member of the class that encloses it.
+struct reply_transmit_stamps {
+    int fd = -1;
+    std::size_t previous_at = 0;  // a reply's stamp of the one before, after its departure stamp
+    // A kernel stamp (CLOCK_REALTIME) moved onto the steady clock, where it
+    // must lie from `not_before` to `not_after`; 0 when it cannot be.
+    std::function<std::uint64_t(std::int64_t stamp, std::uint64_t not_before,
+                                std::uint64_t not_after)>
+        to_steady;
+    transmit_stamp_match last_call;  // the stamp of the last send call
+    std::uint64_t last_call_ns = 0;  // the steady clock before it; 0: none yet
+};
+
 class reply_queue {
   public:
     explicit reply_queue(bool byte_stream) noexcept : byte_stream_(byte_stream) {}
@@ -56,10 +71,7 @@ class reply_queue {
     // Throws what the channel's send_ready throws.
     bool flush(message_channel& channel);
 
-    // A kernel stamp (CLOCK_REALTIME) moved onto the steady clock, where it
-    // must lie from `not_before` to `not_after`; 0 when it cannot be.
-    using stamp_converter = std::function<std::uint64_t(
-        std::int64_t stamp, std::uint64_t not_before, std::uint64_t not_after)>;
+    using stamp_converter = decltype(reply_transmit_stamps::to_steady);
     // Turns the kernel's transmit stamps on for `fd`, a TCP socket with
     // nothing unacknowledged (the kernel keys the stamps by the stream's
     // bytes from there), and from the next send call on writes the stamp of
@@ -96,13 +108,6 @@ class reply_queue {
         std::size_t at = 0;
         std::size_t reply_start = 0;
     };
-    struct transmit_stamps {
-        int fd = -1;
-        std::size_t previous_at = 0;
-        stamp_converter to_steady;
-        transmit_stamp_match last_call;  // the stamp of the last send call
-        std::uint64_t last_call_ns = 0;  // the steady clock before it; 0: none yet
-    };
 
     struct segment {
         std::size_t length = 0;
@@ -115,7 +120,7 @@ class reply_queue {
     std::deque<segment> segments_;   // the messages in bytes_ from sent_ on
     std::size_t front_sent_ = 0;     // of segments_.front(), on a byte stream
     std::deque<stamp_slot> stamps_;  // the departure stamps not yet sent
-    std::optional<transmit_stamps> transmit_;
+    std::optional<reply_transmit_stamps> transmit_;
 };
 
 }  // namespace sctp_perf
